@@ -1,0 +1,331 @@
+"""`Matches`: the eventsourcing Application, the only entry point for use cases.
+
+Use cases: create a match, join a seat, act, undo, redo. Queries: the head of a match, the
+frame at any version (time travel), the version at a wall-clock time or at a step of the
+sequence of play, and the raw events.
+
+The match's log is the aggregate's event stream (one stream per match, versions 1..n).
+A `Frame` (state plus log facts) is rebuilt from the nearest checkpoint at or before the
+wanted version, never by a full replay. Checkpoints are `Checkpoint` records written to the
+application's snapshot store every `CHECKPOINT_INTERVAL` events; they are a cache.
+Store-specific settings come in through `env` (see `projections.store`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, cast
+from uuid import UUID, uuid4
+
+from eventsourcing.application import Application
+from eventsourcing.domain import datetime_now_with_tzinfo
+from eventsourcing.persistence import IntegrityError, Mapper
+from eventsourcing.utils import get_topic
+
+from domain import events as ev
+from domain.commands import Command, CreateMatch
+from domain.decide import REFEREE, Context, decide, decide_redo, decide_undo
+from domain.dice import SeededDice, commitment
+from domain.errors import InvalidAction, MatchNotFound, VersionConflict, VersionNotFound
+from domain.history import Frame, first_frame, fold
+from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
+from domain.rulesets import get_ruleset
+from domain.sequence import start
+from domain.state import MatchState, Side
+
+RULESET_VERSION_KEY = "ruleset_version"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a use case did: the new head and the events it appended."""
+
+    frame: Frame
+    events: list[ev.Event]
+
+
+class ConcurrencyConflict(VersionConflict):
+    status = 409
+    title = "Concurrent update"
+
+
+class Matches(Application[UUID]):
+    name = "battlelog"
+    is_snapshotting_enabled = True
+    CHECKPOINT_INTERVAL = "CHECKPOINT_INTERVAL"
+    HEAD_CACHE_SIZE = "HEAD_CACHE_SIZE"
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        clock: Callable[[], datetime] = datetime_now_with_tzinfo,
+        seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+    ) -> None:
+        super().__init__(env)
+        self.clock = clock
+        self.seed_source = seed_source
+        self.checkpoint_interval = int(self.env.get(self.CHECKPOINT_INTERVAL) or 100)
+        self._cache_size = int(self.env.get(self.HEAD_CACHE_SIZE) or 1000)
+        self._heads: OrderedDict[UUID, Frame] = OrderedDict()
+        self._frames: OrderedDict[tuple[UUID, int], Frame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._match_locks: dict[UUID, threading.Lock] = {}
+        self._seeds: dict[UUID, str] = {}
+        self.saved_listeners: list[Callable[[], None]] = []
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return PydanticMapper(transcoder=OrjsonTranscoder())
+
+    def _notify(self, recordings: Any) -> None:
+        for listener in self.saved_listeners:
+            listener()
+
+    # ---- use cases -------------------------------------------------------------------
+
+    def create_match(self, setup: CreateMatch, *, actor: str = REFEREE,
+                     command_id: str | None = None) -> Result:
+        ruleset = get_ruleset(setup.ruleset, setup.options)
+        sides = tuple(Side(id=s.id, name=s.name) for s in setup.sides)
+        if len({s.id for s in sides}) != len(sides):
+            raise InvalidAction("side ids must be distinct", rule="core-sides")
+        if REFEREE in {s.id for s in sides}:
+            raise InvalidAction("'referee' is a seat, not a side", rule="core-sides")
+        seed = self.seed_source()
+        created = ev.MatchCreated(
+            originator_id=uuid4(),
+            originator_version=1,
+            timestamp=self.clock(),
+            actor=actor,
+            command_id=command_id or uuid4().hex,
+            turn=1,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            scenario=setup.scenario,
+            sides=sides,
+            casual=setup.casual,
+            options=setup.options,
+            dice_commitment=commitment(seed),
+            dice_seed=seed.hex(),
+        )
+        start(ruleset.sequence, tuple(s.id for s in sides))  # the sequence must start
+        self.save(created)
+        frame = first_frame(created)
+        self._remember(created.originator_id, frame)
+        return Result(frame, [created])
+
+    def join(self, match_id: UUID, *, side: str | None, player: str) -> Result:
+        def joined(head: Frame, context: Context) -> list[ev.Event]:
+            if side is not None and side not in head.state.side_ids():
+                raise InvalidAction(f"there is no side '{side}'", rule="core-sides",
+                                    allowed=list(head.state.side_ids()))
+            return [ev.SeatJoined(
+                originator_id=match_id, originator_version=head.version + 1,
+                timestamp=context.now, actor=side or REFEREE, command_id=context.command_id,
+                turn=head.state.turn.turn, side=side, player=player)]
+
+        return self._execute(match_id, joined, actor=side or REFEREE)
+
+    def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
+            command_id: str | None = None, expected_version: int | None = None) -> Result:
+        def decided(head: Frame, context: Context) -> list[ev.Event]:
+            state = head.state
+            ruleset = get_ruleset(state.ruleset, state.options)
+            return decide(command, state, ruleset, context)
+
+        return self._execute(match_id, decided, actor=actor, command_id=command_id,
+                             expected_version=expected_version)
+
+    def undo(self, match_id: UUID, *, actor: str = REFEREE, to: int | None = None,
+             actions: int = 1, command_id: str | None = None,
+             expected_version: int | None = None) -> Result:
+        def undone(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_undo(head.state, self._state_at(match_id), context, to=to,
+                               actions=actions)
+
+        return self._execute(match_id, undone, actor=actor, command_id=command_id,
+                             expected_version=expected_version)
+
+    def redo(self, match_id: UUID, *, actor: str = REFEREE, command_id: str | None = None,
+             expected_version: int | None = None) -> Result:
+        def redone(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_redo(head.state, head.redo, self._state_at(match_id), context)
+
+        return self._execute(match_id, redone, actor=actor, command_id=command_id,
+                             expected_version=expected_version)
+
+    def _execute(self, match_id: UUID, make: Callable[[Frame, Context], list[ev.Event]], *,
+                 actor: str, command_id: str | None = None,
+                 expected_version: int | None = None) -> Result:
+        command_id = command_id or uuid4().hex
+        with self._lock_for(match_id):
+            for _attempt in range(5):
+                head = self.head(match_id)
+                if expected_version is not None and expected_version != head.version:
+                    raise VersionConflict(
+                        f"the match is at version {head.version}, not {expected_version}",
+                        rule="core-concurrency")
+                if actor != REFEREE and actor not in head.state.side_ids():
+                    raise InvalidAction(f"'{actor}' is neither a side nor the referee",
+                                        rule="core-seats",
+                                        allowed=[*head.state.side_ids(), REFEREE])
+                context = Context(
+                    match_id=match_id, version=head.version, actor=actor,
+                    command_id=command_id, now=self.clock(),
+                    dice=SeededDice(bytes.fromhex(self._seed(match_id))),
+                    roll_index=head.server_rolls,
+                )
+                events = make(head, context)
+                try:
+                    self.save(*events)
+                except IntegrityError:
+                    self._forget(match_id)  # another process appended: reload and retry
+                    if expected_version is not None:
+                        raise VersionConflict("the match moved on while acting",
+                                              rule="core-concurrency") from None
+                    continue
+                frame = fold(head, events, self._state_at(match_id))
+                frame = self._maybe_checkpoint(match_id, frame)
+                self._remember(match_id, frame)
+                return Result(frame, events)
+        raise ConcurrencyConflict("too many concurrent updates; try again",
+                                  rule="core-concurrency")
+
+    # ---- queries ---------------------------------------------------------------------
+
+    def head(self, match_id: UUID) -> Frame:
+        """The latest frame, from the cache brought up to date with the store."""
+        with self._cache_lock:
+            cached = self._heads.get(match_id)
+        if cached is None:
+            frame = self._load(match_id)
+        else:
+            newer = list(self.events_of(match_id, after=cached.version))
+            frame = fold(cached, newer, self._state_at(match_id)) if newer else cached
+        if frame is not cached:
+            self._remember(match_id, frame)
+        return frame
+
+    def frame_at(self, match_id: UUID, version: int) -> Frame:
+        """The frame at `version`: nearest checkpoint at or before it, then the rest."""
+        head = self.head(match_id)
+        if not 1 <= version <= head.version:
+            raise VersionNotFound(f"the match has versions 1 to {head.version}",
+                                  rule="core-time-travel")
+        if version == head.version:
+            return head
+        return self._frame_at(match_id, version)
+
+    def state_at(self, match_id: UUID, version: int) -> MatchState:
+        return self.frame_at(match_id, version).state
+
+    def version_at_time(self, match_id: UUID, when: datetime) -> int:
+        """The last version recorded at or before `when`."""
+        head = self.head(match_id)
+        versions = range(1, head.version + 1)
+        found = bisect.bisect_right(versions, when, key=lambda v: self._event(match_id, v).timestamp)
+        if found == 0:
+            raise VersionNotFound(f"the match did not exist yet at {when.isoformat()}",
+                                  rule="core-time-travel")
+        return found
+
+    def version_at_step(self, match_id: UUID, turn: int, step: str) -> int:
+        """The first version at which turn `turn`, step `step` was current."""
+        topics = {get_topic(ev.MatchCreated), get_topic(ev.PhaseAdvanced),
+                  get_topic(ev.TurnAdvanced)}
+        for stored in self.recorder.select_events(match_id):
+            if stored.topic not in topics:
+                continue
+            event = self.mapper.to_domain_event(stored)
+            if isinstance(event, ev.MatchCreated):
+                marker = first_frame(event).state.turn
+            else:
+                marker = cast(ev.PhaseAdvanced, event).marker
+            if marker.turn == turn and marker.step == step:
+                return stored.originator_version
+        self.head(match_id)  # 404 for an unknown match
+        raise VersionNotFound(f"turn {turn}, step '{step}' was never reached",
+                              rule="core-time-travel")
+
+    def events_of(self, match_id: UUID, *, after: int = 0, upto: int | None = None,
+                  limit: int | None = None) -> Iterator[ev.Event]:
+        return cast(Iterator[ev.Event],
+                    self.events.get(match_id, gt=after, lte=upto, limit=limit))
+
+    # ---- internals -------------------------------------------------------------------
+
+    def _event(self, match_id: UUID, version: int) -> ev.Event:
+        return next(iter(self.events_of(match_id, after=version - 1, upto=version)))
+
+    def _seed(self, match_id: UUID) -> str:
+        seed = self._seeds.get(match_id)
+        if seed is None:
+            seed = self._seeds[match_id] = cast(ev.MatchCreated, self._event(match_id, 1)).dice_seed
+        return seed
+
+    def _state_at(self, match_id: UUID) -> Callable[[int], MatchState]:
+        return lambda version: self._frame_at(match_id, version).state
+
+    def _frame_at(self, match_id: UUID, version: int) -> Frame:
+        key = (match_id, version)
+        with self._cache_lock:
+            hit = self._frames.get(key)
+            if hit is not None:
+                self._frames.move_to_end(key)
+                return hit
+        base = self._checkpoint(match_id, version)
+        if base is None:
+            base = self._created(match_id)
+        frame = fold(base, self.events_of(match_id, after=base.version, upto=version),
+                     self._state_at(match_id))
+        with self._cache_lock:
+            self._frames[key] = frame
+            while len(self._frames) > self._cache_size:
+                self._frames.popitem(last=False)
+        return frame
+
+    def _checkpoint(self, match_id: UUID, version: int | None = None) -> Frame | None:
+        assert self.snapshots is not None
+        for checkpoint in self.snapshots.get(match_id, lte=version, desc=True, limit=1):
+            return cast(Checkpoint, checkpoint).frame()
+        return None
+
+    def _created(self, match_id: UUID) -> Frame:
+        for created in self.events_of(match_id, upto=1):
+            return first_frame(cast(ev.MatchCreated, created))
+        raise MatchNotFound(f"there is no match {match_id}", rule="core-matches")
+
+    def _load(self, match_id: UUID) -> Frame:
+        base = self._checkpoint(match_id) or self._created(match_id)
+        return fold(base, self.events_of(match_id, after=base.version), self._state_at(match_id))
+
+    def _maybe_checkpoint(self, match_id: UUID, frame: Frame) -> Frame:
+        if frame.version - frame.checkpoint < self.checkpoint_interval:
+            return frame
+        assert self.snapshots is not None
+        try:
+            self.snapshots.put([Checkpoint.of(match_id, frame, self.clock())])
+        except IntegrityError:
+            pass  # another process wrote the same checkpoint
+        return replace(frame, checkpoint=frame.version)
+
+    def _remember(self, match_id: UUID, frame: Frame) -> None:
+        with self._cache_lock:
+            self._heads[match_id] = frame
+            self._heads.move_to_end(match_id)
+            while len(self._heads) > self._cache_size:
+                self._heads.popitem(last=False)
+
+    def _forget(self, match_id: UUID) -> None:
+        with self._cache_lock:
+            self._heads.pop(match_id, None)
+
+    def _lock_for(self, match_id: UUID) -> threading.Lock:
+        with self._cache_lock:
+            return self._match_locks.setdefault(match_id, threading.Lock())

@@ -1,0 +1,181 @@
+"""The actions a seat can ask for: a discriminated union on `type`.
+
+Commands carry only what the player chooses; `domain.decide` validates them against the
+state and the ruleset and turns them into events. Limits on sizes are part of the schema
+so that hostile input is refused before it reaches the domain.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.state import Box, MoraleDie, Position, TrackValue
+
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Text = Annotated[str, Field(max_length=2000)]
+Short = Annotated[str, Field(min_length=1, max_length=64)]
+Count = Annotated[int, Field(ge=1, le=1000)]
+Flags = Annotated[list[Short], Field(max_length=32)]
+
+
+class Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UnitSpec(Command):
+    id: Id
+    side: Id
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Short = "unit"
+    figures: Annotated[int, Field(ge=0, le=10_000)] | None = None
+    steps: Annotated[int, Field(ge=0, le=100)] | None = None
+    morale_die: MoraleDie | None = None
+    qv: Annotated[int, Field(ge=-20, le=20)] | None = None
+    cv: Annotated[int, Field(ge=-20, le=20)] | None = None
+    lv: Annotated[int, Field(ge=-20, le=20)] | None = None
+    casualty_value: Annotated[int, Field(ge=0, le=100)] | None = None
+    q: Annotated[int, Field(ge=-20, le=20)] | None = None
+    extra: Annotated[dict[Id, TrackValue], Field(max_length=32)] = Field(default_factory=dict)
+    position: Position | None = None
+    status: Flags = Field(default_factory=list)
+    markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
+
+
+class DeployUnit(Command):
+    type: Literal["deploy_unit"] = "deploy_unit"
+    unit: UnitSpec
+
+
+class MoveUnit(Command):
+    type: Literal["move_unit"] = "move_unit"
+    unit_id: Id
+    to: Position
+
+
+class SetStatus(Command):
+    type: Literal["set_status"] = "set_status"
+    unit_id: Id
+    set: Flags = Field(default_factory=list)
+    clear: Flags = Field(default_factory=list)
+
+
+class PlaceMarker(Command):
+    """A marker on a unit (`unit_id`) or at a location (`location`: a hex, a box, `x,y`)."""
+
+    type: Literal["place_marker"] = "place_marker"
+    kind: Short
+    count: Count = 1
+    unit_id: Id | None = None
+    location: Short | None = None
+
+
+class RemoveMarker(Command):
+    type: Literal["remove_marker"] = "remove_marker"
+    kind: Short
+    count: Count = 1
+    unit_id: Id | None = None
+    location: Short | None = None
+
+
+class RollDice(Command):
+    """Roll with the server's dice (`source: server`) or record physical dice (`table`,
+    with `results`, one per die, before any modifier)."""
+
+    type: Literal["roll_dice"] = "roll_dice"
+    notation: Annotated[str, Field(min_length=2, max_length=16)]
+    purpose: Annotated[str, Field(min_length=1, max_length=200)]
+    rule: Short | None = None
+    unit_ids: Annotated[list[Id], Field(max_length=32)] = Field(default_factory=list)
+    source: Literal["server", "table"] = "server"
+    results: Annotated[list[int], Field(max_length=100)] | None = None
+
+
+class SplitUnit(Command):
+    """Split `figures` figures (and the given markers) off `unit_id` into `new_unit_id`."""
+
+    type: Literal["split_unit"] = "split_unit"
+    unit_id: Id
+    new_unit_id: Id
+    figures: Annotated[int, Field(ge=1, le=10_000)]
+    markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
+    position: Position | None = None
+
+
+class RallyUnit(Command):
+    type: Literal["rally_unit"] = "rally_unit"
+    unit_id: Id
+    clear: Flags = Field(default_factory=lambda: ["broken", "routed"])
+    remove_markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(
+        default_factory=dict
+    )
+
+
+class RemoveUnit(Command):
+    type: Literal["remove_unit"] = "remove_unit"
+    unit_id: Id
+    reason: Literal["destroyed", "eliminated", "surrendered", "withdrawn", "casualty"]
+    to_box: Box = "eliminated"
+
+
+class SetTrack(Command):
+    type: Literal["set_track"] = "set_track"
+    name: Id
+    value: TrackValue
+
+
+class ScoreVP(Command):
+    type: Literal["score_vp"] = "score_vp"
+    side: Id
+    points: Annotated[int, Field(ge=-10_000, le=10_000)]
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class Advance(Command):
+    """Move the turn marker to the next step, or forward to step `to` (same or next turn),
+    passing only optional steps."""
+
+    type: Literal["advance"] = "advance"
+    to: Annotated[str, Field(max_length=200)] | None = None
+
+
+class AddNote(Command):
+    type: Literal["add_note"] = "add_note"
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+    about_version: Annotated[int, Field(ge=1)] | None = None
+
+
+class EndMatch(Command):
+    type: Literal["end_match"] = "end_match"
+    winner: Id | None = None  # None: a tie
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+Action = Annotated[
+    DeployUnit | MoveUnit | SetStatus | PlaceMarker | RemoveMarker | RollDice | SplitUnit
+    | RallyUnit | RemoveUnit | SetTrack | ScoreVP | Advance | AddNote | EndMatch,
+    Field(discriminator="type"),
+]
+ACTION_TYPES: tuple[str, ...] = (
+    "deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker", "roll_dice",
+    "split_unit", "rally_unit", "remove_unit", "set_track", "score_vp", "advance", "add_note",
+    "end_match",
+)
+
+
+class SideSpec(Command):
+    id: Id
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class CreateMatch(Command):
+    """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...)."""
+
+    ruleset: Short = "freeform"
+    scenario: Annotated[str, Field(min_length=1, max_length=200)]
+    sides: Annotated[list[SideSpec], Field(min_length=2, max_length=8)]
+    casual: bool = False
+    options: Annotated[dict[Id, TrackValue | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
+        Field(default_factory=dict)
+    )

@@ -1,0 +1,91 @@
+"""Dice: notation (`d6`, `2d6`, `d10+1`, `3d6-2`; d4..d20 and d100) and dice sources.
+
+A dice source turns (spec, roll index) into die faces. The server's source is seeded per
+match and derives roll number i from the seed and i alone (HMAC-SHA-256, rejection
+sampling: no modulo bias), so every server roll can be recomputed later from the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain.errors import InvalidAction
+
+DIE_SIDES = (4, 6, 8, 10, 12, 20, 100)
+MAX_DICE = 100
+MAX_MODIFIER = 1000
+_NOTATION = re.compile(r"^(\d*)d(\d+)(?:([+-])(\d+))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceSpec:
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def notation(self) -> str:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        count = str(self.count) if self.count != 1 else ""
+        return f"{count}d{self.sides}{mod}"
+
+
+def parse(notation: str) -> DiceSpec:
+    """Parse dice notation; raise `InvalidAction` naming what is allowed."""
+    match = _NOTATION.match(notation.strip().lower().replace(" ", ""))
+    if match is None:
+        raise InvalidAction(
+            f"'{notation}' is not dice notation; write e.g. d6, 2d6, d10+1 or 3d6-2",
+            rule="core-dice",
+        )
+    count = int(match[1]) if match[1] else 1
+    sides = int(match[2])
+    modifier = int(match[4]) * (-1 if match[3] == "-" else 1) if match[4] else 0
+    if sides not in DIE_SIDES:
+        raise InvalidAction(
+            f"d{sides} is not a die battlelog rolls",
+            rule="core-dice",
+            allowed=[f"d{s}" for s in DIE_SIDES],
+        )
+    if not 1 <= count <= MAX_DICE:
+        raise InvalidAction(f"roll between 1 and {MAX_DICE} dice at once", rule="core-dice")
+    if abs(modifier) > MAX_MODIFIER:
+        raise InvalidAction(f"a modifier is at most ±{MAX_MODIFIER}", rule="core-dice")
+    return DiceSpec(count, sides, modifier)
+
+
+class DiceSource(Protocol):
+    def roll(self, spec: DiceSpec, index: int) -> list[int]:
+        """The faces of roll number `index` (0-based, counted over the match's log)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeededDice:
+    """Reproducible server dice: face = uniform draw from HMAC-SHA-256(seed, index/die/try)."""
+
+    seed: bytes
+
+    def roll(self, spec: DiceSpec, index: int) -> list[int]:
+        return [self._die(spec.sides, index, die) for die in range(spec.count)]
+
+    def _die(self, sides: int, index: int, die: int) -> int:
+        # Largest multiple of `sides` below 2**64: draws at or above it are rejected.
+        limit = (1 << 64) - ((1 << 64) % sides)
+        attempt = 0
+        while True:
+            message = f"battlelog-roll:{index}:{die}:{attempt}".encode()
+            digest = hmac.new(self.seed, message, hashlib.sha256).digest()
+            value = int.from_bytes(digest[:8], "big")
+            if value < limit:
+                return value % sides + 1
+            attempt += 1
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a dice seed: its SHA-256, hex."""
+    return hashlib.sha256(seed).hexdigest()

@@ -1,0 +1,181 @@
+"""Domain events: immutable facts, past tense, frozen pydantic, `extra="forbid"`.
+
+Every event carries the envelope eventsourcing needs (`originator_id`, `originator_version`,
+`timestamp`) and ours: the `actor` (the seat that caused it), the `command_id` it came
+from, the `rule` that produced it (if any) and the `turn` in which it happened.
+
+Schema changes bump `class_version` and add `upcast_vN_vN+1(state: dict)` static methods;
+`domain.persistence.PydanticMapper` runs the chain when an old event is loaded.
+Fields listed in `private_fields` are never shown on a public surface.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.state import Box, Name, Position, Side, TrackValue, TurnMarker, Unit
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    class_version: ClassVar[int] = 1
+    private_fields: ClassVar[frozenset[str]] = frozenset()
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    actor: str
+    command_id: str | None = None
+    rule: str | None = None
+    turn: int = 0
+
+    @property
+    def version(self) -> int:
+        return self.originator_version
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__
+
+    def public(self) -> dict[str, Any]:
+        """The event as shown on public surfaces: JSON-ready, private fields left out."""
+        body = self.model_dump(mode="json", exclude=set(self.private_fields))
+        body.pop("originator_id")
+        version = body.pop("originator_version")
+        return {"version": version, "type": self.type_name(), **body}
+
+
+class MatchCreated(Event):
+    ruleset: str
+    ruleset_version: int
+    scenario: str
+    sides: tuple[Side, ...]
+    casual: bool = False
+    options: dict[str, Any] = Field(default_factory=dict)
+    dice_commitment: str  # SHA-256 of the dice seed, hex
+    dice_seed: str  # secret until revealed (issue: verifiable dice); never shown
+    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed"})
+
+
+class SeatJoined(Event):
+    side: Name | None  # None: the referee seat
+    player: str
+
+
+class UnitDeployed(Event):
+    unit: Unit
+
+
+class UnitMoved(Event):
+    unit_id: Name
+    origin: Position | None
+    to: Position
+
+
+class UnitStatusChanged(Event):
+    unit_id: Name
+    set: tuple[str, ...] = ()
+    cleared: tuple[str, ...] = ()
+
+
+class MarkerPlaced(Event):
+    kind: str
+    count: int
+    unit_id: Name | None = None
+    location: str | None = None
+
+
+class MarkerRemoved(Event):
+    kind: str
+    count: int
+    unit_id: Name | None = None
+    location: str | None = None
+
+
+class DiceRolled(Event):
+    notation: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+    purpose: str
+    source: Literal["server", "table"]
+    roll_index: int | None = None  # server rolls: the index the result was derived from
+    unit_ids: tuple[Name, ...] = ()
+
+
+class UnitSplit(Event):
+    unit_id: Name
+    new_unit: Unit  # takes its figures and markers from the parent
+
+
+class UnitRallied(Event):
+    unit_id: Name
+    cleared: tuple[str, ...] = ()
+    markers_removed: dict[str, int] = Field(default_factory=dict)
+
+
+class UnitRemoved(Event):
+    unit_id: Name
+    reason: Literal["destroyed", "eliminated", "surrendered", "withdrawn", "casualty"]
+    to_box: Box = "eliminated"
+
+
+class TrackSet(Event):
+    name: Name
+    value: TrackValue
+
+
+class VictoryPointsScored(Event):
+    side: Name
+    points: int
+    reason: str = ""
+
+
+class PhaseAdvanced(Event):
+    origin: str
+    marker: TurnMarker
+
+
+class TurnAdvanced(Event):
+    marker: TurnMarker
+
+
+class NoteAdded(Event):
+    text: str
+    about_version: int | None = None
+
+
+class ActionsUndone(Event):
+    """The effective state becomes the state after version `to`."""
+
+    to: int
+    resulting_turn: int
+
+
+class ActionsRedone(Event):
+    """Reverses the undo at version `reverses`: the state becomes the one after `to`
+    (the version just before that undo)."""
+
+    to: int
+    reverses: int
+    resulting_turn: int
+
+
+class MatchEnded(Event):
+    winner: Name | None  # None: a tie
+    reason: str = ""
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        MatchCreated, SeatJoined, UnitDeployed, UnitMoved, UnitStatusChanged, MarkerPlaced,
+        MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
+        VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
+        ActionsRedone, MatchEnded,
+    )
+}

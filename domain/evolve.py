@@ -1,0 +1,180 @@
+"""`evolve(state, event) -> state`: pure, total, deterministic, and it never validates.
+
+`decide` has already checked everything; evolve trusts the event (python-chess's `push`).
+Undo, redo and seats are not game state: `domain.history` handles them.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+from typing import Any
+
+from domain import events as ev
+from domain.rulesets import get_ruleset
+from domain.sequence import start
+from domain.state import DiceLog, DiceRoll, MatchState, Outcome, Position, Unit, VictoryPoints
+
+RECENT_ROLLS = 10
+
+
+def initial_state(created: ev.MatchCreated) -> MatchState:
+    """The state right after `MatchCreated` (version 1)."""
+    ruleset = get_ruleset(created.ruleset, created.options)
+    order = tuple(side.id for side in created.sides)
+    return MatchState(
+        ruleset=created.ruleset,
+        ruleset_version=created.ruleset_version,
+        scenario=created.scenario,
+        casual=created.casual,
+        options=created.options,
+        sides=created.sides,
+        vp={side.id: VictoryPoints() for side in created.sides},
+        turn=start(ruleset.sequence, order),
+    )
+
+
+def evolve(state: MatchState, event: ev.Event) -> MatchState:
+    new = _apply(event, state)
+    if event.command_id != state.last_command:
+        new = new.model_copy(
+            update={"action_base": event.originator_version - 1, "last_command": event.command_id}
+        )
+    return new
+
+
+@singledispatch
+def _apply(event: ev.Event, state: MatchState) -> MatchState:
+    return state  # events without effect on the game state (e.g. a seat joining)
+
+
+def _with_unit(state: MatchState, unit: Unit) -> MatchState:
+    return state.model_copy(update={"units": {**state.units, unit.id: unit}})
+
+
+def _update_unit(state: MatchState, unit_id: str, **changes: Any) -> MatchState:
+    return _with_unit(state, state.units[unit_id].model_copy(update=changes))
+
+
+def _add_counts(counts: dict[str, int], kind: str, delta: int) -> dict[str, int]:
+    value = counts.get(kind, 0) + delta
+    out = {k: v for k, v in counts.items() if k != kind}
+    if value > 0:
+        out[kind] = value
+    return out
+
+
+@_apply.register
+def _(event: ev.UnitDeployed, state: MatchState) -> MatchState:
+    return _with_unit(state, event.unit)
+
+
+@_apply.register
+def _(event: ev.UnitMoved, state: MatchState) -> MatchState:
+    return _update_unit(state, event.unit_id, position=event.to)
+
+
+@_apply.register
+def _(event: ev.UnitStatusChanged, state: MatchState) -> MatchState:
+    flags = (set(state.units[event.unit_id].status) | set(event.set)) - set(event.cleared)
+    return _update_unit(state, event.unit_id, status=tuple(sorted(flags)))
+
+
+def _markers(state: MatchState, event: ev.MarkerPlaced | ev.MarkerRemoved, sign: int) -> MatchState:
+    delta = sign * event.count
+    if event.unit_id is not None:
+        unit = state.units[event.unit_id]
+        return _update_unit(
+            state, unit.id, markers=_add_counts(unit.markers, event.kind, delta)
+        )
+    assert event.location is not None
+    here = _add_counts(state.location_markers.get(event.location, {}), event.kind, delta)
+    places = {k: v for k, v in state.location_markers.items() if k != event.location}
+    if here:
+        places[event.location] = here
+    return state.model_copy(update={"location_markers": places})
+
+
+@_apply.register
+def _(event: ev.MarkerPlaced, state: MatchState) -> MatchState:
+    return _markers(state, event, +1)
+
+
+@_apply.register
+def _(event: ev.MarkerRemoved, state: MatchState) -> MatchState:
+    return _markers(state, event, -1)
+
+
+@_apply.register
+def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
+    roll = DiceRoll(
+        version=event.originator_version,
+        roller=event.actor,
+        notation=event.notation,
+        dice=event.dice,
+        total=event.total,
+        purpose=event.purpose,
+        source=event.source,
+    )
+    dice = DiceLog(count=state.dice.count + 1, recent=(*state.dice.recent, roll)[-RECENT_ROLLS:])
+    return state.model_copy(update={"dice": dice})
+
+
+@_apply.register
+def _(event: ev.UnitSplit, state: MatchState) -> MatchState:
+    parent = state.units[event.unit_id]
+    markers = parent.markers
+    for kind, count in event.new_unit.markers.items():
+        markers = _add_counts(markers, kind, -count)
+    figures = (parent.figures or 0) - (event.new_unit.figures or 0)
+    state = _update_unit(state, parent.id, figures=figures, markers=markers)
+    return _with_unit(state, event.new_unit)
+
+
+@_apply.register
+def _(event: ev.UnitRallied, state: MatchState) -> MatchState:
+    unit = state.units[event.unit_id]
+    markers = unit.markers
+    for kind, count in event.markers_removed.items():
+        markers = _add_counts(markers, kind, -count)
+    status = tuple(s for s in unit.status if s not in event.cleared)
+    return _update_unit(state, unit.id, status=status, markers=markers)
+
+
+@_apply.register
+def _(event: ev.UnitRemoved, state: MatchState) -> MatchState:
+    return _update_unit(
+        state, event.unit_id, removed=event.reason, position=Position(box=event.to_box)
+    )
+
+
+@_apply.register
+def _(event: ev.TrackSet, state: MatchState) -> MatchState:
+    return state.model_copy(update={"tracks": {**state.tracks, event.name: event.value}})
+
+
+@_apply.register
+def _(event: ev.VictoryPointsScored, state: MatchState) -> MatchState:
+    track = state.vp.get(event.side, VictoryPoints())
+    points = track.points + event.points
+    track = VictoryPoints(points=points, by_turn={**track.by_turn, state.turn.turn: points})
+    return state.model_copy(update={"vp": {**state.vp, event.side: track}})
+
+
+@_apply.register
+def _(event: ev.PhaseAdvanced, state: MatchState) -> MatchState:
+    return state.model_copy(update={"turn": event.marker})
+
+
+@_apply.register
+def _(event: ev.TurnAdvanced, state: MatchState) -> MatchState:
+    return state.model_copy(update={"turn": event.marker})
+
+
+@_apply.register
+def _(event: ev.NoteAdded, state: MatchState) -> MatchState:
+    return state.model_copy(update={"notes": state.notes + 1})
+
+
+@_apply.register
+def _(event: ev.MatchEnded, state: MatchState) -> MatchState:
+    return state.model_copy(update={"outcome": Outcome(winner=event.winner, reason=event.reason)})

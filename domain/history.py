@@ -1,0 +1,100 @@
+"""The one definition of effective state (DESIGN.md), as a fold over the log.
+
+The stream e1..en never changes. S(1) is the state after `MatchCreated`; for p > 1:
+- S(p) = evolve(S(p-1), e_p) for an ordinary event;
+- S(p) = S(k) when e_p is `ActionsUndone(to=k)`;
+- S(p) = S(to) when e_p is `ActionsRedone(to, reverses=u)`, `to` being u - 1: the state
+  just before the undo it reverses.
+
+A `Frame` is what the fold carries at version p: S(p) plus facts about the log itself that
+undo never rewinds (the seats, the server roll counter, the redo stack). Undo needs S(k) for
+an earlier k: the caller passes `state_at`, which finds it from the nearest checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from domain import events as ev
+from domain.evolve import evolve, initial_state
+from domain.state import MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    version: int
+    state: MatchState
+    seats: tuple[tuple[str | None, str], ...] = ()  # (side or None for referee, player)
+    server_rolls: int = 0  # server rolls in the log: the next roll index
+    redo: tuple[int, ...] = ()  # versions of undos that redo can reverse, latest last
+    checkpoint: int = 0  # the version of the latest stored checkpoint at or before this
+
+
+def first_frame(created: ev.MatchCreated) -> Frame:
+    return Frame(version=created.originator_version, state=initial_state(created))
+
+
+def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -> Frame:
+    """The frame after `event` (which must be version frame.version + 1)."""
+    version = event.originator_version
+    if isinstance(event, ev.ActionsUndone):
+        return replace(frame, version=version, state=state_at(event.to),
+                       redo=(*frame.redo, version))
+    if isinstance(event, ev.ActionsRedone):
+        return replace(frame, version=version, state=state_at(event.to), redo=frame.redo[:-1])
+    if isinstance(event, ev.SeatJoined):
+        return replace(frame, version=version, seats=(*frame.seats, (event.side, event.player)))
+    rolls = frame.server_rolls
+    if isinstance(event, ev.DiceRolled) and event.source == "server":
+        rolls += 1
+    return replace(frame, version=version, state=evolve(frame.state, event),
+                   server_rolls=rolls, redo=())
+
+
+SPARSE = 128  # inside one fold, every SPARSE-th frame is kept, plus the last RECENT ones
+RECENT = 128
+
+
+def fold(frame: Frame, events: Iterable[ev.Event],
+         earlier: Callable[[int], MatchState]) -> Frame:
+    """Fold `events` onto `frame`; `earlier(k)` gives S(k) for k before `frame.version`.
+
+    Undo targets inside the folded range are served from frames kept in memory (sparse
+    plus recent) and, between those, by re-folding the few events from the nearest one.
+    """
+    start = frame.version
+    kept: dict[int, Frame] = {start: frame}  # sparse frames, in version order
+    recent: dict[int, Frame] = {}
+    log: list[ev.Event] = []
+
+    def state_at(k: int) -> MatchState:
+        if k < start:
+            return earlier(k)
+        hit = recent.get(k) or kept.get(k)
+        if hit is not None:
+            return hit.state
+        base = kept[max(v for v in kept if v <= k)]
+        return fold(base, log[base.version - start : k - start], state_at).state
+
+    for event in events:
+        frame = step(frame, event, state_at)
+        log.append(event)
+        if frame.version % SPARSE == 0:
+            kept[frame.version] = frame
+        recent[frame.version] = frame
+        if len(recent) > RECENT:
+            del recent[next(iter(recent))]
+    return frame
+
+
+def replay(events: Iterable[ev.Event]) -> Frame:
+    """A full replay from `MatchCreated`: the reference the checkpointed path must equal."""
+    it = iter(events)
+    created = next(it)
+    assert isinstance(created, ev.MatchCreated)
+
+    def never(k: int) -> MatchState:
+        raise LookupError(k)
+
+    return fold(first_frame(created), it, never)

@@ -1,0 +1,91 @@
+"""How events and checkpoints become stored records, and back (no database code here).
+
+eventsourcing's default mapper rebuilds events without calling their constructor and
+ignores `class_version`; ours stores `model_dump(mode="json")` with the class version and,
+on load, runs the class's `upcast_vN_vN+1` chain before validating with the constructor.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar, cast
+from uuid import UUID
+
+import orjson
+from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from eventsourcing.utils import get_topic, resolve_topic
+from pydantic import BaseModel, ConfigDict
+
+from domain.history import Frame
+from domain.state import MatchState
+
+
+class OrjsonTranscoder(Transcoder):
+    def encode(self, obj: Any) -> bytes:
+        return orjson.dumps(obj)
+
+    def decode(self, data: bytes) -> Any:
+        return orjson.loads(data)
+
+
+class PydanticMapper(Mapper[UUID]):
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        model = cast(BaseModel, domain_event)
+        state = model.model_dump(mode="json", exclude={"originator_id", "originator_version"})
+        state["class_version"] = getattr(type(model), "class_version", 1)
+        data = self.transcoder.encode(state)
+        if self.compressor:
+            data = self.compressor.compress(data)
+        if self.cipher:
+            data = self.cipher.encrypt(data)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=get_topic(type(model)),
+            state=data,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        cls = resolve_topic(stored_event.topic)
+        data = stored_event.state
+        if self.cipher:
+            data = self.cipher.decrypt(data)
+        if self.compressor:
+            data = self.compressor.decompress(data)
+        state: dict[str, Any] = self.transcoder.decode(data)
+        version = state.pop("class_version", 1)
+        while version < getattr(cls, "class_version", 1):
+            upcast = getattr(cls, f"upcast_v{version}_v{version + 1}")
+            state = upcast(state) or state
+            version += 1
+        return cls(
+            originator_id=stored_event.originator_id,
+            originator_version=stored_event.originator_version,
+            **state,
+        )
+
+
+class Checkpoint(BaseModel):
+    """A stored `Frame` (state plus log facts) at a version: a cache, safe to drop."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    class_version: ClassVar[int] = 1
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    state: MatchState
+    seats: tuple[tuple[str | None, str], ...]
+    server_rolls: int
+    redo: tuple[int, ...]
+
+    @classmethod
+    def of(cls, match_id: UUID, frame: Frame, now: datetime) -> Checkpoint:
+        return cls(originator_id=match_id, originator_version=frame.version, timestamp=now,
+                   state=frame.state, seats=frame.seats, server_rolls=frame.server_rolls,
+                   redo=frame.redo)
+
+    def frame(self) -> Frame:
+        return Frame(version=self.originator_version, state=self.state, seats=self.seats,
+                     server_rolls=self.server_rolls, redo=self.redo,
+                     checkpoint=self.originator_version)

@@ -1,0 +1,32 @@
+"""Rulesets: each game system is a `Ruleset` (its sequence of play, its conditions and its
+extra checks). `get_ruleset(id, options)` builds the one a match was created with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.errors import InvalidAction
+from domain.rulesets.base import Ruleset
+from domain.rulesets.freeform import freeform
+
+_FACTORIES: dict[str, Callable[[Mapping[str, Any]], Ruleset]] = {
+    "freeform": freeform,
+}
+
+
+def ruleset_ids() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    try:
+        factory = _FACTORIES[ruleset_id]
+    except KeyError:
+        raise InvalidAction(
+            f"unknown ruleset '{ruleset_id}'", rule="core-ruleset", allowed=ruleset_ids()
+        ) from None
+    return factory(options or {})
+
+
+__all__ = ["Ruleset", "get_ruleset", "ruleset_ids"]

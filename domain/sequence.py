@@ -1,0 +1,183 @@
+"""The sequence of play as data, and how the turn marker moves through it.
+
+A ruleset's sequence is a tree: a `Phase` holds steps and nested phases (segments,
+sub-phases). A phase can run once per side in initiative order (`player_turns`: a
+player-turn), or repeat while a condition of the ruleset holds (`repeat_while`), with the
+active side alternating each time (`alternate`: AA's Activation Phases). A step names the
+actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
+`attacker` that the match's options map to a side), whether it may be skipped, and a
+condition that must hold before the marker can leave it (`leave_when`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from domain.errors import OutOfSequence
+from domain.state import MatchState, TurnMarker
+
+ANY = "*"
+
+
+class _Node(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    title: str = ""
+    rule: str | None = None
+
+
+class Step(_Node):
+    allows: tuple[str, ...] = (ANY,)  # action types, or "*" for any
+    acting: str = "any"  # any | active | inactive | referee | a role in options["roles"]
+    optional: bool = False
+    leave_when: str | None = None  # ruleset condition that must hold to leave this step
+
+
+class Phase(_Node):
+    children: tuple[Step | Phase, ...]
+    player_turns: bool = False  # run once for each side, in initiative order
+    repeat_while: str | None = None  # ruleset condition: run again while it holds
+    alternate: bool = False  # with repeat_while: the active side alternates each run
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Phase:
+        if not self.children:
+            raise ValueError(f"phase {self.id} has no steps")
+        return self
+
+
+class SequenceOfPlay(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    phases: tuple[Step | Phase, ...]  # a top-level step is a phase with no sub-steps
+
+    @property
+    def root(self) -> Phase:
+        return Phase(id="", children=self.phases)
+
+    def steps(self) -> list[str]:
+        """Every step path in order (`phase/step`)."""
+        out: list[str] = []
+
+        def walk(node: Step | Phase, prefix: str) -> None:
+            path = f"{prefix}{node.id}"
+            if isinstance(node, Step):
+                out.append(path)
+            else:
+                for child in node.children:
+                    walk(child, f"{path}/")
+
+        for phase in self.phases:
+            walk(phase, "")
+        return out
+
+    def chain(self, step_path: str) -> list[Step | Phase]:
+        """The nodes from the top phase down to the step at `step_path`."""
+        nodes: list[Step | Phase] = []
+        node: Step | Phase = self.root
+        for part in step_path.split("/"):
+            if not isinstance(node, Phase):
+                raise KeyError(step_path)
+            found = next((c for c in node.children if c.id == part), None)
+            if found is None:
+                raise KeyError(step_path)
+            nodes.append(found)
+            node = found
+        if not isinstance(node, Step):
+            raise KeyError(step_path)
+        return nodes
+
+    def step(self, step_path: str) -> Step:
+        last = self.chain(step_path)[-1]
+        assert isinstance(last, Step)
+        return last
+
+
+Conditions = Mapping[str, Callable[[MatchState], bool]]
+
+
+def _first_leaf(node: Step | Phase, prefix: str, counters: dict[str, int]) -> str:
+    path = f"{prefix}{node.id}"
+    if isinstance(node, Step):
+        return path
+    counters[path] = 0
+    return _first_leaf(node.children[0], f"{path}/", counters)
+
+
+def _active_side(
+    seq: SequenceOfPlay, step_path: str, counters: Mapping[str, int], order: tuple[str, ...]
+) -> str | None:
+    """The side of the innermost player-turn or alternating phase on the path."""
+    active: str | None = None
+    path = ""
+    for node in seq.chain(step_path)[:-1]:
+        path = f"{path}/{node.id}" if path else node.id
+        if isinstance(node, Phase) and (node.player_turns or node.alternate) and order:
+            active = order[counters.get(path, 0) % len(order)]
+    return active
+
+
+def start(seq: SequenceOfPlay, order: tuple[str, ...], turn: int = 1) -> TurnMarker:
+    """The turn marker at the first step of turn `turn`."""
+    counters: dict[str, int] = {}
+    step = _first_leaf(seq.phases[0], "", counters)
+    return TurnMarker(
+        turn=turn,
+        step=step,
+        initiative=order,
+        counters=counters,
+        active_side=_active_side(seq, step, counters, order),
+    )
+
+
+def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
+              conditions: Conditions) -> TurnMarker:
+    """The marker one step on: next sibling, else restart a player-turn or repeating phase,
+    else climb; past the last step, turn + 1 at the first step."""
+    chain = seq.chain(marker.step)
+    parts = marker.step.split("/")
+    counters = dict(marker.counters)
+    order = marker.initiative
+    for depth in range(len(chain) - 1, -1, -1):
+        parent: Phase = seq.root if depth == 0 else chain[depth - 1]  # type: ignore[assignment]
+        prefix = "/".join(parts[:depth])
+        prefix = f"{prefix}/" if prefix else ""
+        index = next(i for i, c in enumerate(parent.children) if c.id == parts[depth])
+        if index + 1 < len(parent.children):
+            step = _first_leaf(parent.children[index + 1], prefix, counters)
+            return _marker(seq, marker, step, counters)
+        if depth == 0:
+            break
+        phase_path = "/".join(parts[:depth])
+        runs = counters.get(phase_path, 0) + 1
+        again = (parent.player_turns and runs < len(order)) or (
+            parent.repeat_while is not None and _holds(conditions, parent.repeat_while, state)
+        )
+        if again:
+            counters[phase_path] = runs
+            step = _first_leaf(parent.children[0], f"{phase_path}/", counters)
+            return _marker(seq, marker, step, counters)
+        counters.pop(phase_path, None)
+    return start(seq, order, marker.turn + 1)
+
+
+def _marker(seq: SequenceOfPlay, old: TurnMarker, step: str,
+            counters: dict[str, int]) -> TurnMarker:
+    live = {k: v for k, v in counters.items() if step.startswith(f"{k}/")}
+    return TurnMarker(
+        turn=old.turn,
+        step=step,
+        initiative=old.initiative,
+        counters=live,
+        active_side=_active_side(seq, step, live, old.initiative),
+    )
+
+
+def _holds(conditions: Conditions, name: str, state: MatchState) -> bool:
+    try:
+        return conditions[name](state)
+    except KeyError:
+        raise OutOfSequence(f"the ruleset defines no condition '{name}'") from None

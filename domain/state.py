@@ -1,0 +1,138 @@
+"""The state of a match: frozen pydantic models, changed only by `domain.evolve`.
+
+Positions are on a table (`x`, `y` in inches), on a hex map (`hex`), or in an off-board
+box (`box`). Markers are counted per kind, on a unit or at a location. Everything a
+ruleset needs beyond the common attributes goes in `Unit.extra` or `MatchState.tracks`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Name = str  # ids of sides, units, markers, tracks: short, human-readable strings
+MoraleDie = Literal["d4", "d6", "d8", "d10", "d12"]
+Box = Literal["reserve", "reinforcements", "eliminated", "transport"]
+TrackValue = int | float | str
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Position(Frozen):
+    """Exactly one of: a table point (`x` and `y`, inches), a hex id, an off-board box."""
+
+    x: float | None = None
+    y: float | None = None
+    hex: str | None = Field(default=None, min_length=1, max_length=16)
+    box: Box | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Position:
+        table = self.x is not None or self.y is not None
+        if table and (self.x is None or self.y is None):
+            raise ValueError("a table position needs both x and y")
+        if [table, self.hex is not None, self.box is not None].count(True) != 1:
+            raise ValueError("give exactly one of: x and y, hex, box")
+        return self
+
+    def label(self) -> str:
+        if self.hex is not None:
+            return self.hex
+        if self.box is not None:
+            return self.box
+        return f"{self.x:g},{self.y:g}"
+
+
+class Unit(Frozen):
+    id: Name
+    side: Name
+    name: str
+    kind: str = "unit"
+    figures: int | None = Field(default=None, ge=0)
+    steps: int | None = Field(default=None, ge=0)
+    morale_die: MoraleDie | None = None
+    qv: int | None = None
+    cv: int | None = None
+    lv: int | None = None
+    casualty_value: int | None = None
+    q: int | None = None
+    extra: dict[str, TrackValue] = Field(default_factory=dict)
+    position: Position | None = None
+    status: tuple[str, ...] = ()  # sorted flags: broken, routed, disrupted, activated, ...
+    markers: dict[str, int] = Field(default_factory=dict)  # kind -> count (> 0)
+    removed: str | None = None  # why it left play (destroyed, eliminated, ...), or None
+
+
+class Side(Frozen):
+    id: Name
+    name: str
+
+
+class TurnMarker(Frozen):
+    """Where the match stands in its sequence of play.
+
+    `step` is the path of the current step (`cleanup/split`); `counters` holds, for each
+    repeating or player-turn phase on that path, how many times it has restarted this turn.
+    """
+
+    turn: int = 1
+    step: str
+    active_side: Name | None = None
+    initiative: tuple[Name, ...] = ()
+    counters: dict[str, int] = Field(default_factory=dict)
+
+
+class VictoryPoints(Frozen):
+    points: int = 0
+    by_turn: dict[int, int] = Field(default_factory=dict)  # turn -> total at its last score
+
+
+class DiceRoll(Frozen):
+    version: int
+    roller: str
+    notation: str
+    dice: tuple[int, ...]
+    total: int
+    purpose: str
+    source: Literal["server", "table"]
+
+
+class DiceLog(Frozen):
+    """How many rolls the effective history holds, and the latest few (the full log is the
+    `DiceRolled` events)."""
+
+    count: int = 0
+    recent: tuple[DiceRoll, ...] = ()
+
+
+class Outcome(Frozen):
+    winner: Name | None  # None: a tie
+    reason: str = ""
+
+
+class MatchState(Frozen):
+    ruleset: str
+    ruleset_version: int
+    scenario: str
+    casual: bool = False
+    options: dict[str, TrackValue | list[str] | dict[str, str]] = Field(default_factory=dict)
+    sides: tuple[Side, ...]
+    units: dict[Name, Unit] = Field(default_factory=dict)
+    location_markers: dict[str, dict[str, int]] = Field(default_factory=dict)
+    tracks: dict[Name, TrackValue] = Field(default_factory=dict)
+    vp: dict[Name, VictoryPoints] = Field(default_factory=dict)
+    decks: dict[Name, tuple[str, ...]] = Field(default_factory=dict)  # side -> cards, top first
+    hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)  # side -> cards (private)
+    turn: TurnMarker
+    dice: DiceLog = DiceLog()
+    notes: int = 0
+    outcome: Outcome | None = None
+    # Undo bookkeeping: the version just before the latest effective action began.
+    action_base: int = 0
+    last_command: str | None = None
+
+    def side_ids(self) -> tuple[Name, ...]:
+        return tuple(s.id for s in self.sides)

@@ -1,0 +1,156 @@
+"""Store wiring: the ``env`` dict that the eventsourcing Application is built from.
+
+Two stores are supported (see DESIGN.md, "Persistence"):
+
+* **SQLite** (the embedded default): one file in WAL mode, with ``PRAGMA synchronous=FULL`` on
+  every connection, so an acknowledged action survives a crash. eventsourcing's own SQLite
+  module switches WAL on but never sets ``synchronous``; :class:`DurableSQLiteFactory` does.
+* **PostgreSQL** (scale-out): eventsourcing's postgres module, with a bounded lock timeout.
+
+Environment variables read by :func:`env_from_environment`:
+
+``BATTLELOG_STORE``
+    ``sqlite`` (default) or ``postgres``.
+``BATTLELOG_DB``
+    SQLite file path, used when no path is passed explicitly (default ``./battlelog.db``).
+``BATTLELOG_PG_DBNAME``
+    PostgreSQL database name (default ``battlelog``).
+``BATTLELOG_PG_HOST``
+    Host name, or a unix socket directory (default ``127.0.0.1``).
+``BATTLELOG_PG_PORT``
+    Port (default ``5432``).
+``BATTLELOG_PG_USER``
+    User (default ``battlelog``).
+``BATTLELOG_PG_PASSWORD``
+    Password (default empty).
+
+Variables put into the returned env (read by eventsourcing, all timeouts in whole seconds):
+
+* SQLite: ``PERSISTENCE_MODULE=projections.store:DurableSQLiteFactory``, ``SQLITE_DBNAME``,
+  ``SQLITE_LOCK_TIMEOUT`` (busy timeout).
+* PostgreSQL: ``PERSISTENCE_MODULE=eventsourcing.postgres``, ``POSTGRES_DBNAME``,
+  ``POSTGRES_HOST``, ``POSTGRES_PORT``, ``POSTGRES_USER``, ``POSTGRES_PASSWORD``,
+  ``POSTGRES_LOCK_TIMEOUT`` (eventsourcing's default 0 waits forever on the table lock every
+  save takes), ``POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT``, ``POSTGRES_CONNECT_TIMEOUT``,
+  ``POSTGRES_POOL_SIZE`` and ``POSTGRES_MAX_OVERFLOW`` (per Application, i.e. per process: size
+  them against the server's ``max_connections``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from eventsourcing.sqlite import (
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteDatastore,
+    SQLiteFactory,
+)
+from eventsourcing.utils import Environment, EnvType
+
+__all__ = [
+    "DEFAULT_DB_PATH",
+    "DurableSQLiteConnectionPool",
+    "DurableSQLiteFactory",
+    "env_from_environment",
+    "postgres_env",
+    "sqlite_env",
+]
+
+DEFAULT_DB_PATH = "./battlelog.db"
+SQLITE_LOCK_TIMEOUT_SECONDS = 10
+POSTGRES_LOCK_TIMEOUT_SECONDS = 5
+POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS = 10
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
+POSTGRES_POOL_SIZE = 5
+POSTGRES_MAX_OVERFLOW = 5
+
+
+class DurableSQLiteConnectionPool(SQLiteConnectionPool):
+    """Connection pool whose every new connection fsyncs on commit (``synchronous=FULL``)."""
+
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        connection.cursor().execute("PRAGMA synchronous=FULL;")
+        return connection
+
+
+class DurableSQLiteFactory(SQLiteFactory):
+    """eventsourcing's SQLite factory, with a datastore that uses the durable pool."""
+
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        datastore: SQLiteDatastore = self.datastore
+        plain = datastore.pool
+        # The parent's pool has not opened a connection yet: swap it before anyone uses it.
+        datastore.pool = DurableSQLiteConnectionPool(
+            db_name=plain.db_name,
+            lock_timeout=plain.lock_timeout,
+            pool_size=plain.pool_size,
+            max_overflow=plain.max_overflow,
+            pool_timeout=plain.pool_timeout,
+            max_age=plain.max_age,
+            pre_ping=plain.pre_ping,
+        )
+        plain.close()
+
+
+def sqlite_env(path: str) -> dict[str, str]:
+    """The env for a durable SQLite store in the file at ``path``."""
+    return {
+        "PERSISTENCE_MODULE": f"{__name__}:{DurableSQLiteFactory.__qualname__}",
+        "SQLITE_DBNAME": path,
+        "SQLITE_LOCK_TIMEOUT": str(SQLITE_LOCK_TIMEOUT_SECONDS),
+    }
+
+
+def postgres_env(
+    dbname: str,
+    host: str,
+    port: int | str,
+    user: str,
+    password: str,
+    *,
+    pool_size: int = POSTGRES_POOL_SIZE,
+    max_overflow: int = POSTGRES_MAX_OVERFLOW,
+) -> dict[str, str]:
+    """The env for eventsourcing's PostgreSQL store; ``host`` may be a unix socket directory."""
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": host,
+        "POSTGRES_PORT": str(port),
+        "POSTGRES_USER": user,
+        "POSTGRES_PASSWORD": password,
+        "POSTGRES_LOCK_TIMEOUT": str(POSTGRES_LOCK_TIMEOUT_SECONDS),
+        "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(
+            POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS
+        ),
+        "POSTGRES_CONNECT_TIMEOUT": str(POSTGRES_CONNECT_TIMEOUT_SECONDS),
+        "POSTGRES_POOL_SIZE": str(pool_size),
+        "POSTGRES_MAX_OVERFLOW": str(max_overflow),
+    }
+
+
+def env_from_environment(
+    db_path: str | None = None, environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The store env chosen by the ``BATTLELOG_*`` variables (see the module docstring).
+
+    ``db_path`` (e.g. from ``battlelog serve --db``) wins over ``BATTLELOG_DB`` for SQLite.
+    """
+    source = os.environ if environ is None else environ
+    store = source.get("BATTLELOG_STORE", "sqlite").strip().lower() or "sqlite"
+    if store == "postgres":
+        return postgres_env(
+            dbname=source.get("BATTLELOG_PG_DBNAME", "battlelog"),
+            host=source.get("BATTLELOG_PG_HOST", "127.0.0.1"),
+            port=source.get("BATTLELOG_PG_PORT", "5432"),
+            user=source.get("BATTLELOG_PG_USER", "battlelog"),
+            password=source.get("BATTLELOG_PG_PASSWORD", ""),
+        )
+    if store != "sqlite":
+        msg = f"BATTLELOG_STORE must be 'sqlite' or 'postgres', not {store!r}"
+        raise ValueError(msg)
+    return sqlite_env(db_path or source.get("BATTLELOG_DB") or DEFAULT_DB_PATH)

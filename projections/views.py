@@ -1,0 +1,104 @@
+"""Read views derived from a match state: the board, the VP tracks, the turn marker.
+
+Each view is a pure function of a `MatchState` (and its ruleset), so it is the same whether
+the state is the head of the match or a point in its past (time travel).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from domain.rulesets import get_ruleset
+from domain.state import DiceRoll, MatchState, Outcome, TrackValue, Unit
+
+
+class Point(BaseModel):
+    """Which moment a view shows: `version` of `head_version`; `past` unless they agree."""
+
+    version: int
+    head_version: int
+    past: bool
+
+
+class TurnView(BaseModel):
+    turn: int
+    step: str
+    title: str
+    rule: str | None
+    active_side: str | None
+    initiative: tuple[str, ...]
+    acting: str
+    allows: tuple[str, ...]
+    optional: bool
+    sequence: list[str]
+    outcome: Outcome | None
+
+
+class SideVP(BaseModel):
+    side: str
+    name: str
+    points: int
+    by_turn: dict[int, int]
+
+
+class VPView(BaseModel):
+    tracks: list[SideVP]
+    leader: str | None  # None while tied
+
+
+class BoardView(BaseModel):
+    ruleset: str
+    scenario: str
+    casual: bool
+    turn: TurnView
+    units: list[Unit]  # in play
+    off_board: list[Unit]  # removed from play
+    location_markers: dict[str, dict[str, int]]
+    tracks: dict[str, TrackValue]
+    recent_rolls: tuple[DiceRoll, ...]
+    vp: VPView
+
+
+def turn_view(state: MatchState) -> TurnView:
+    ruleset = get_ruleset(state.ruleset, state.options)
+    step = ruleset.sequence.step(state.turn.step)
+    return TurnView(
+        turn=state.turn.turn,
+        step=state.turn.step,
+        title=step.title or step.id,
+        rule=step.rule,
+        active_side=state.turn.active_side,
+        initiative=state.turn.initiative,
+        acting=step.acting,
+        allows=step.allows,
+        optional=step.optional,
+        sequence=ruleset.sequence.steps(),
+        outcome=state.outcome,
+    )
+
+
+def vp_view(state: MatchState) -> VPView:
+    tracks = [
+        SideVP(side=side.id, name=side.name, points=state.vp[side.id].points,
+               by_turn=state.vp[side.id].by_turn)
+        for side in state.sides
+    ]
+    best = max(t.points for t in tracks)
+    leaders = [t.side for t in tracks if t.points == best]
+    return VPView(tracks=tracks, leader=leaders[0] if len(leaders) == 1 else None)
+
+
+def board_view(state: MatchState) -> BoardView:
+    units = list(state.units.values())
+    return BoardView(
+        ruleset=state.ruleset,
+        scenario=state.scenario,
+        casual=state.casual,
+        turn=turn_view(state),
+        units=[u for u in units if u.removed is None],
+        off_board=[u for u in units if u.removed is not None],
+        location_markers=state.location_markers,
+        tracks=state.tracks,
+        recent_rolls=state.dice.recent,
+        vp=vp_view(state),
+    )

@@ -1,0 +1,96 @@
+"""Shared fixtures: the two stores every integration test can run against.
+
+PostgreSQL comes from the ``pgserver`` package (a real server from a wheel, no Docker). When
+it cannot start, PostgreSQL tests are skipped, unless ``BATTLELOG_REQUIRE_POSTGRES`` is set
+(CI sets it), in which case they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from projections.store import postgres_env, sqlite_env
+
+REQUIRE_POSTGRES = os.environ.get("BATTLELOG_REQUIRE_POSTGRES", "").strip() not in ("", "0")
+
+
+def _pg_connect_kwargs(server: Any, dbname: str) -> dict[str, Any]:
+    info = server.get_postmaster_info()
+    return {
+        "dbname": dbname,
+        "host": str(info.socket_dir) if info.socket_dir is not None else info.hostname,
+        "port": info.port or 5432,
+        "user": "postgres",
+        "password": "",
+    }
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A PostgreSQL server for the whole session (pgserver, stopped at the end)."""
+    try:
+        from pgserver.postgres_server import get_server
+
+        server = get_server(tmp_path_factory.mktemp("pg") / "pgdata", cleanup_mode="stop")
+        with psycopg.connect(**_pg_connect_kwargs(server, "postgres")) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # noqa: BLE001 - any failure to start means "no PostgreSQL"
+        message = f"PostgreSQL (pgserver) could not start: {exc!r}"
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"{message}; BATTLELOG_REQUIRE_POSTGRES is set", pytrace=False)
+        pytest.skip(message)
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+def pg_database(pg_server: Any) -> Iterator[dict[str, Any]]:
+    """A fresh, empty database on the session's server; dropped afterwards (best effort)."""
+    dbname = f"test_{uuid.uuid4().hex}"
+    admin = _pg_connect_kwargs(pg_server, "postgres")
+    with psycopg.connect(**admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{dbname}"')
+    try:
+        yield _pg_connect_kwargs(pg_server, dbname)
+    finally:
+        try:
+            with psycopg.connect(**admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+        except psycopg.Error:
+            pass
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ]
+)
+def store_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
+    """The env of an empty store: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return sqlite_env(str(tmp_path / "battlelog.db"))
+    db: dict[str, Any] = request.getfixturevalue("pg_database")
+    return postgres_env(
+        dbname=db["dbname"],
+        host=db["host"],
+        port=db["port"],
+        user=db["user"],
+        password=db["password"],
+    )
+
+
+@pytest.fixture
+def sqlite_env_path(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """For SQLite-only tests: the env of an empty file store, and the file's path."""
+    path = tmp_path / "battlelog.db"
+    return sqlite_env(str(path)), path
