@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import singledispatch
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from domain import commands as cmd
