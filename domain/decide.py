@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import singledispatch
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
 from domain import commands as cmd
@@ -25,7 +25,6 @@ from domain.state import MatchState, TurnMarker, Unit
 
 REFEREE = "referee"
 ALWAYS_ALLOWED = ("advance", "add_note", "end_match")  # in every step, whatever it allows
-OWN_UNIT_ACTIONS = ("deploy_unit", "move_unit", "set_status", "split_unit", "rally_unit")
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,7 @@ def decide(
         )
     if kind != "add_note":
         _check_acting(step, state, context.actor)
-    if kind in OWN_UNIT_ACTIONS:
-        _check_owner(command, state, context.actor)
+    _check_owner(command, state, context.actor)
     for check in ruleset.checks:
         check(command, state, context.actor)
     emit = _Emit(context, state.turn.turn)
@@ -114,8 +112,10 @@ def _check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
         return
     if isinstance(command, cmd.DeployUnit):
         side = command.unit.side
-    else:
+    elif isinstance(command, cmd.MoveUnit | cmd.SetStatus | cmd.SplitUnit | cmd.RallyUnit):
         side = _unit(state, command.unit_id).side
+    else:
+        return
     if side != actor:
         raise NotYourTurn(f"side '{actor}' acts only for its own units", rule="core-seats")
 
