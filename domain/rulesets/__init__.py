@@ -3,7 +3,9 @@ extra checks). `get_ruleset(id, options)` builds the one a match was created wit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from domain.errors import InvalidAction
@@ -20,13 +22,19 @@ def ruleset_ids() -> list[str]:
 
 
 def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset a match plays (built once per distinct id and options)."""
+    return _build(ruleset_id, json.dumps(options or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _build(ruleset_id: str, options_json: str) -> Ruleset:
     try:
         factory = _FACTORIES[ruleset_id]
     except KeyError:
         raise InvalidAction(
             f"unknown ruleset '{ruleset_id}'", rule="core-ruleset", allowed=ruleset_ids()
         ) from None
-    return factory(options or {})
+    return factory(json.loads(options_json))
 
 
 __all__ = ["Ruleset", "get_ruleset", "ruleset_ids"]
