@@ -1,0 +1,46 @@
+"""The FastAPI application: one `Matches` application and one catalogue per process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api import problems
+from api.routes import actions, events, health, views
+from api.routes import matches as match_routes
+from api.settings import Settings
+from domain.application import Matches
+from projections.catalogue import open_catalogue
+
+DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
+
+Every action appends immutable events to the match's log; the board, VP tracks and turn
+marker are derived from it, at any point in time (`at`, `turn`+`step`, `time`). Errors are
+RFC 9457 problem details naming the rule that refused the action."""
+
+
+def create_app(settings: Settings | None = None, *, matches: Matches | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = matches is None
+        app.state.matches = matches or Matches(env=settings.store_env())
+        app.state.catalogue = open_catalogue(app.state.matches)
+        app.state.catalogue.start()
+        try:
+            yield
+        finally:
+            app.state.catalogue.stop()
+            if owned:
+                app.state.matches.close()
+
+    app = FastAPI(title="battlelog", description=DESCRIPTION, version="0.1.0",
+                  lifespan=lifespan)
+    problems.install(app)
+    for module in (match_routes, actions, views, events, health):
+        app.include_router(module.router)
+    return app
+

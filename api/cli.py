@@ -1,0 +1,42 @@
+"""The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import uvicorn
+
+from api.settings import Settings
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="battlelog",
+        description="battlelog: an event-sourced game-state service for tabletop wargames.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser("serve", help="serve the HTTP API",
+                                description="Serve the HTTP API (docs at /docs).")
+    serve.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db); "
+                       "ignored when BATTLELOG_STORE=postgres")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "serve":
+        from api.app import create_app
+
+        settings = Settings(db=args.db, host=args.host, port=args.port)
+        store = settings.store_env()
+        where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
+        print(f"battlelog is serving http://{args.host}:{args.port} (store: {where})",
+              flush=True)
+        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

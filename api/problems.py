@@ -1,0 +1,72 @@
+"""Errors as RFC 9457 problem details (`application/problem+json`).
+
+Every refusal names its `rule` and, where it helps, what is `allowed`. A request that fails
+never appended anything: the domain raises before the save.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from domain.errors import DomainError
+
+log = logging.getLogger("battlelog.api")
+MEDIA_TYPE = "application/problem+json"
+
+
+def problem(status: int, title: str, detail: str, *, code: str, instance: str = "",
+            **extra: Any) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": f"/problems/{code}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": instance,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE)
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+class PreconditionFailed(DomainError):
+    """`If-Match` named a version that is no longer current."""
+
+    status = 412
+    title = "Precondition failed"
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        return problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
+                       instance=request.url.path, rule=exc.rule, allowed=exc.allowed)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": [str(p) for p in e.get("loc", ())][:8], "msg": str(e.get("msg", ""))[:200]}
+            for e in exc.errors()[:20]
+        ]
+        return problem(422, "Invalid request", "the request does not match the schema",
+                       code="invalid-request", instance=request.url.path, errors=errors)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return problem(exc.status_code, str(exc.detail), str(exc.detail),
+                       code=f"http-{exc.status_code}", instance=request.url.path)
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s", request.url.path)
+        return problem(500, "Internal error", "something went wrong on the server",
+                       code="internal", instance=request.url.path)

@@ -1,0 +1,1 @@
+"""One router per resource: matches, actions (and undo/redo), views, events, health."""

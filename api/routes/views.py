@@ -1,0 +1,56 @@
+"""The board, VP tracks and turn marker, now or at any point of the match."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query, Response
+
+from api.deps import MatchesDep
+from api.schemas import BoardPublic, TurnPublic, VPPublic
+from domain.history import Frame
+from projections.timeline import PointQuery, frame_at
+from projections.views import Point, board_view, turn_view, vp_view
+
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["views"])
+
+
+def point_query(
+    at: Annotated[int | None, Query(ge=1, description="a version of the match")] = None,
+    turn: Annotated[int | None, Query(ge=1, description="with `step`: a turn")] = None,
+    step: Annotated[str | None, Query(max_length=200, description="a step path")] = None,
+    time: Annotated[datetime | None, Query(description="an ISO-8601 moment")] = None,
+) -> PointQuery:
+    return PointQuery(at=at, turn=turn, step=step, time=time)
+
+
+PointDep = Annotated[PointQuery, Depends(point_query)]
+
+
+def _at(matches: MatchesDep, match_id: UUID, query: PointQuery,
+        response: Response) -> tuple[Frame, Point]:
+    frame, head = frame_at(matches, match_id, query)
+    response.headers["ETag"] = f'"{head}"'
+    return frame, Point(version=frame.version, head_version=head, past=frame.version != head)
+
+
+@router.get("/board")
+def board(match_id: UUID, matches: MatchesDep, query: PointDep,
+          response: Response) -> BoardPublic:
+    frame, point = _at(matches, match_id, query, response)
+    return BoardPublic(point=point, **dict(board_view(frame.state)))
+
+
+@router.get("/vp")
+def vp(match_id: UUID, matches: MatchesDep, query: PointDep, response: Response) -> VPPublic:
+    frame, point = _at(matches, match_id, query, response)
+    return VPPublic(point=point, **dict(vp_view(frame.state)))
+
+
+@router.get("/turn")
+def turn(match_id: UUID, matches: MatchesDep, query: PointDep,
+         response: Response) -> TurnPublic:
+    frame, point = _at(matches, match_id, query, response)
+    return TurnPublic(point=point, **dict(turn_view(frame.state)))

@@ -1,0 +1,73 @@
+"""Request and response bodies of the HTTP API (`XCreate` in, `XPublic` out)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.state import Outcome, Side
+from projections.views import BoardView, Point, TurnView, VPView
+
+
+class MatchCreated(BaseModel):
+    match_id: UUID
+    version: int
+    links: dict[str, str]
+
+
+class SeatCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    side: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # None: referee
+    player: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class SeatPublic(BaseModel):
+    side: str | None
+    player: str
+
+
+class MatchPublic(BaseModel):
+    match_id: UUID
+    ruleset: str
+    ruleset_version: int
+    scenario: str
+    casual: bool
+    sides: tuple[Side, ...]
+    seats: list[SeatPublic]
+    version: int
+    turn: TurnView
+    outcome: Outcome | None
+
+
+class UndoCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="make the state after this version current")
+    actions: Annotated[int, Field(ge=1, le=1000)] = Field(
+        default=1, description="how many actions to undo (when `to` is not given)")
+
+
+class ActedPublic(BaseModel):
+    """What an action, an undo or a redo appended, and the new version."""
+
+    version: int
+    events: list[dict[str, Any]]
+
+
+class EventsPublic(BaseModel):
+    events: list[dict[str, Any]]
+    next_after: int | None = Field(description="pass as `after` for the next page; null: done")
+
+
+class BoardPublic(BoardView):
+    point: Point
+
+
+class VPPublic(VPView):
+    point: Point
+
+
+class TurnPublic(TurnView):
+    point: Point
