@@ -1,0 +1,95 @@
+"""Pure helpers for domain tests: a match in memory, driven through decide and fold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID, uuid4
+
+import pytest
+from pydantic import TypeAdapter
+
+from domain import events as ev
+from domain.commands import Action, Command
+from domain.decide import Context, decide, decide_redo, decide_undo
+from domain.dice import SeededDice, commitment
+from domain.history import Frame, first_frame, fold, replay
+from domain.rulesets import get_ruleset
+from domain.state import MatchState, Side
+
+ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class Table:
+    """A match kept as a list of events, the way the application keeps it, minus the store."""
+
+    casual: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    match_id: UUID = field(default_factory=uuid4)
+    log: list[ev.Event] = field(default_factory=list)
+    frames: dict[int, Frame] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        seed = b"test-seed"
+        created = ev.MatchCreated(
+            originator_id=self.match_id, originator_version=1, timestamp=T0, actor="referee",
+            command_id="create", turn=1, ruleset="freeform", ruleset_version=1,
+            scenario="test", sides=(Side(id="red", name="Red"), Side(id="blue", name="Blue")),
+            casual=self.casual, options=self.options, dice_commitment=commitment(seed),
+            dice_seed=seed.hex())
+        self.log.append(created)
+        self.frames[1] = first_frame(created)
+
+    @property
+    def head(self) -> Frame:
+        return self.frames[len(self.log)]
+
+    @property
+    def state(self) -> MatchState:
+        return self.head.state
+
+    def state_at(self, version: int) -> MatchState:
+        return self.frames[version].state
+
+    def context(self, actor: str = "referee") -> Context:
+        head = self.head
+        return Context(match_id=self.match_id, version=head.version, actor=actor,
+                       command_id=f"c{head.version}", now=T0 + timedelta(seconds=head.version),
+                       dice=SeededDice(b"test-seed"), roll_index=head.server_rolls)
+
+    def _append(self, events: list[ev.Event]) -> list[ev.Event]:
+        for event in events:
+            frame = fold(self.head, [event], self.state_at)
+            self.log.append(event)
+            self.frames[frame.version] = frame
+        return events
+
+    def act(self, actor: str = "referee", command: Command | None = None,
+            **action: Any) -> list[ev.Event]:
+        command = command or ACTIONS.validate_python(action)
+        state = self.state
+        return self._append(decide(command, state, get_ruleset(state.ruleset, state.options),
+                                   self.context(actor)))
+
+    def undo(self, to: int | None = None, actions: int = 1) -> list[ev.Event]:
+        return self._append(decide_undo(self.state, self.state_at, self.context(), to=to,
+                                        actions=actions))
+
+    def redo(self) -> list[ev.Event]:
+        return self._append(decide_redo(self.state, self.head.redo, self.state_at,
+                                        self.context()))
+
+    def replayed(self) -> Frame:
+        return replay(self.log)
+
+
+SQUAD = {"id": "sq1", "side": "red", "name": "1st Squad", "figures": 11, "morale_die": "d10",
+         "position": {"x": 10, "y": 12}}
+
+
+@pytest.fixture
+def table() -> Table:
+    return Table()
