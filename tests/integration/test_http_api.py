@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -159,7 +159,7 @@ def test_events_page_and_filter(client: TestClient) -> None:
 
 
 def test_time_travel_by_turn_and_step_and_by_time(client: TestClient) -> None:
-    start = datetime(2026, 6, 6, 6, 30, tzinfo=timezone.utc)
+    start = datetime(2026, 6, 6, 6, 30, tzinfo=UTC)
     with freeze_time(start) as clock:
         match = _create(client)
         for _ in range(5):  # setup -> movement -> combat -> end -> turn 2 setup -> movement
