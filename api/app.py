@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.responses import RedirectResponse
 
 from api import problems
 from api.routes import actions, events, health, views
@@ -42,5 +43,11 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     problems.install(app)
     for module in (match_routes, actions, views, events, health):
         app.include_router(module.router)
+
+    @app.get("/", include_in_schema=False)
+    def home() -> RedirectResponse:
+        """Until the table page lands, the front door is the API documentation."""
+        return RedirectResponse("/docs")
+
     return app
 

@@ -197,3 +197,9 @@ def test_health_names_the_store(client: TestClient, store_env: dict[str, str]) -
     assert body["status"] == "ok"
     assert body["store"] == ("postgres" if "postgres" in store_env["PERSISTENCE_MODULE"]
                              else "sqlite")
+
+
+def test_the_front_door_leads_to_the_api_docs(client: TestClient) -> None:
+    r = client.get("/", follow_redirects=False)
+    assert r.status_code == 307 and r.headers["location"] == "/docs"
+    assert client.get("/docs").status_code == 200
