@@ -36,10 +36,7 @@ from domain.errors import InvalidAction, MatchNotFound, VersionConflict, Version
 from domain.history import Frame, first_frame, fold
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
-from domain.sequence import start
 from domain.state import MatchState, Side
-
-RULESET_VERSION_KEY = "ruleset_version"
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,6 @@ class Matches(Application[UUID]):
             dice_commitment=commitment(seed),
             dice_seed=seed.hex(),
         )
-        start(ruleset.sequence, tuple(s.id for s in sides))  # the sequence must start
         self.save(created)
         frame = first_frame(created)
         self._remember(created.originator_id, frame)

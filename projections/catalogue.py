@@ -17,7 +17,7 @@ from functools import singledispatchmethod
 from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
-from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteTrackingRecorder
@@ -69,7 +69,7 @@ class _CatalogueSQL:
             f"CREATE INDEX IF NOT EXISTS {TABLE}_recent ON {TABLE} (last_activity)",
         ]
 
-    def _insert(self, entry: CatalogueEntry) -> tuple[str, tuple[Any, ...]]:
+    def insert_sql(self, entry: CatalogueEntry) -> tuple[str, tuple[Any, ...]]:
         marks = ", ".join([self.P] * len(COLUMNS))
         return (
             f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES ({marks})",
@@ -78,7 +78,7 @@ class _CatalogueSQL:
              entry.status, entry.winner, entry.version),
         )
 
-    def _update(self, change: Change) -> tuple[str, tuple[Any, ...]]:
+    def update_sql(self, change: Change) -> tuple[str, tuple[Any, ...]]:
         p = self.P
         return (
             (f"UPDATE {TABLE} SET version = {p}, last_activity = {p}, "
@@ -89,12 +89,25 @@ class _CatalogueSQL:
              int(change.ended), change.winner, str(change.match_id)),
         )
 
-    def _select(self, where: str, tail: str) -> str:
-        return f"SELECT {', '.join(COLUMNS)} FROM {TABLE} {where} {tail}"
+    def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        raise NotImplementedError
+
+    def list(self, limit: int, offset: int, status: str | None) -> list[CatalogueEntry]:
+        p = self.P
+        where, params = (f"WHERE status = {p}", (status,)) if status else ("", ())
+        rows = self._fetch(
+            f"SELECT {', '.join(COLUMNS)} FROM {TABLE} {where} "
+            f"ORDER BY last_activity DESC LIMIT {p} OFFSET {p}", (*params, limit, offset))
+        return [self._entry(r) for r in rows]
+
+    def get(self, match_id: UUID) -> CatalogueEntry | None:
+        rows = self._fetch(f"SELECT {', '.join(COLUMNS)} FROM {TABLE} WHERE match_id = {self.P}",
+                           (str(match_id),))
+        return self._entry(rows[0]) if rows else None
 
     @staticmethod
     def _entry(row: Any) -> CatalogueEntry:
-        values = dict(zip(COLUMNS, tuple(row[c] for c in COLUMNS), strict=True))
+        values = {c: row[c] for c in COLUMNS}
         values["sides"] = values["sides"].split(",") if values["sides"] else []
         return CatalogueEntry(**values)
 
@@ -116,29 +129,15 @@ class SQLiteCatalogueView(_CatalogueSQL, SQLiteTrackingRecorder):
         for statement in self._statements():
             c.execute(statement)
 
-    def insert_sql(self, entry: CatalogueEntry) -> tuple[str, tuple[Any, ...]]:
-        return self._insert(entry)
-
-    def update_sql(self, change: Change) -> tuple[str, tuple[Any, ...]]:
-        return self._update(change)
-
     def record(self, sql: tuple[str, tuple[Any, ...]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
             c.execute(*sql)
             self._insert_tracking(c, tracking)
 
-    def list(self, limit: int, offset: int, status: str | None) -> list[CatalogueEntry]:
-        where, params = ("WHERE status = ?", (status,)) if status else ("", ())
+    def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(self._select(where, "ORDER BY last_activity DESC LIMIT ? OFFSET ?"),
-                      (*params, limit, offset))
-            return [self._entry(r) for r in c.fetchall()]
-
-    def get(self, match_id: UUID) -> CatalogueEntry | None:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(self._select("WHERE match_id = ?", ""), (str(match_id),))
-            row = c.fetchone()
-        return self._entry(row) if row else None
+            c.execute(sql, params)
+            return list(c.fetchall())
 
 
 class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
@@ -149,30 +148,15 @@ class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
         for statement in self._statements():
             curs.execute(statement)
 
-    def insert_sql(self, entry: CatalogueEntry) -> tuple[str, tuple[Any, ...]]:
-        return self._insert(entry)
-
-    def update_sql(self, change: Change) -> tuple[str, tuple[Any, ...]]:
-        return self._update(change)
-
     def record(self, sql: tuple[str, tuple[Any, ...]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(sql[0], sql[1])
             self._insert_tracking(curs, tracking)
 
-    def list(self, limit: int, offset: int, status: str | None) -> list[CatalogueEntry]:
-        where, params = ("WHERE status = %s", (status,)) if status else ("", ())
+    def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                self._select(where, "ORDER BY last_activity DESC LIMIT %s OFFSET %s"),
-                (*params, limit, offset))
-            return [self._entry(r) for r in curs.fetchall()]
-
-    def get(self, match_id: UUID) -> CatalogueEntry | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._select("WHERE match_id = %s", ""), (str(match_id),))
-            row = curs.fetchone()
-        return self._entry(row) if row else None
+            curs.execute(sql, params)
+            return list(curs.fetchall())
 
 
 class CatalogueProjection(Projection[Any]):
@@ -296,4 +280,4 @@ def open_catalogue(matches: Matches) -> CatalogueService:
     return CatalogueService(matches)
 
 
-__all__ = ["CatalogueEntry", "CatalogueService", "TrackingRecorder", "open_catalogue"]
+__all__ = ["CatalogueEntry", "CatalogueService", "open_catalogue"]
