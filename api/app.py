@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
 from api import problems
+from api.limits import BodyLimit
 from api.routes import actions, events, health, views
 from api.routes import matches as match_routes
 from api.settings import Settings
@@ -23,7 +24,7 @@ RFC 9457 problem details naming the rule that refused the action."""
 
 
 def create_app(settings: Settings | None = None, *, matches: Matches | None = None) -> FastAPI:
-    settings = settings or Settings()
+    settings = (settings or Settings()).with_admin_token()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -31,15 +32,20 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         app.state.matches = matches or Matches(env=settings.store_env())
         app.state.catalogue = open_catalogue(app.state.matches)
         app.state.catalogue.start()
+        app.state.ready = True
         try:
             yield
         finally:
+            app.state.ready = False  # readiness fails while shutting down
             app.state.catalogue.stop()
             if owned:
                 app.state.matches.close()
 
     app = FastAPI(title="battlelog", description=DESCRIPTION, version="0.1.0",
                   lifespan=lifespan)
+    app.state.settings = settings
+    app.state.ready = False
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     problems.install(app)
     for module in (match_routes, actions, views, events, health):
         app.include_router(module.router)

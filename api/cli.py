@@ -29,11 +29,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from api.app import create_app
 
-        settings = Settings(db=args.db, host=args.host, port=args.port)
+        given = Settings(db=args.db, host=args.host, port=args.port)
+        settings = given.with_admin_token()
         store = settings.store_env()
         where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
-        print(f"battlelog is serving http://{args.host}:{args.port} (store: {where})",
-              flush=True)
+        admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
+                 else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
+        print(f"battlelog is serving http://{args.host}:{args.port} (store: {where})\n"
+              f"admin token for the match list (GET /api/matches): {admin}", flush=True)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 

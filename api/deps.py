@@ -1,13 +1,18 @@
-"""Dependencies shared by the routes: the application, the acting seat, `If-Match`."""
+"""Dependencies shared by the routes: the application, who is asking, `If-Match`,
+`Idempotency-Key`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import Depends, Header, Request
 
-from domain.application import Matches
-from domain.errors import InvalidAction
+from api.problems import Forbidden, Unauthorized
+from domain.application import JOIN, SPECTATOR, Matches
+from domain.decide import REFEREE
+from domain.errors import InvalidAction, MatchNotFound
 from projections.catalogue import CatalogueService
 
 
@@ -21,12 +26,59 @@ def get_catalogue(request: Request) -> CatalogueService:
     return catalogue
 
 
-def acting_seat(
-    x_seat: Annotated[str | None, Header(max_length=64, description=(
-        "The acting seat: a side id or `referee` (default). Seat tokens replace this header "
-        "in a later version."))] = None,
-) -> str:
-    return x_seat or "referee"
+MatchesDep = Annotated[Matches, Depends(get_matches)]
+CatalogueDep = Annotated[CatalogueService, Depends(get_catalogue)]
+
+
+def bearer(authorization: Annotated[str | None, Header(max_length=512, description=(
+        "`Bearer <token>`: a seat token of this match"))] = None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'",
+                           rule="core-seats")
+    return token.strip()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who is asking: `referee`, `spectator`, a side id, or `join:<side>` (a join token)."""
+
+    name: str
+
+    @property
+    def side(self) -> str | None:
+        if self.name in (REFEREE, SPECTATOR) or self.name.startswith(JOIN):
+            return None
+        return self.name
+
+
+def seat(match_id: UUID, matches: MatchesDep, token: Annotated[str, Depends(bearer)]) -> Seat:
+    try:
+        name = matches.authenticate(match_id, token)
+    except MatchNotFound:
+        name = None  # an unknown match and a wrong token look alike
+    if name is None:
+        raise Unauthorized("this token opens no seat of this match", rule="core-seats")
+    return Seat(name)
+
+
+def reader(who: Annotated[Seat, Depends(seat)]) -> Seat:
+    if who.name.startswith(JOIN):
+        raise Forbidden("a join token only joins; join the side to get your seat's token",
+                        rule="core-seats")
+    return who
+
+
+def actor(who: Annotated[Seat, Depends(reader)]) -> str:
+    if who.name == SPECTATOR:
+        raise Forbidden("spectators watch; they do not act", rule="core-seats")
+    return who.name
+
+
+def referee(who: Annotated[Seat, Depends(seat)]) -> str:
+    if who.name != REFEREE:
+        raise Forbidden("only the referee may do this", rule="core-seats")
+    return who.name
 
 
 def expected_version(
@@ -37,11 +89,22 @@ def expected_version(
         return None
     raw = if_match.strip().removeprefix("W/").strip('"')
     if not raw.isdigit():
-        raise InvalidAction("If-Match must be a match version, e.g. \"12\"", rule="core-concurrency")
+        raise InvalidAction('If-Match must be a match version, e.g. "12"',
+                            rule="core-concurrency")
     return int(raw)
 
 
-MatchesDep = Annotated[Matches, Depends(get_matches)]
-CatalogueDep = Annotated[CatalogueService, Depends(get_catalogue)]
-SeatDep = Annotated[str, Depends(acting_seat)]
+def idempotency_key(
+    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200, description=(
+        "Retrying with the same key (same seat, same body) returns the first response and "
+        "appends nothing"))] = None,
+) -> str | None:
+    return idempotency_key
+
+
+SeatDep = Annotated[Seat, Depends(seat)]
+ReaderDep = Annotated[Seat, Depends(reader)]
+ActorDep = Annotated[str, Depends(actor)]
+RefereeDep = Annotated[str, Depends(referee)]
 IfMatchDep = Annotated[int | None, Depends(expected_version)]
+IdempotencyDep = Annotated[str | None, Depends(idempotency_key)]

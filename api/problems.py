@@ -38,6 +38,25 @@ def _kebab(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
 
 
+class Unauthorized(DomainError):
+    """No token, or one that opens no seat here."""
+
+    status = 401
+    title = "Unauthorized"
+
+
+class Forbidden(DomainError):
+    """The seat exists but may not do this."""
+
+    status = 403
+    title = "Forbidden"
+
+
+class NotReady(DomainError):
+    status = 503
+    title = "Not ready"
+
+
 class PreconditionFailed(DomainError):
     """`If-Match` named a version that is no longer current."""
 
@@ -48,8 +67,11 @@ class PreconditionFailed(DomainError):
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
-        return problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
-                       instance=request.url.path, rule=exc.rule, allowed=exc.allowed)
+        response = problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
+                           instance=request.url.path, rule=exc.rule, allowed=exc.allowed)
+        if exc.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="battlelog"'
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -15,17 +15,35 @@ class MatchCreated(BaseModel):
     match_id: UUID
     version: int
     links: dict[str, str]
+    tokens: dict[str, str] = Field(description=(
+        "bearer tokens, shown once: `referee`, `spectator`, and `join:<side>` per side"))
 
 
 class SeatCreate(BaseModel):
+    """Join with a side's join token (or the referee's token, to name the referee)."""
+
     model_config = ConfigDict(extra="forbid")
-    side: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # None: referee
     player: Annotated[str, Field(min_length=1, max_length=120)]
 
 
 class SeatPublic(BaseModel):
     side: str | None
     player: str
+
+
+class SeatJoinedPublic(SeatPublic):
+    token: str | None = Field(description="the seat's own bearer token, shown once")
+
+
+class TokenCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: Annotated[str, Field(min_length=1, max_length=80)] = Field(
+        description="`referee`, `spectator`, a side id, or `join:<side>`")
+
+
+class TokenPublic(BaseModel):
+    seat: str
+    token: str
 
 
 class MatchPublic(BaseModel):

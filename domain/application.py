@@ -14,11 +14,13 @@ Store-specific settings come in through `env` (see `projections.store`).
 from __future__ import annotations
 
 import bisect
+import hashlib
+import hmac
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID, uuid4
@@ -33,7 +35,7 @@ from domain.commands import Command, CreateMatch
 from domain.decide import REFEREE, Context, decide, decide_redo, decide_undo
 from domain.dice import SeededDice, commitment
 from domain.errors import InvalidAction, MatchNotFound, VersionConflict, VersionNotFound
-from domain.history import Frame, first_frame, fold
+from domain.history import IDEMPOTENCY_PREFIX, Frame, first_frame, fold
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
 from domain.state import MatchState, Side
@@ -41,15 +43,44 @@ from domain.state import MatchState, Side
 
 @dataclass(frozen=True)
 class Result:
-    """What a use case did: the new head and the events it appended."""
+    """What a use case did: the new head and the events it appended (for a repeated
+    idempotent request: the events the first one appended, `replayed` set)."""
 
     frame: Frame
     events: list[ev.Event]
+    tokens: dict[str, str] = field(default_factory=dict)  # seat -> new bearer token
+    replayed: bool = False
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class IdempotencyKeyReused(InvalidAction):
+    """The same Idempotency-Key came back with a different request."""
+
+    title = "Idempotency key reused"
 
 
 class ConcurrencyConflict(VersionConflict):
     status = 409
     title = "Concurrent update"
+
+
+SPECTATOR = "spectator"
+JOIN = "join:"
+
+
+def _stamp(head: Frame, context: Context) -> Callable[[], dict[str, Any]]:
+    """Envelopes for events a use case makes itself, numbered on from the head."""
+    counter = iter(range(head.version + 1, head.version + 1000))
+    return lambda: {"originator_id": context.match_id, "originator_version": next(counter),
+                    "timestamp": context.now, "actor": context.actor,
+                    "command_id": context.command_id, "turn": head.state.turn.turn}
 
 
 class Matches(Application[UUID]):
@@ -64,10 +95,12 @@ class Matches(Application[UUID]):
         *,
         clock: Callable[[], datetime] = datetime_now_with_tzinfo,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        token_source: Callable[[], str] = lambda: secrets.token_urlsafe(24),
     ) -> None:
         super().__init__(env)
         self.clock = clock
         self.seed_source = seed_source
+        self.token_source = token_source
         self.checkpoint_interval = int(self.env.get(self.CHECKPOINT_INTERVAL) or 100)
         self._cache_size = int(self.env.get(self.HEAD_CACHE_SIZE) or 1000)
         self._heads: OrderedDict[UUID, Frame] = OrderedDict()
@@ -92,9 +125,12 @@ class Matches(Application[UUID]):
         sides = tuple(Side(id=s.id, name=s.name) for s in setup.sides)
         if len({s.id for s in sides}) != len(sides):
             raise InvalidAction("side ids must be distinct", rule="core-sides")
-        if REFEREE in {s.id for s in sides}:
-            raise InvalidAction("'referee' is a seat, not a side", rule="core-sides")
+        if {REFEREE, SPECTATOR} & {s.id for s in sides} or any(":" in s.id for s in sides):
+            raise InvalidAction("'referee' and 'spectator' are seats, not sides, and a side id "
+                                "has no ':'", rule="core-sides")
         seed = self.seed_source()
+        seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in sides)]
+        tokens = {seat: self.token_source() for seat in seats}
         created = ev.MatchCreated(
             originator_id=uuid4(),
             originator_version=1,
@@ -110,59 +146,119 @@ class Matches(Application[UUID]):
             options=setup.options,
             dice_commitment=commitment(seed),
             dice_seed=seed.hex(),
+            token_hashes={seat: token_hash(token) for seat, token in tokens.items()},
         )
         self.save(created)
         frame = first_frame(created)
         self._remember(created.originator_id, frame)
-        return Result(frame, [created])
+        return Result(frame, [created], tokens=tokens)
 
     def join(self, match_id: UUID, *, side: str | None, player: str) -> Result:
+        """`player` takes the seat of `side` (None: the referee's). A side's join token is
+        used up: the player gets a seat token of their own (ours: one player per join)."""
+        token = self.token_source()
+
         def joined(head: Frame, context: Context) -> list[ev.Event]:
             if side is not None and side not in head.state.side_ids():
                 raise InvalidAction(f"there is no side '{side}'", rule="core-sides",
                                     allowed=list(head.state.side_ids()))
-            return [ev.SeatJoined(
-                originator_id=match_id, originator_version=head.version + 1,
-                timestamp=context.now, actor=side or REFEREE, command_id=context.command_id,
-                turn=head.state.turn.turn, side=side, player=player)]
+            stamp = _stamp(head, context)
+            events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player)]
+            if side is not None:
+                events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
+                           for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
+                events.append(ev.SeatTokenIssued(**stamp(), seat=side,
+                                                 token_hash=token_hash(token)))
+            return events
 
-        return self._execute(match_id, joined, actor=side or REFEREE)
+        result = self._execute(match_id, joined, actor=side or REFEREE)
+        return replace(result, tokens={side: token} if side is not None else {})
+
+    def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE) -> Result:
+        """Revoke every token of `seat` and issue a new one (the referee's remedy for a
+        leaked or lost token). The old tokens stop working at once."""
+        token = self.token_source()
+
+        def reissued(head: Frame, context: Context) -> list[ev.Event]:
+            known = {REFEREE, SPECTATOR, *head.state.side_ids(),
+                     *(f"{JOIN}{s}" for s in head.state.side_ids())}
+            if seat not in known:
+                raise InvalidAction(f"there is no seat '{seat}'", rule="core-seats",
+                                    allowed=sorted(known))
+            stamp = _stamp(head, context)
+            return [*(ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
+                      for hashed, owner in head.tokens if owner == seat),
+                    ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(token))]
+
+        result = self._execute(match_id, reissued, actor=actor)
+        return replace(result, tokens={seat: token})
+
+    def authenticate(self, match_id: UUID, token: str) -> str | None:
+        """The seat a bearer token opens in this match, or None. Compared in constant time
+        against every live token's hash."""
+        wanted = token_hash(token)
+        seat = None
+        for hashed, owner in self.head(match_id).tokens:
+            if hmac.compare_digest(hashed, wanted):
+                seat = owner
+        return seat
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
-            command_id: str | None = None, expected_version: int | None = None) -> Result:
+            command_id: str | None = None, expected_version: int | None = None,
+            idempotency_key: str | None = None) -> Result:
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options)
             return decide(command, state, ruleset, context)
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
-                             expected_version=expected_version)
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key, command))
 
     def undo(self, match_id: UUID, *, actor: str = REFEREE, to: int | None = None,
              actions: int = 1, command_id: str | None = None,
-             expected_version: int | None = None) -> Result:
+             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
         def undone(head: Frame, context: Context) -> list[ev.Event]:
             return decide_undo(head.state, self._state_at(match_id), context, to=to,
                                actions=actions)
 
         return self._execute(match_id, undone, actor=actor, command_id=command_id,
-                             expected_version=expected_version)
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key,
+                                                           f"undo:{to}:{actions}"))
 
     def redo(self, match_id: UUID, *, actor: str = REFEREE, command_id: str | None = None,
-             expected_version: int | None = None) -> Result:
+             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
         def redone(head: Frame, context: Context) -> list[ev.Event]:
             return decide_redo(head.state, head.redo, self._state_at(match_id), context)
 
         return self._execute(match_id, redone, actor=actor, command_id=command_id,
-                             expected_version=expected_version)
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key, "redo"))
+
+    @staticmethod
+    def _idempotency(actor: str, key: str | None,
+                     request: Command | str) -> tuple[str, str] | None:
+        """(key digest, request digest) for an `Idempotency-Key`, scoped to the seat."""
+        if key is None:
+            return None
+        body = request if isinstance(request, str) else request.model_dump_json()
+        return request_digest(f"{actor}\0{key}"), request_digest(body)
 
     def _execute(self, match_id: UUID, make: Callable[[Frame, Context], list[ev.Event]], *,
                  actor: str, command_id: str | None = None,
-                 expected_version: int | None = None) -> Result:
+                 expected_version: int | None = None,
+                 idempotency: tuple[str, str] | None = None) -> Result:
         command_id = command_id or uuid4().hex
+        if idempotency is not None:
+            command_id = f"{IDEMPOTENCY_PREFIX}{idempotency[0]}:{idempotency[1]}"
         with self._lock_for(match_id):
             for _attempt in range(5):
                 head = self.head(match_id)
+                if idempotency is not None:
+                    earlier = self._earlier_request(match_id, head, idempotency)
+                    if earlier is not None:
+                        return earlier
                 if expected_version is not None and expected_version != head.version:
                     raise VersionConflict(
                         f"the match is at version {head.version}, not {expected_version}",
@@ -192,6 +288,19 @@ class Matches(Application[UUID]):
                 return Result(frame, events)
         raise ConcurrencyConflict("too many concurrent updates; try again",
                                   rule="core-concurrency")
+
+    def _earlier_request(self, match_id: UUID, head: Frame,
+                         idempotency: tuple[str, str]) -> Result | None:
+        key, body = idempotency
+        for known, known_body, first, last in head.requests:
+            if known == key:
+                if known_body != body:
+                    raise IdempotencyKeyReused(
+                        "this Idempotency-Key was used for a different request",
+                        rule="core-idempotency")
+                events = list(self.events_of(match_id, after=first - 1, upto=last))
+                return Result(head, events, replayed=True)
+        return None
 
     # ---- queries ---------------------------------------------------------------------
 

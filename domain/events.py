@@ -58,12 +58,28 @@ class MatchCreated(Event):
     options: dict[str, Any] = Field(default_factory=dict)
     dice_commitment: str  # SHA-256 of the dice seed, hex
     dice_seed: str  # secret until revealed (issue: verifiable dice); never shown
-    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed"})
+    token_hashes: dict[str, str] = Field(default_factory=dict)  # seat -> SHA-256 of its token
+    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "token_hashes"})
 
 
 class SeatJoined(Event):
     side: Name | None  # None: the referee seat
     player: str
+
+
+class SeatTokenIssued(Event):
+    """A bearer token for `seat` (`referee`, `spectator`, a side id, or `join:<side>`); only
+    its SHA-256 is kept, and even that is never shown."""
+
+    seat: str
+    token_hash: str
+    private_fields: ClassVar[frozenset[str]] = frozenset({"token_hash"})
+
+
+class SeatTokenRevoked(Event):
+    seat: str
+    token_hash: str
+    private_fields: ClassVar[frozenset[str]] = frozenset({"token_hash"})
 
 
 class UnitDeployed(Event):
@@ -173,9 +189,12 @@ class MatchEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
-        MatchCreated, SeatJoined, UnitDeployed, UnitMoved, UnitStatusChanged, MarkerPlaced,
+        MatchCreated, SeatJoined, SeatTokenIssued, SeatTokenRevoked, UnitDeployed, UnitMoved, UnitStatusChanged, MarkerPlaced,
         MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
         VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
         ActionsRedone, MatchEnded,
     )
 }
+
+# Facts about the match's seats, not its game: undo never takes them back (domain.history).
+SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked)

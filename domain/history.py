@@ -29,15 +29,45 @@ class Frame:
     server_rolls: int = 0  # server rolls in the log: the next roll index
     redo: tuple[int, ...] = ()  # versions of undos that redo can reverse, latest last
     checkpoint: int = 0  # the version of the latest stored checkpoint at or before this
+    tokens: tuple[tuple[str, str], ...] = ()  # (SHA-256 of a live bearer token, its seat)
+    # Idempotency keys of recent commands: (key digest, body digest, first and last version)
+    requests: tuple[tuple[str, str, int, int], ...] = ()
+
+
+IDEMPOTENCY_PREFIX = "idem:"
+KEPT_REQUESTS = 1000  # idempotency keys remembered per match (the oldest are forgotten)
+
+
+def _requests(frame: Frame, event: ev.Event) -> tuple[tuple[str, str, int, int], ...]:
+    """Remember which versions an idempotent command (command id `idem:<key>:<body>`) made."""
+    command = event.command_id or ""
+    if not command.startswith(IDEMPOTENCY_PREFIX):
+        return frame.requests
+    key, body = command[len(IDEMPOTENCY_PREFIX):].split(":", 1)
+    version = event.originator_version
+    if frame.requests and frame.requests[-1][0] == key:
+        first = frame.requests[-1][2]
+        return (*frame.requests[:-1], (key, body, first, version))
+    return (*frame.requests, (key, body, version, version))[-KEPT_REQUESTS:]
 
 
 def first_frame(created: ev.MatchCreated) -> Frame:
-    return Frame(version=created.originator_version, state=initial_state(created))
+    return Frame(version=created.originator_version, state=initial_state(created),
+                 tokens=tuple((hashed, seat) for seat, hashed in created.token_hashes.items()))
 
 
 def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -> Frame:
     """The frame after `event` (which must be version frame.version + 1)."""
     version = event.originator_version
+    requests = _requests(frame, event)
+    if requests is not frame.requests:
+        frame = replace(frame, requests=requests)
+    if isinstance(event, ev.SeatTokenIssued):
+        return replace(frame, version=version,
+                       tokens=(*frame.tokens, (event.token_hash, event.seat)))
+    if isinstance(event, ev.SeatTokenRevoked):
+        return replace(frame, version=version,
+                       tokens=tuple(t for t in frame.tokens if t[0] != event.token_hash))
     if isinstance(event, ev.ActionsUndone):
         return replace(frame, version=version, state=state_at(event.to),
                        redo=(*frame.redo, version))

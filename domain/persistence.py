@@ -78,14 +78,17 @@ class Checkpoint(BaseModel):
     seats: tuple[tuple[str | None, str], ...]
     server_rolls: int
     redo: tuple[int, ...]
+    tokens: tuple[tuple[str, str], ...] = ()
+    requests: tuple[tuple[str, str, int, int], ...] = ()
 
     @classmethod
     def of(cls, match_id: UUID, frame: Frame, now: datetime) -> Checkpoint:
         return cls(originator_id=match_id, originator_version=frame.version, timestamp=now,
                    state=frame.state, seats=frame.seats, server_rolls=frame.server_rolls,
-                   redo=frame.redo)
+                   redo=frame.redo, tokens=frame.tokens, requests=frame.requests)
 
     def frame(self) -> Frame:
         return Frame(version=self.originator_version, state=self.state, seats=self.seats,
                      server_rolls=self.server_rolls, redo=self.redo,
-                     checkpoint=self.originator_version)
+                     checkpoint=self.originator_version, tokens=self.tokens,
+                     requests=self.requests)

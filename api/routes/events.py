@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response
 
-from api.deps import MatchesDep
+from api.deps import MatchesDep, ReaderDep
 from api.schemas import EventsPublic
 from domain.errors import InvalidAction
 from domain.events import EVENT_TYPES
@@ -20,6 +20,7 @@ CHUNK = 500
 def events(
     match_id: UUID,
     matches: MatchesDep,
+    who: ReaderDep,
     response: Response,
     after: Annotated[int, Query(ge=0, description="only events after this version")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,

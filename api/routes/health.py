@@ -1,13 +1,14 @@
-"""Is the service up, and on which store."""
+"""Is the service up (`live`), can it serve (`ready`: store reachable, not shutting down)."""
 
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from api.deps import MatchesDep
+from api.problems import NotReady
 
 router = APIRouter(prefix="/api", tags=["health"])
 
@@ -25,8 +26,29 @@ def _version() -> str:
         return "dev"
 
 
-@router.get("/health")
-def health(matches: MatchesDep) -> Health:
+def _store(matches: MatchesDep) -> str:
     module = matches.env.get("PERSISTENCE_MODULE", "")
-    return Health(status="ok", store="postgres" if "postgres" in module else "sqlite",
-                  version=_version())
+    return "postgres" if "postgres" in module else "sqlite"
+
+
+@router.get("/health")
+@router.get("/health/live")
+def live(matches: MatchesDep) -> Health:
+    """The process answers."""
+    return Health(status="ok", store=_store(matches), version=_version())
+
+
+@router.get("/health/ready", responses={503: {"description": "not ready"}})
+def ready(request: Request, matches: MatchesDep) -> Health:
+    """The store answers and the server is not shutting down."""
+    problem = None
+    if not getattr(request.app.state, "ready", False):
+        problem = "shutting down"
+    else:
+        try:
+            matches.recorder.max_notification_id()
+        except Exception:  # noqa: BLE001 - any store failure means not ready
+            problem = "the store does not answer"
+    if problem:
+        raise NotReady(problem, rule="core-health")
+    return Health(status="ok", store=_store(matches), version=_version())

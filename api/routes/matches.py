@@ -5,11 +5,22 @@ from __future__ import annotations
 from typing import Annotated, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Depends, Query, Request, Response, status
 
-from api.deps import CatalogueDep, MatchesDep
-from api.schemas import MatchCreated, MatchPublic, SeatCreate, SeatPublic
+from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, bearer
+from api.problems import Forbidden, Unauthorized
+from api.schemas import (
+    MatchCreated,
+    MatchPublic,
+    SeatCreate,
+    SeatJoinedPublic,
+    SeatPublic,
+    TokenCreate,
+    TokenPublic,
+)
+from domain.application import JOIN
 from domain.commands import CreateMatch
+from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry
 from projections.views import turn_view
 
@@ -25,26 +36,36 @@ def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> 
     response.headers["Location"] = base
     response.headers["ETag"] = f'"{result.frame.version}"'
     return MatchCreated(
-        match_id=match_id, version=result.frame.version,
+        match_id=match_id, version=result.frame.version, tokens=result.tokens,
         links={name: f"{base}/{name}" if name != "self" else base
                for name in ("self", "actions", "board", "vp", "turn", "events", "undo", "redo")},
     )
 
 
-@router.get("")
+def admin(request: Request, token: Annotated[str, Depends(bearer)]) -> None:
+    import hmac
+
+    if not hmac.compare_digest(token, request.app.state.settings.admin_token):
+        raise Unauthorized("the catalogue needs the server's admin token "
+                           "(BATTLELOG_ADMIN_TOKEN, printed by battlelog serve)",
+                           rule="core-seats")
+
+
+@router.get("", dependencies=[Depends(admin)])
 def list_matches(
     catalogue: CatalogueDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
     status: Literal["active", "ended"] | None = None,
 ) -> list[CatalogueEntry]:
-    """The match catalogue, most recently active first."""
+    """The match catalogue, most recently active first (admin token)."""
     catalogue.wait_until_caught_up(timeout=2.0)
     return catalogue.list(limit=limit, offset=offset, status=status)
 
 
 @router.get("/{match_id}")
-def get_match(match_id: UUID, matches: MatchesDep, response: Response) -> MatchPublic:
+def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
+              response: Response) -> MatchPublic:
     head = matches.head(match_id)
     state = head.state
     response.headers["ETag"] = f'"{head.version}"'
@@ -57,9 +78,26 @@ def get_match(match_id: UUID, matches: MatchesDep, response: Response) -> MatchP
 
 
 @router.post("/{match_id}/seats", status_code=status.HTTP_201_CREATED)
-def join_seat(match_id: UUID, body: SeatCreate, matches: MatchesDep,
-              response: Response) -> SeatPublic:
-    """Take a seat: a side, or the referee's (`side: null`)."""
-    result = matches.join(match_id, side=body.side, player=body.player)
+def join_seat(match_id: UUID, body: SeatCreate, matches: MatchesDep, who: SeatDep,
+              response: Response) -> SeatJoinedPublic:
+    """Take a side's seat with its join token (used up: the answer holds the seat's own
+    token), or name the referee with the referee's token."""
+    if who.name.startswith(JOIN):
+        side: str | None = who.name.removeprefix(JOIN)
+    elif who.name == REFEREE:
+        side = None
+    else:
+        raise Forbidden("join with a side's join token or the referee's token",
+                        rule="core-seats")
+    result = matches.join(match_id, side=side, player=body.player)
     response.headers["ETag"] = f'"{result.frame.version}"'
-    return SeatPublic(side=body.side, player=body.player)
+    return SeatJoinedPublic(side=side, player=body.player, token=result.tokens.get(side or ""))
+
+
+@router.post("/{match_id}/tokens", status_code=status.HTTP_201_CREATED)
+def reissue_token(match_id: UUID, body: TokenCreate, matches: MatchesDep, who: RefereeDep,
+                  response: Response) -> TokenPublic:
+    """Revoke every token of a seat and issue a new one (referee only)."""
+    result = matches.reissue(match_id, body.seat, actor=who)
+    response.headers["ETag"] = f'"{result.frame.version}"'
+    return TokenPublic(seat=body.seat, token=result.tokens[body.seat])

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from api.deps import MatchesDep
+from api.deps import MatchesDep, ReaderDep
 from api.schemas import BoardPublic, TurnPublic, VPPublic
 from domain.history import Frame
 from projections.timeline import PointQuery, frame_at
@@ -37,20 +37,20 @@ def _at(matches: MatchesDep, match_id: UUID, query: PointQuery,
 
 
 @router.get("/board")
-def board(match_id: UUID, matches: MatchesDep, query: PointDep,
+def board(match_id: UUID, matches: MatchesDep, who: ReaderDep, query: PointDep,
           response: Response) -> BoardPublic:
     frame, point = _at(matches, match_id, query, response)
     return BoardPublic(point=point, **dict(board_view(frame.state)))
 
 
 @router.get("/vp")
-def vp(match_id: UUID, matches: MatchesDep, query: PointDep, response: Response) -> VPPublic:
+def vp(match_id: UUID, matches: MatchesDep, who: ReaderDep, query: PointDep, response: Response) -> VPPublic:
     frame, point = _at(matches, match_id, query, response)
     return VPPublic(point=point, **dict(vp_view(frame.state)))
 
 
 @router.get("/turn")
-def turn(match_id: UUID, matches: MatchesDep, query: PointDep,
+def turn(match_id: UUID, matches: MatchesDep, who: ReaderDep, query: PointDep,
          response: Response) -> TurnPublic:
     frame, point = _at(matches, match_id, query, response)
     return TurnPublic(point=point, **dict(turn_view(frame.state)))

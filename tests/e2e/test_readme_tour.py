@@ -36,6 +36,7 @@ def test_readme_curl_tour_runs_as_written(server: str) -> None:
     assert json.loads(lines[-2].replace("'", '"')) == {}
     events = json.loads(lines[-1])["events"]
     assert [e["type"] for e in events] == [
-        "MatchCreated", "UnitDeployed", "DiceRolled", "MarkerPlaced", "PhaseAdvanced",
-        "ActionsUndone",
+        "MatchCreated", *["SeatJoined", "SeatTokenRevoked", "SeatTokenIssued"] * 2,
+        "UnitDeployed", "DiceRolled", "MarkerPlaced", "PhaseAdvanced", "ActionsUndone",
     ]
+    assert [e["actor"] for e in events][7:] == ["allies", "axis", "axis", "referee", "referee"]

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from freezegun import freeze_time
 
 from api.app import create_app
+from api.settings import Settings
 from domain.application import Matches
 
 SIDES = [{"id": "allies", "name": "Allies"}, {"id": "axis", "name": "Axis"}]
@@ -18,37 +19,61 @@ SQUAD = {"id": "sq1", "side": "allies", "name": "1st Squad", "figures": 11,
          "morale_die": "d10", "position": {"x": 10, "y": 12}}
 
 
+ADMIN = {"Authorization": "Bearer admin-token"}
+TOKENS: dict[str, dict[str, str]] = {}  # match id -> seat -> bearer token
+J = 7  # the version once both sides joined: created, then 3 events a side (joined, join
+# token revoked, seat token issued)
+
+
 @pytest.fixture
 def client(store_env: dict[str, str]) -> Iterator[TestClient]:
     matches = Matches(env=store_env)
-    with TestClient(create_app(matches=matches)) as client:
+    app = create_app(Settings(admin_token="admin-token"), matches=matches)
+    with TestClient(app) as client:
         yield client
     matches.close()
 
 
+def auth(match: str, seat: str = "referee") -> dict[str, str]:
+    return {"Authorization": f"Bearer {TOKENS[match][seat]}"}
+
+
 def _create(client: TestClient, **extra: Any) -> str:
+    """A match whose two sides have joined: tokens for referee, spectator and both sides."""
     r = client.post("/api/matches", json={"scenario": "Hill 112", "sides": SIDES, **extra})
     assert r.status_code == 201, r.text
-    return str(r.json()["match_id"])
+    match = str(r.json()["match_id"])
+    TOKENS[match] = dict(r.json()["tokens"])
+    for side in ("allies", "axis"):
+        joined = client.post(f"/api/matches/{match}/seats", json={"player": side.title()},
+                             headers=auth(match, f"join:{side}"))
+        assert joined.status_code == 201, joined.text
+        TOKENS[match][side] = joined.json()["token"]
+    return match
 
 
 def _act(client: TestClient, match: str, seat: str = "referee", **action: Any) -> Any:
-    return client.post(f"/api/matches/{match}/actions", json=action, headers={"X-Seat": seat})
+    return client.post(f"/api/matches/{match}/actions", json=action, headers=auth(match, seat))
+
+
+def _get(client: TestClient, match: str, path: str = "", seat: str = "referee",
+         **params: Any) -> Any:
+    return client.get(f"/api/matches/{match}{path}", params=params, headers=auth(match, seat))
 
 
 def _version(client: TestClient, match: str) -> int:
-    return int(client.get(f"/api/matches/{match}").json()["version"])
+    return int(_get(client, match).json()["version"])
 
 
 def test_created_match_is_listed_and_readable(client: TestClient) -> None:
     match = _create(client)
-    listed = client.get("/api/matches").json()
+    listed = client.get("/api/matches", headers=ADMIN).json()
     assert [m["match_id"] for m in listed] == [match]
     assert listed[0]["sides"] == ["allies", "axis"] and listed[0]["turn"] == 1
-    got = client.get(f"/api/matches/{match}")
-    assert got.headers["etag"] == '"1"'
+    got = client.get(f"/api/matches/{match}", headers=auth(match))
+    assert got.headers["etag"] == f'"{J}"'
     assert got.json()["turn"]["step"] == "setup"
-    assert "dice_seed" not in client.get(f"/api/matches/{match}/events").text
+    assert "dice_seed" not in client.get(f"/api/matches/{match}/events", headers=auth(match)).text
 
 
 def test_tour_deploy_roll_mark_advance_undo_and_look_back(client: TestClient) -> None:
@@ -60,17 +85,17 @@ def test_tour_deploy_roll_mark_advance_undo_and_look_back(client: TestClient) ->
     _act(client, match, "axis", type="place_marker", kind="suppression", count=2, unit_id="sq1")
     advanced = _act(client, match, type="advance").json()
     assert advanced["events"][0]["marker"]["step"] == "movement"
-    undone = client.post(f"/api/matches/{match}/undo", json={"actions": 1})
-    assert undone.status_code == 201 and undone.json()["events"][0]["to"] == 4
-    board = client.get(f"/api/matches/{match}/board").json()
+    undone = client.post(f"/api/matches/{match}/undo", json={"actions": 1}, headers=auth(match))
+    assert undone.status_code == 201 and undone.json()["events"][0]["to"] == J + 3
+    board = client.get(f"/api/matches/{match}/board", headers=auth(match)).json()
     assert board["turn"]["step"] == "setup"
     assert board["units"][0]["markers"] == {"suppression": 2}
-    past = client.get(f"/api/matches/{match}/board", params={"at": 2}).json()
-    assert past["point"] == {"version": 2, "head_version": 6, "past": True}
+    past = client.get(f"/api/matches/{match}/board", params={"at": J + 1}, headers=auth(match)).json()
+    assert past["point"] == {"version": J + 1, "head_version": J + 5, "past": True}
     assert past["units"][0]["markers"] == {}
-    redone = client.post(f"/api/matches/{match}/redo")
+    redone = client.post(f"/api/matches/{match}/redo", headers=auth(match))
     assert redone.status_code == 201
-    assert client.get(f"/api/matches/{match}/turn").json()["step"] == "movement"
+    assert client.get(f"/api/matches/{match}/turn", headers=auth(match)).json()["step"] == "movement"
 
 
 @pytest.mark.parametrize(("action", "status", "rule"), [
@@ -103,9 +128,10 @@ def test_schema_violations_are_422_problems(client: TestClient) -> None:
     r = _act(client, match, type="teleport")
     assert r.status_code == 422 and r.json()["type"] == "/problems/invalid-request"
     assert client.post("/api/matches", json={"scenario": "x", "sides": SIDES[:1]}).status_code == 422
-    assert client.get("/api/matches/not-a-uuid").status_code == 422
-    missing = client.get("/api/matches/00000000-0000-0000-0000-000000000000")
-    assert missing.status_code == 404 and missing.json()["rule"] == "core-matches"
+    assert client.get("/api/matches/not-a-uuid", headers=auth(match)).status_code == 422
+    missing = client.get("/api/matches/00000000-0000-0000-0000-000000000000",
+                         headers=auth(match))
+    assert missing.status_code == 401  # an unknown match and a wrong token look alike
 
 
 def test_a_side_cannot_act_for_the_other_sides_unit(client: TestClient) -> None:
@@ -113,31 +139,33 @@ def test_a_side_cannot_act_for_the_other_sides_unit(client: TestClient) -> None:
     _act(client, match, "allies", type="deploy_unit", unit=SQUAD)
     r = _act(client, match, "axis", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
     assert r.status_code == 403 and r.json()["rule"] == "core-seats"
-    assert _act(client, match, "martians", type="advance").status_code == 422
-    assert _version(client, match) == 2
+    spectator = client.post(f"/api/matches/{match}/actions", json={"type": "advance"},
+                            headers=auth(match, "spectator"))
+    assert spectator.status_code == 403
+    assert _version(client, match) == J + 1
 
 
 def test_stale_if_match_gets_412_and_appends_nothing(client: TestClient) -> None:
     match = _create(client)
     ok = client.post(f"/api/matches/{match}/actions", json={"type": "advance"},
-                     headers={"If-Match": '"1"'})
-    assert ok.status_code == 201 and ok.headers["etag"] == '"2"'
+                     headers={"If-Match": f'"{J}"', **auth(match)})
+    assert ok.status_code == 201 and ok.headers["etag"] == f'"{J + 1}"'
     stale = client.post(f"/api/matches/{match}/actions", json={"type": "advance"},
-                        headers={"If-Match": '"1"'})
+                        headers={"If-Match": f'"{J}"', **auth(match)})
     assert stale.status_code == 412
-    assert _version(client, match) == 2
+    assert _version(client, match) == J + 1
 
 
 def test_undo_across_a_die_roll_needs_a_casual_match(client: TestClient) -> None:
     strict = _create(client)
     _act(client, strict, type="roll_dice", notation="d6", purpose="x")
-    refused = client.post(f"/api/matches/{strict}/undo", json={})
+    refused = client.post(f"/api/matches/{strict}/undo", json={}, headers=auth(strict))
     assert refused.status_code == 409 and refused.json()["rule"] == "core-undo"
-    assert _version(client, strict) == 2
+    assert _version(client, strict) == J + 1
     casual = _create(client, casual=True)
     _act(client, casual, type="roll_dice", notation="d6", purpose="x")
-    assert client.post(f"/api/matches/{casual}/undo", json={}).status_code == 201
-    board = client.get(f"/api/matches/{casual}/board").json()
+    assert client.post(f"/api/matches/{casual}/undo", json={}, headers=auth(casual)).status_code == 201
+    board = client.get(f"/api/matches/{casual}/board", headers=auth(casual)).json()
     assert board["recent_rolls"] == []
 
 
@@ -146,16 +174,22 @@ def test_events_page_and_filter(client: TestClient) -> None:
     for _ in range(5):
         _act(client, match, type="roll_dice", notation="d6", purpose="x")
     _act(client, match, "allies", type="deploy_unit", unit=SQUAD)
-    page = client.get(f"/api/matches/{match}/events", params={"limit": 4}).json()
-    assert [e["version"] for e in page["events"]] == [1, 2, 3, 4]
-    rest = client.get(f"/api/matches/{match}/events",
+    page = client.get(f"/api/matches/{match}/events", params={"limit": 4}, headers=auth(match)).json()
+    assert [e["version"] for e in page["events"]] == [1, 2, 3, 4]  # creation, the joins
+    rest = client.get(f"/api/matches/{match}/events", headers=auth(match),
                       params={"after": page["next_after"]}).json()
-    assert [e["version"] for e in rest["events"]] == [5, 6, 7] and rest["next_after"] is None
-    rolls = client.get(f"/api/matches/{match}/events", params={"type": "DiceRolled"}).json()
+    assert [e["version"] for e in rest["events"]][:3] == [5, 6, 7]
+    last = client.get(f"/api/matches/{match}/events", headers=auth(match),
+                      params={"after": J, "limit": 10}).json()
+    assert [e["version"] for e in last["events"]] == list(range(J + 1, J + 7))
+    assert last["next_after"] is None
+    rolls = client.get(f"/api/matches/{match}/events", params={"type": "DiceRolled"}, headers=auth(match)).json()
     assert len(rolls["events"]) == 5
-    by_allies = client.get(f"/api/matches/{match}/events", params={"actor": "allies"}).json()
-    assert [e["type"] for e in by_allies["events"]] == ["UnitDeployed"]
-    assert client.get(f"/api/matches/{match}/events", params={"type": "Nope"}).status_code == 422
+    by_allies = client.get(f"/api/matches/{match}/events", params={"actor": "allies"}, headers=auth(match)).json()
+    assert [e["type"] for e in by_allies["events"]] == [
+        "SeatJoined", "SeatTokenRevoked", "SeatTokenIssued", "UnitDeployed"]
+    assert all("token_hash" not in e for e in by_allies["events"])
+    assert client.get(f"/api/matches/{match}/events", params={"type": "Nope"}, headers=auth(match)).status_code == 422
 
 
 def test_time_travel_by_turn_and_step_and_by_time(client: TestClient) -> None:
@@ -165,17 +199,17 @@ def test_time_travel_by_turn_and_step_and_by_time(client: TestClient) -> None:
         for _ in range(5):  # setup -> movement -> combat -> end -> turn 2 setup -> movement
             clock.tick(timedelta(minutes=10))
             _act(client, match, type="advance")
-    by_step = client.get(f"/api/matches/{match}/turn", params={"turn": 2, "step": "setup"}).json()
-    assert by_step["point"]["version"] == 5 and by_step["turn"] == 2
-    by_time = client.get(f"/api/matches/{match}/turn",
+    by_step = client.get(f"/api/matches/{match}/turn", params={"turn": 2, "step": "setup"}, headers=auth(match)).json()
+    assert by_step["point"]["version"] == J + 4 and by_step["turn"] == 2
+    by_time = client.get(f"/api/matches/{match}/turn", headers=auth(match),
                          params={"time": (start + timedelta(minutes=25)).isoformat()}).json()
-    assert by_time["point"]["version"] == 3 and by_time["step"] == "combat"
-    before = client.get(f"/api/matches/{match}/turn",
+    assert by_time["point"]["version"] == J + 2 and by_time["step"] == "combat"
+    before = client.get(f"/api/matches/{match}/turn", headers=auth(match),
                         params={"time": (start - timedelta(days=1)).isoformat()})
     assert before.status_code == 404
-    never = client.get(f"/api/matches/{match}/board", params={"turn": 9, "step": "setup"})
+    never = client.get(f"/api/matches/{match}/board", params={"turn": 9, "step": "setup"}, headers=auth(match))
     assert never.status_code == 404
-    both = client.get(f"/api/matches/{match}/board", params={"at": 2, "turn": 1, "step": "setup"})
+    both = client.get(f"/api/matches/{match}/board", params={"at": 2, "turn": 1, "step": "setup"}, headers=auth(match))
     assert both.status_code == 422
 
 
@@ -183,13 +217,13 @@ def test_catalogue_follows_turns_undo_and_the_end(client: TestClient) -> None:
     match = _create(client)
     for _ in range(4):
         _act(client, match, type="advance")
-    assert client.get("/api/matches").json()[0]["turn"] == 2
-    client.post(f"/api/matches/{match}/undo", json={})
-    assert client.get("/api/matches").json()[0]["turn"] == 1
+    assert client.get("/api/matches", headers=ADMIN).json()[0]["turn"] == 2
+    client.post(f"/api/matches/{match}/undo", json={}, headers=auth(match))
+    assert client.get("/api/matches", headers=ADMIN).json()[0]["turn"] == 1
     _act(client, match, type="end_match", winner="axis")
-    row = client.get("/api/matches", params={"status": "ended"}).json()[0]
+    row = client.get("/api/matches", headers=ADMIN, params={"status": "ended"}).json()[0]
     assert row["winner"] == "axis" and row["version"] == _version(client, match)
-    assert client.get("/api/matches", params={"status": "active"}).json() == []
+    assert client.get("/api/matches", headers=ADMIN, params={"status": "active"}).json() == []
 
 
 def test_health_names_the_store(client: TestClient, store_env: dict[str, str]) -> None:

@@ -24,7 +24,7 @@ def naive_state(log: list[ev.Event], p: int) -> MatchState:
         return initial_state(event)
     if isinstance(event, ev.ActionsUndone | ev.ActionsRedone):
         return naive_state(log, event.to)
-    if isinstance(event, ev.SeatJoined):
+    if isinstance(event, ev.SEAT_EVENTS):
         return naive_state(log, p - 1)
     return evolve(naive_state(log, p - 1), event)
 
