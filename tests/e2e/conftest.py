@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -24,13 +25,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[str]:
-    """Run `battlelog serve --db DB` until the block ends; yield its base URL."""
+def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run `battlelog serve --db DB` (with `env` added to the environment) until the block
+    ends; yield its base URL."""
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--host", "127.0.0.1",
          "--port", str(port)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
