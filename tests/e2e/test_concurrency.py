@@ -15,16 +15,6 @@ pytestmark = pytest.mark.e2e
 N = 50
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
-    if request.param == "sqlite":
-        return {"BATTLELOG_STORE": "sqlite"}
-    pg: dict[str, Any] = request.getfixturevalue("pg_database")
-    return {"BATTLELOG_STORE": "postgres", "BATTLELOG_PG_DBNAME": pg["dbname"],
-            "BATTLELOG_PG_HOST": pg["host"], "BATTLELOG_PG_PORT": str(pg["port"]),
-            "BATTLELOG_PG_USER": pg["user"], "BATTLELOG_PG_PASSWORD": pg["password"]}
-
-
 def test_fifty_racing_actions_on_two_processes_one_wins(
     serve: Any, tmp_path: Path, store: dict[str, str]
 ) -> None:
