@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.responses import RedirectResponse
 
 from api import problems
+from api.deps import known_query_only
 from api.limits import BodyLimit
 from api.routes import actions, events, health, views
 from api.routes import matches as match_routes
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
                 app.state.matches.close()
 
     app = FastAPI(title="battlelog", description=DESCRIPTION, version="0.1.0",
+                  responses=problems.PROBLEMS, dependencies=[Depends(known_query_only)],
                   lifespan=lifespan)
     app.state.settings = settings
     app.state.ready = False

@@ -8,12 +8,33 @@ from typing import Annotated
 from uuid import UUID
 
 from fastapi import Depends, Header, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.problems import Forbidden, Unauthorized
 from domain.application import JOIN, SPECTATOR, Matches
 from domain.decide import REFEREE
 from domain.errors import InvalidAction, MatchNotFound
 from projections.catalogue import CatalogueService
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    names = {field.alias for field in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
+def known_query_only(request: Request) -> None:
+    """Refuse query parameters the route does not take (a typo would silently mean 'now')."""
+    route = request.scope.get("route")
+    if route is None or not request.query_params:
+        return
+    allowed = _query_names(route.dependant)
+    unknown = sorted(set(request.query_params) - allowed)
+    if unknown:
+        raise InvalidAction(f"unknown query parameter(s): {', '.join(map(repr, unknown))}",
+                            rule="core-requests", allowed=sorted(allowed))
 
 
 def get_matches(request: Request) -> Matches:
@@ -30,13 +51,15 @@ MatchesDep = Annotated[Matches, Depends(get_matches)]
 CatalogueDep = Annotated[CatalogueService, Depends(get_catalogue)]
 
 
-def bearer(authorization: Annotated[str | None, Header(max_length=512, description=(
-        "`Bearer <token>`: a seat token of this match"))] = None) -> str:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+_bearer = HTTPBearer(auto_error=False, description="a seat token of the match")
+
+
+def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                  Depends(_bearer)]) -> str:
+    if credentials is None or not credentials.credentials.strip():
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'",
                            rule="core-seats")
-    return token.strip()
+    return credentials.credentials.strip()
 
 
 @dataclass(frozen=True)

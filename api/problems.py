@@ -13,12 +13,43 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
 
 from domain.errors import DomainError
 
 log = logging.getLogger("battlelog.api")
 MEDIA_TYPE = "application/problem+json"
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem detail, with the rule that refused the request."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str = ""
+    rule: str | None = None
+    allowed: list[str] | None = None
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {"description": title, "content": {MEDIA_TYPE: {"schema": Problem.model_json_schema()}}}
+    for status, title in [
+        (400, "The body is not JSON"),
+        (401, "No token, or one that opens no seat here"),
+        (403, "The seat may not do this"),
+        (404, "No such match, or a point the match never reached"),
+        (409, "Refused by the state of the match (undo, end, concurrency)"),
+        (412, "If-Match is stale"),
+        (413, "The body is too large"),
+        (422, "The request or the action does not fit"),
+        (500, "Unexpected failure"),
+        (503, "Not ready"),
+    ]
+}
 
 
 def problem(status: int, title: str, detail: str, *, code: str, instance: str = "",
@@ -84,8 +115,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return problem(exc.status_code, str(exc.detail), str(exc.detail),
-                       code=f"http-{exc.status_code}", instance=request.url.path)
+        response = problem(exc.status_code, str(exc.detail), str(exc.detail),
+                           code=f"http-{exc.status_code}", instance=request.url.path)
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # Allow: every method any route of this path takes
+            methods = {m for route in request.app.routes
+                       if getattr(route, "path_regex", None) is not None
+                       and route.path_regex.match(request.url.path)
+                       for m in (getattr(route, "methods", None) or ())}
+            response.headers["Allow"] = ", ".join(sorted(methods))
+        return response
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from domain.state import Outcome, Side
 from projections.views import BoardView, Point, TurnView, VPView
@@ -61,9 +61,9 @@ class MatchPublic(BaseModel):
 
 class UndoCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    to: Annotated[int, Field(ge=1)] | None = Field(
+    to: Annotated[StrictInt, Field(ge=1)] | None = Field(
         default=None, description="make the state after this version current")
-    actions: Annotated[int, Field(ge=1, le=1000)] = Field(
+    actions: Annotated[StrictInt, Field(ge=1, le=1000)] = Field(
         default=1, description="how many actions to undo (when `to` is not given)")
 
 

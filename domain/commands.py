@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from domain.state import Box, MoraleDie, Position, TrackValue
+from domain.state import Box, MoraleDie, Position
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Text = Annotated[str, Field(max_length=2000)]
 Short = Annotated[str, Field(min_length=1, max_length=64)]
-Count = Annotated[int, Field(ge=1, le=1000)]
+Int = StrictInt  # JSON numbers only: no true/false or "3" taken for a number
+Count = Annotated[Int, Field(ge=1, le=1000)]
+Value = StrictInt | StrictFloat | StrictStr  # a track's value
 Flags = Annotated[list[Short], Field(max_length=32)]
 
 
@@ -29,15 +31,15 @@ class UnitSpec(Command):
     side: Id
     name: Annotated[str, Field(min_length=1, max_length=120)]
     kind: Short = "unit"
-    figures: Annotated[int, Field(ge=0, le=10_000)] | None = None
-    steps: Annotated[int, Field(ge=0, le=100)] | None = None
+    figures: Annotated[Int, Field(ge=0, le=10_000)] | None = None
+    steps: Annotated[Int, Field(ge=0, le=100)] | None = None
     morale_die: MoraleDie | None = None
-    qv: Annotated[int, Field(ge=-20, le=20)] | None = None
-    cv: Annotated[int, Field(ge=-20, le=20)] | None = None
-    lv: Annotated[int, Field(ge=-20, le=20)] | None = None
-    casualty_value: Annotated[int, Field(ge=0, le=100)] | None = None
-    q: Annotated[int, Field(ge=-20, le=20)] | None = None
-    extra: Annotated[dict[Id, TrackValue], Field(max_length=32)] = Field(default_factory=dict)
+    qv: Annotated[Int, Field(ge=-20, le=20)] | None = None
+    cv: Annotated[Int, Field(ge=-20, le=20)] | None = None
+    lv: Annotated[Int, Field(ge=-20, le=20)] | None = None
+    casualty_value: Annotated[Int, Field(ge=0, le=100)] | None = None
+    q: Annotated[Int, Field(ge=-20, le=20)] | None = None
+    extra: Annotated[dict[Id, Value], Field(max_length=32)] = Field(default_factory=dict)
     position: Position | None = None
     status: Flags = Field(default_factory=list)
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
@@ -89,7 +91,7 @@ class RollDice(Command):
     rule: Short | None = None
     unit_ids: Annotated[list[Id], Field(max_length=32)] = Field(default_factory=list)
     source: Literal["server", "table"] = "server"
-    results: Annotated[list[int], Field(max_length=100)] | None = None
+    results: Annotated[list[Int], Field(max_length=100)] | None = None
 
 
 class SplitUnit(Command):
@@ -98,7 +100,7 @@ class SplitUnit(Command):
     type: Literal["split_unit"] = "split_unit"
     unit_id: Id
     new_unit_id: Id
-    figures: Annotated[int, Field(ge=1, le=10_000)]
+    figures: Annotated[Int, Field(ge=1, le=10_000)]
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
     position: Position | None = None
 
@@ -122,13 +124,13 @@ class RemoveUnit(Command):
 class SetTrack(Command):
     type: Literal["set_track"] = "set_track"
     name: Id
-    value: TrackValue
+    value: Value
 
 
 class ScoreVP(Command):
     type: Literal["score_vp"] = "score_vp"
     side: Id
-    points: Annotated[int, Field(ge=-10_000, le=10_000)]
+    points: Annotated[Int, Field(ge=-10_000, le=10_000)]
     reason: Annotated[str, Field(max_length=200)] = ""
 
 
@@ -143,7 +145,7 @@ class Advance(Command):
 class AddNote(Command):
     type: Literal["add_note"] = "add_note"
     text: Annotated[str, Field(min_length=1, max_length=2000)]
-    about_version: Annotated[int, Field(ge=1)] | None = None
+    about_version: Annotated[Int, Field(ge=1)] | None = None
 
 
 class EndMatch(Command):
@@ -175,7 +177,7 @@ class CreateMatch(Command):
     ruleset: Short = "freeform"
     scenario: Annotated[str, Field(min_length=1, max_length=200)]
     sides: Annotated[list[SideSpec], Field(min_length=2, max_length=8)]
-    casual: bool = False
-    options: Annotated[dict[Id, TrackValue | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
+    casual: StrictBool = False
+    options: Annotated[dict[Id, Value | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
         Field(default_factory=dict)
     )

@@ -1,0 +1,51 @@
+"""schemathesis against the OpenAPI schema, in-process: every operation, at least 100
+generated requests each, all default checks (auth included): no 5xx, nothing off-schema."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings
+
+from api.app import create_app
+from api.settings import Settings
+from domain.application import Matches
+from projections.store import sqlite_env
+
+_tmp = tempfile.TemporaryDirectory()
+_matches = Matches(env=sqlite_env(str(Path(_tmp.name) / "fuzz.db")))
+app = create_app(Settings(admin_token="admin-token"), matches=_matches)
+_client = TestClient(app).__enter__()  # runs the lifespan once for the whole module
+_created = _client.post("/api/matches", json={
+    "scenario": "fuzz", "casual": True,
+    "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]}).json()
+MATCH, REFEREE = _created["match_id"], _created["tokens"]["referee"]
+
+schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+@schema.auth()
+class SeatToken:
+    """The referee's token of the fuzzed match (the admin token for the catalogue);
+    schemathesis also tries requests without it or with a wrong one."""
+
+    def get(self, case: Any, context: Any) -> str:
+        return REFEREE
+
+    def set(self, case: Any, data: str, context: Any) -> None:
+        admin = case.path == "/api/matches" and case.method.upper() == "GET"
+        case.headers = {**(case.headers or {}),
+                        "Authorization": f"Bearer {'admin-token' if admin else data}"}
+
+
+@schema.parametrize()
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_api_conforms_to_its_schema_and_never_fails(case: Any) -> None:
+    if "match_id" in (case.path_parameters or {}):
+        case.path_parameters["match_id"] = MATCH  # aim at a real match most of the time
+    case.call_and_validate()
