@@ -182,3 +182,15 @@ def test_catalogue_needs_the_admin_token(client: TestClient) -> None:
     assert client.get("/api/matches", headers=auth(match)).status_code == 401
     assert [m["match_id"] for m in client.get("/api/matches", headers=ADMIN).json()] == [match]
     assert TOKENS[match]["allies"]
+
+
+def test_unknown_query_parameters_and_loose_types_are_refused(client: TestClient) -> None:
+    match = _create(client)
+    typo = client.get(f"/api/matches/{match}/board", params={"att": 1}, headers=auth(match))
+    assert typo.status_code == 422 and typo.json()["rule"] == "core-requests"
+    assert "at" in typo.json()["allowed"]
+    loose = _act(client, match, type="score_vp", side="allies", points=True)
+    assert loose.status_code == 422
+    quoted = _act(client, match, type="place_marker", kind="smoke", count="2", location="a")
+    assert quoted.status_code == 422
+    assert _version(client, match) == J
