@@ -146,6 +146,7 @@ class AddNote(Command):
     type: Literal["add_note"] = "add_note"
     text: Annotated[str, Field(min_length=1, max_length=2000)]
     about_version: Annotated[Int, Field(ge=1)] | None = None
+    private: StrictBool = False  # for the author and the referee only
 
 
 class EndMatch(Command):

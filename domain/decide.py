@@ -322,7 +322,8 @@ def _(command: cmd.AddNote, state: MatchState, ruleset: Ruleset, emit: _Emit) ->
     if command.about_version is not None and command.about_version > emit.context.version:
         raise InvalidAction(f"version {command.about_version} does not exist yet",
                             rule="core-notes")
-    emit(ev.NoteAdded, text=command.text, about_version=command.about_version)
+    emit(ev.NoteAdded, text=command.text, about_version=command.about_version,
+         private=command.private)
 
 
 @_handle.register

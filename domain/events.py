@@ -41,9 +41,19 @@ class Event(BaseModel):
     def type_name(cls) -> str:
         return cls.__name__
 
-    def public(self) -> dict[str, Any]:
-        """The event as shown on public surfaces: JSON-ready, private fields left out."""
-        body = self.model_dump(mode="json", exclude=set(self.private_fields))
+    def hidden_from(self, viewer: str) -> set[str]:
+        """The fields `viewer` (a seat) may not see: the one place visibility is decided.
+        `private_fields` are seen by nobody; an event may hide more from some seats."""
+        return set(self.private_fields)
+
+    def public(self, viewer: str = "") -> dict[str, Any]:
+        """The event as `viewer` may see it on any surface: JSON-ready, hidden fields left
+        out (and named in `hidden`)."""
+        hidden = self.hidden_from(viewer)
+        body = self.model_dump(mode="json", exclude=hidden)
+        shown = hidden - set(self.private_fields)
+        if shown:
+            body["hidden"] = sorted(shown)
         body.pop("originator_id")
         version = body.pop("originator_version")
         return {"version": version, "type": self.type_name(), **body}
@@ -161,8 +171,18 @@ class TurnAdvanced(Event):
 
 
 class NoteAdded(Event):
+    """A note on the match, or on one version of it. A private note is for its author and
+    the referee only (the referee's notes, a player's own reminders)."""
+
     text: str
     about_version: int | None = None
+    private: bool = False
+
+    def hidden_from(self, viewer: str) -> set[str]:
+        hidden = super().hidden_from(viewer)
+        if self.private and viewer not in ("referee", self.actor):
+            hidden.add("text")
+        return hidden
 
 
 class ActionsUndone(Event):

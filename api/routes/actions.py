@@ -17,12 +17,12 @@ from domain.errors import VersionConflict
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["actions"])
 
 
-def _acted(result: Result, response: Response) -> ActedPublic:
+def _acted(result: Result, seat: str, response: Response) -> ActedPublic:
     response.headers["ETag"] = f'"{result.frame.version}"'
     if result.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     version = result.events[-1].version if result.replayed else result.frame.version
-    return ActedPublic(version=version, events=[e.public() for e in result.events])
+    return ActedPublic(version=version, events=[e.public(seat) for e in result.events])
 
 
 def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
@@ -40,7 +40,7 @@ def act(match_id: UUID, action: Annotated[Action, Body()], matches: MatchesDep, 
                              idempotency_key=key)
     except VersionConflict as exc:
         raise _stale(exc) from None
-    return _acted(result, response)
+    return _acted(result, seat, response)
 
 
 @router.post("/undo", status_code=status.HTTP_201_CREATED)
@@ -53,7 +53,7 @@ def undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDe
                               expected_version=if_match, idempotency_key=key)
     except VersionConflict as exc:
         raise _stale(exc) from None
-    return _acted(result, response)
+    return _acted(result, seat, response)
 
 
 @router.post("/redo", status_code=status.HTTP_201_CREATED)
@@ -65,4 +65,4 @@ def redo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDe
                              idempotency_key=key)
     except VersionConflict as exc:
         raise _stale(exc) from None
-    return _acted(result, response)
+    return _acted(result, seat, response)

@@ -43,7 +43,7 @@ def events(
             if ((type is None or event.type_name() == type)
                     and (actor is None or event.actor == actor)
                     and (turn is None or event.turn == turn)):
-                found.append(event.public())
+                found.append(event.public(who.name))
                 if len(found) == limit:
                     break
         if not chunk:

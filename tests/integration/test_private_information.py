@@ -83,3 +83,36 @@ def test_no_surface_shows_the_seed_or_any_token_hash(
             others = [t for s, t in seats.items() if s != seat]
             assert not any(t in text for t in others)
     assert bodies > 50
+
+
+def test_private_notes_reach_their_author_and_the_referee_only(
+    planted: tuple[TestClient, list[str]]
+) -> None:
+    client, _ = planted
+    r = client.post("/api/matches", json={"scenario": "s", "sides": SIDES})
+    match, tokens = r.json()["match_id"], r.json()["tokens"]
+    seats = {"referee": tokens["referee"], "spectator": tokens["spectator"]}
+    for side in ("allies", "axis"):
+        joined = client.post(f"/api/matches/{match}/seats", json={"player": side},
+                             headers={"Authorization": f"Bearer {tokens['join:' + side]}"})
+        seats[side] = joined.json()["token"]
+    planted_by = {"allies": "PLANTED-NOTE-ALLIES-77", "referee": "PLANTED-NOTE-REFEREE-78"}
+    for author, text in planted_by.items():
+        r = client.post(f"/api/matches/{match}/actions",
+                        json={"type": "add_note", "text": text, "private": True},
+                        headers={"Authorization": f"Bearer {seats[author]}"})
+        assert r.status_code == 201 and text in r.text  # the author sees their own note
+    client.post(f"/api/matches/{match}/actions", json={"type": "add_note", "text": "public"},
+                headers={"Authorization": f"Bearer {seats['axis']}"})
+    for seat, token in seats.items():
+        auth = {"Authorization": f"Bearer {token}"}
+        surfaces = [client.get(f"/api/matches/{match}/events", headers=auth).text,
+                    client.get(f"/api/matches/{match}/board", headers=auth).text,
+                    client.get(f"/api/matches/{match}", headers=auth).text]
+        text = "".join(surfaces)
+        may_see = {"referee": set(planted_by), "allies": {"allies"}}.get(seat, set())
+        for author, note in planted_by.items():
+            assert (note in text) == (author in may_see), (seat, author)
+        assert "public" in surfaces[0]
+        if not may_see:
+            assert '"hidden":["text"]' in surfaces[0].replace(" ", "")
