@@ -26,7 +26,8 @@ def _query_names(dependant: Dependant) -> set[str]:
 
 
 def known_query_only(request: Request) -> None:
-    """Refuse query parameters the route does not take (a typo would silently mean 'now')."""
+    """Refuse query parameters the route does not take (a typo would silently mean 'now'),
+    and repeated ones (which one would count?)."""
     route = request.scope.get("route")
     if route is None or not request.query_params:
         return
@@ -35,6 +36,10 @@ def known_query_only(request: Request) -> None:
     if unknown:
         raise InvalidAction(f"unknown query parameter(s): {', '.join(map(repr, unknown))}",
                             rule="core-requests", allowed=sorted(allowed))
+    repeated = sorted({k for k in request.query_params if len(request.query_params.getlist(k)) > 1})
+    if repeated:
+        raise InvalidAction(f"give each query parameter once: {', '.join(map(repr, repeated))}",
+                            rule="core-requests")
 
 
 def get_matches(request: Request) -> Matches:

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from domain.commands import MAX_INT
 from domain.state import Outcome, Side
 from projections.views import BoardView, Point, TurnView, VPView
 
@@ -61,7 +62,7 @@ class MatchPublic(BaseModel):
 
 class UndoCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    to: Annotated[StrictInt, Field(ge=1)] | None = Field(
+    to: Annotated[StrictInt, Field(ge=1, le=MAX_INT)] | None = Field(
         default=None, description="make the state after this version current")
     actions: Annotated[StrictInt, Field(ge=1, le=1000)] = Field(
         default=1, description="how many actions to undo (when `to` is not given)")

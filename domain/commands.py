@@ -17,6 +17,7 @@ Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-
 Text = Annotated[str, Field(max_length=2000)]
 Short = Annotated[str, Field(min_length=1, max_length=64)]
 Int = StrictInt  # JSON numbers only: no true/false or "3" taken for a number
+MAX_INT = 2**31 - 1  # every number a request carries fits a 32-bit column
 Count = Annotated[Int, Field(ge=1, le=1000)]
 Value = StrictInt | StrictFloat | StrictStr  # a track's value
 Flags = Annotated[list[Short], Field(max_length=32)]
@@ -145,7 +146,7 @@ class Advance(Command):
 class AddNote(Command):
     type: Literal["add_note"] = "add_note"
     text: Annotated[str, Field(min_length=1, max_length=2000)]
-    about_version: Annotated[Int, Field(ge=1)] | None = None
+    about_version: Annotated[Int, Field(ge=1, le=MAX_INT)] | None = None
     private: StrictBool = False  # for the author and the referee only
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Response
 
 from api.deps import MatchesDep, ReaderDep
 from api.schemas import EventsPublic
+from domain.commands import MAX_INT
 from domain.errors import InvalidAction
 from domain.events import EVENT_TYPES
 
@@ -22,11 +23,11 @@ def events(
     matches: MatchesDep,
     who: ReaderDep,
     response: Response,
-    after: Annotated[int, Query(ge=0, description="only events after this version")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INT, description="only events after this version")] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     type: Annotated[str | None, Query(max_length=64, description="an event type")] = None,
     actor: Annotated[str | None, Query(max_length=64)] = None,
-    turn: Annotated[int | None, Query(ge=0)] = None,
+    turn: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
 ) -> EventsPublic:
     """Events in log order. Follow `next_after` for the next page."""
     if type is not None and type not in EVENT_TYPES:

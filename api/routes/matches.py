@@ -19,7 +19,7 @@ from api.schemas import (
     TokenPublic,
 )
 from domain.application import JOIN
-from domain.commands import CreateMatch
+from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry
 from projections.views import turn_view
@@ -55,7 +55,7 @@ def admin(request: Request, token: Annotated[str, Depends(bearer)]) -> None:
 def list_matches(
     catalogue: CatalogueDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
     status: Literal["active", "ended"] | None = None,
 ) -> list[CatalogueEntry]:
     """The match catalogue, most recently active first (admin token)."""

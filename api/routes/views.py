@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Query, Response
 
 from api.deps import MatchesDep, ReaderDep
 from api.schemas import BoardPublic, TurnPublic, VPPublic
+from domain.commands import MAX_INT
 from domain.history import Frame
 from projections.timeline import PointQuery, frame_at
 from projections.views import Point, board_view, turn_view, vp_view
@@ -18,8 +19,8 @@ router = APIRouter(prefix="/api/matches/{match_id}", tags=["views"])
 
 
 def point_query(
-    at: Annotated[int | None, Query(ge=1, description="a version of the match")] = None,
-    turn: Annotated[int | None, Query(ge=1, description="with `step`: a turn")] = None,
+    at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version of the match")] = None,
+    turn: Annotated[int | None, Query(ge=1, le=MAX_INT, description="with `step`: a turn")] = None,
     step: Annotated[str | None, Query(max_length=200, description="a step path")] = None,
     time: Annotated[datetime | None, Query(description="an ISO-8601 moment")] = None,
 ) -> PointQuery:
