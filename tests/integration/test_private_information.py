@@ -33,10 +33,8 @@ def planted(store_env: dict[str, str]) -> Iterator[tuple[TestClient, list[str]]]
     matches.close()
 
 
-def test_no_surface_shows_the_seed_or_any_token_hash(
-    planted: tuple[TestClient, list[str]]
-) -> None:
-    client, issued = planted
+def seated_match(client: TestClient) -> tuple[str, dict[str, str]]:
+    """A match whose sides have joined, and a token for each seat."""
     r = client.post("/api/matches", json={"scenario": "s", "sides": SIDES})
     match, tokens = r.json()["match_id"], r.json()["tokens"]
     seats = {"referee": tokens["referee"], "spectator": tokens["spectator"]}
@@ -44,6 +42,14 @@ def test_no_surface_shows_the_seed_or_any_token_hash(
         joined = client.post(f"/api/matches/{match}/seats", json={"player": side},
                              headers={"Authorization": f"Bearer {tokens['join:' + side]}"})
         seats[side] = joined.json()["token"]
+    return match, seats
+
+
+def test_no_surface_shows_the_seed_or_any_token_hash(
+    planted: tuple[TestClient, list[str]]
+) -> None:
+    client, issued = planted
+    match, seats = seated_match(client)
     reissued = client.post(f"/api/matches/{match}/tokens", json={"seat": "spectator"},
                            headers={"Authorization": f"Bearer {seats['referee']}"})
     seats["spectator"] = reissued.json()["token"]
@@ -89,13 +95,7 @@ def test_private_notes_reach_their_author_and_the_referee_only(
     planted: tuple[TestClient, list[str]]
 ) -> None:
     client, _ = planted
-    r = client.post("/api/matches", json={"scenario": "s", "sides": SIDES})
-    match, tokens = r.json()["match_id"], r.json()["tokens"]
-    seats = {"referee": tokens["referee"], "spectator": tokens["spectator"]}
-    for side in ("allies", "axis"):
-        joined = client.post(f"/api/matches/{match}/seats", json={"player": side},
-                             headers={"Authorization": f"Bearer {tokens['join:' + side]}"})
-        seats[side] = joined.json()["token"]
+    match, seats = seated_match(client)
     planted_by = {"allies": "PLANTED-NOTE-ALLIES-77", "referee": "PLANTED-NOTE-REFEREE-78"}
     for author, text in planted_by.items():
         r = client.post(f"/api/matches/{match}/actions",
