@@ -89,6 +89,7 @@ def test_no_surface_shows_the_seed_or_any_token_hash(
             others = [t for s, t in seats.items() if s != seat]
             assert not any(t in text for t in others)
     assert bodies > 50
+    print(f"{bodies} responses read as {len(seats)} seats: 0 leaks of {len(secrets)} secrets")
 
 
 def test_private_notes_reach_their_author_and_the_referee_only(
