@@ -34,6 +34,10 @@ def events(
         raise InvalidAction(f"unknown event type '{type}'", rule="core-events",
                             allowed=sorted(EVENT_TYPES))
     head = matches.head(match_id)
+    seats = ["referee", *head.state.side_ids()]
+    if actor is not None and actor not in seats:
+        raise InvalidAction(f"no seat '{actor}' acts in this match", rule="core-events",
+                            allowed=seats)
     response.headers["ETag"] = f'"{head.version}"'
     found: list[dict[str, object]] = []
     cursor = after

@@ -190,6 +190,9 @@ def test_events_page_and_filter(client: TestClient) -> None:
         "SeatJoined", "SeatTokenRevoked", "SeatTokenIssued", "UnitDeployed"]
     assert all("token_hash" not in e for e in by_allies["events"])
     assert client.get(f"/api/matches/{match}/events", params={"type": "Nope"}, headers=auth(match)).status_code == 422
+    nobody = client.get(f"/api/matches/{match}/events", params={"actor": "false"},
+                        headers=auth(match))
+    assert nobody.status_code == 422 and "allies" in nobody.json()["allowed"]
 
 
 def test_time_travel_by_turn_and_step_and_by_time(client: TestClient) -> None:
