@@ -299,7 +299,17 @@ def next_marker(state: MatchState, ruleset: Ruleset, to: str | None = None) -> T
     if to is not None and to not in seq.steps():
         raise InvalidAction(f"there is no step '{to}'", rule="core-sequence", allowed=seq.steps())
     marker = state.turn
+    seen: set[tuple[int, str, str | None]] = set()
     while True:
+        # The state does not change during one advance, so meeting a step again with the
+        # same active side means a repeating phase would go round for ever.
+        place = (marker.turn, marker.step, marker.active_side)
+        if place in seen:
+            raise OutOfSequence(
+                f"step '{to}' cannot be reached: the phase around '{marker.step}' repeats",
+                rule=seq.step(marker.step).rule or "core-sequence", allowed=[marker.step],
+            )
+        seen.add(place)
         step = seq.step(marker.step)
         if step.leave_when and not ruleset.conditions[step.leave_when](state):
             raise OutOfSequence(

@@ -74,6 +74,30 @@ class Table:
         return self._append(decide(command, state, get_ruleset(state.ruleset, state.options),
                                    self.context(actor)))
 
+    def act_as_one(self, actor: str, *actions: dict[str, Any]) -> list[ev.Event]:
+        """Several commands decided in turn as one action (one command id, saved together,
+        or not at all): how a ruleset's procedure makes a multi-event action."""
+        command_id = f"a{len(self.log) + 1}"
+        frame, events = self.head, []
+        for action in actions:
+            context = Context(match_id=self.match_id, version=frame.version, actor=actor,
+                              command_id=command_id, now=T0 + timedelta(seconds=frame.version),
+                              dice=SeededDice(b"test-seed"), roll_index=frame.server_rolls)
+            state = frame.state
+            made = decide(ACTIONS.validate_python(action), state,
+                          get_ruleset(state.ruleset, state.options), context)
+            frame = fold(frame, made, self.state_at)
+            events += made
+        return self._append(events)
+
+    def seat(self, side: str | None, player: str) -> list[ev.Event]:
+        """A player takes a seat (a fact about the log, not the game)."""
+        head = self.head
+        return self._append([ev.SeatJoined(
+            originator_id=self.match_id, originator_version=head.version + 1,
+            timestamp=T0 + timedelta(seconds=head.version), actor=side or "referee",
+            command_id=f"j{head.version}", side=side, player=player)])
+
     def undo(self, to: int | None = None, actions: int = 1) -> list[ev.Event]:
         return self._append(decide_undo(self.state, self.state_at, self.context(), to=to,
                                         actions=actions))
