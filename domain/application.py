@@ -147,6 +147,8 @@ class Matches(Application[UUID]):
             dice_commitment=commitment(seed),
             dice_seed=seed.hex(),
             token_hashes={seat: token_hash(token) for seat, token in tokens.items()},
+            units=tuple(u.to_unit() for u in setup.units),
+            decks={side: tuple(cards) for side, cards in setup.decks.items()},
         )
         self.save(created)
         frame = first_frame(created)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator,
+)
 
-from domain.state import Box, MoraleDie, Position
+from domain.state import Box, MoraleDie, Position, Unit
 
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Text = Annotated[str, Field(max_length=2000)]
@@ -44,6 +46,9 @@ class UnitSpec(Command):
     position: Position | None = None
     status: Flags = Field(default_factory=list)
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
+
+    def to_unit(self) -> Unit:
+        return Unit(**{**self.model_dump(), "status": tuple(sorted(set(self.status)))})
 
 
 class DeployUnit(Command):
@@ -96,13 +101,18 @@ class RollDice(Command):
 
 
 class SplitUnit(Command):
-    """Split `figures` figures (and the given markers) off `unit_id` into `new_unit_id`."""
+    """Split `figures` figures (and the given markers) off `unit_id` into `new_unit_id`.
+    Where the ruleset divides the unit itself (AA-3), leave out `figures` and `markers` and
+    say with `odd_to` which half (`first`: the unit, `second`: the new one) takes an odd
+    marker of each kind."""
 
     type: Literal["split_unit"] = "split_unit"
     unit_id: Id
     new_unit_id: Id
-    figures: Annotated[Int, Field(ge=1, le=10_000)]
+    figures: Annotated[Int, Field(ge=1, le=10_000)] | None = None
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
+    odd_to: Annotated[dict[Short, Literal["first", "second"]], Field(max_length=32)] = Field(
+        default_factory=dict)
     position: Position | None = None
 
 
@@ -150,6 +160,76 @@ class AddNote(Command):
     private: StrictBool = False  # for the author and the referee only
 
 
+class ActivateUnit(Command):
+    """AA-1: the activating side activates one of its units not yet activated this turn."""
+
+    type: Literal["activate_unit"] = "activate_unit"
+    unit_id: Id
+
+
+class ActivateBattlegroup(Command):
+    """BG-7: activate a battlegroup, declaring the auxiliary squads that go with it."""
+
+    type: Literal["activate_battlegroup"] = "activate_battlegroup"
+    battlegroup: Id
+    auxiliaries: Annotated[list[Id], Field(max_length=32)] = Field(default_factory=list)
+
+
+class RollMorale(Command):
+    """AA-7: a unit's morale roll on its shifted die; `result` records a table die."""
+
+    type: Literal["roll_morale"] = "roll_morale"
+    unit_id: Id
+    source: Literal["server", "table"] = "server"
+    result: Annotated[Int, Field(ge=1, le=12)] | None = None
+
+
+class RollInitiative(Command):
+    """BG-2..BG-4: roll for every player still to be ranked (all, then the tied ones);
+    `results` records table dice, one natural roll per side."""
+
+    type: Literal["roll_initiative"] = "roll_initiative"
+    source: Literal["server", "table"] = "server"
+    results: Annotated[dict[Id, Annotated[Int, Field(ge=1, le=6)]], Field(max_length=8)] | None = None
+
+
+class PassInitiative(Command):
+    """BG-5: the winner hands first place to the second-placed player."""
+
+    type: Literal["pass_initiative"] = "pass_initiative"
+
+
+class DrawCards(Command):
+    """Draw from the top of your deck: `count` cards, or (BG-6) up to your hand size."""
+
+    type: Literal["draw_cards"] = "draw_cards"
+    count: Annotated[Int, Field(ge=1, le=100)] | None = None
+
+
+class DiscardCards(Command):
+    type: Literal["discard_cards"] = "discard_cards"
+    cards: Annotated[list[Short], Field(min_length=1, max_length=100)]
+
+
+class PlayCard(Command):
+    type: Literal["play_card"] = "play_card"
+    card: Short
+
+
+class ShuffleDeck(Command):
+    """AA-8: collect every card of your side and shuffle them with the server's dice."""
+
+    type: Literal["shuffle_deck"] = "shuffle_deck"
+
+
+class CutDeck(Command):
+    """AA-8: cut the opponent's (`side`) shuffled deck: the top `at` cards go under."""
+
+    type: Literal["cut_deck"] = "cut_deck"
+    side: Id
+    at: Annotated[Int, Field(ge=1, le=1000)]
+
+
 class EndMatch(Command):
     type: Literal["end_match"] = "end_match"
     winner: Id | None = None  # None: a tie
@@ -158,13 +238,16 @@ class EndMatch(Command):
 
 Action = Annotated[
     DeployUnit | MoveUnit | SetStatus | PlaceMarker | RemoveMarker | RollDice | SplitUnit
-    | RallyUnit | RemoveUnit | SetTrack | ScoreVP | Advance | AddNote | EndMatch,
+    | RallyUnit | RemoveUnit | SetTrack | ScoreVP | Advance | AddNote | EndMatch
+    | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
+    | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (
     "deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker", "roll_dice",
     "split_unit", "rally_unit", "remove_unit", "set_track", "score_vp", "advance", "add_note",
-    "end_match",
+    "end_match", "activate_unit", "activate_battlegroup", "roll_morale", "roll_initiative",
+    "pass_initiative", "draw_cards", "discard_cards", "play_card", "shuffle_deck", "cut_deck",
 )
 
 
@@ -174,7 +257,9 @@ class SideSpec(Command):
 
 
 class CreateMatch(Command):
-    """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...)."""
+    """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...), and
+    the scenario's set-up: the units on the table and each side's deck of cards. A scenario
+    file is this document (see docs/scenarios.md)."""
 
     ruleset: Short = "freeform"
     scenario: Annotated[str, Field(min_length=1, max_length=200)]
@@ -183,3 +268,20 @@ class CreateMatch(Command):
     options: Annotated[dict[Id, Value | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
         Field(default_factory=dict)
     )
+    units: Annotated[list[UnitSpec], Field(max_length=500)] = Field(default_factory=list)
+    decks: Annotated[dict[Id, Annotated[list[Short], Field(max_length=200)]],
+                     Field(max_length=8)] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _set_up_for_these_sides(self) -> CreateMatch:
+        sides = {s.id for s in self.sides}
+        for i, unit in enumerate(self.units):
+            if unit.side not in sides:
+                raise ValueError(f"units[{i}] ({unit.id}): there is no side '{unit.side}'")
+        ids = [u.id for u in self.units]
+        if len(set(ids)) != len(ids):
+            raise ValueError("units: unit ids must be distinct")
+        for side in self.decks:
+            if side not in sides:
+                raise ValueError(f"decks: there is no side '{side}'")
+        return self

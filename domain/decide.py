@@ -9,56 +9,23 @@ draws a random number.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
 from functools import singledispatch
-from typing import Any
-from uuid import UUID
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.dice import DiceSource, parse
+from domain.context import REFEREE, Context, Emit, own_side, take
+from domain.context import side as _side
+from domain.context import unit as _unit
+from domain.dice import parse
 from domain.errors import InvalidAction, MatchOver, NotYourTurn, OutOfSequence, UndoRefused
+from domain.evolve import evolve
 from domain.rulesets import Ruleset
 from domain.sequence import ANY, Step, following
-from domain.state import MatchState, TurnMarker, Unit
+from domain.state import MatchState, TurnMarker
 
-REFEREE = "referee"
+__all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "next_marker"]
+
 ALWAYS_ALLOWED = ("advance", "add_note", "end_match")  # in every step, whatever it allows
-
-
-@dataclass(frozen=True)
-class Context:
-    match_id: UUID
-    version: int  # the version the command is decided against
-    actor: str  # a side id, or "referee"
-    command_id: str
-    now: datetime
-    dice: DiceSource
-    roll_index: int  # the index of the next server roll
-
-
-@dataclass
-class _Emit:
-    """Stamps events with the envelope, numbering them from `context.version + 1`."""
-
-    context: Context
-    turn: int
-    events: list[ev.Event] = field(default_factory=list)
-
-    def __call__(self, cls: type[ev.Event], **fields: Any) -> None:
-        c = self.context
-        self.events.append(
-            cls(
-                originator_id=c.match_id,
-                originator_version=c.version + len(self.events) + 1,
-                timestamp=c.now,
-                actor=c.actor,
-                command_id=c.command_id,
-                turn=self.turn,
-                **fields,
-            )
-        )
 
 
 def decide(
@@ -69,38 +36,52 @@ def decide(
         raise MatchOver("the match has ended; only notes can be added", rule="core-end")
     step = ruleset.sequence.step(state.turn.step)
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
-        raise OutOfSequence(
-            f"'{kind}' is not allowed in step '{state.turn.step}'",
-            rule=step.rule or "core-sequence",
-            allowed=sorted({*step.allows, *ALWAYS_ALLOWED}),
-        )
-    if kind != "add_note":
-        _check_acting(step, state, context.actor)
+        raise _out_of_step(kind, state, ruleset, step)
+    if kind == "advance":
+        _check_acting(step, state, context.actor, step.advanced_by or step.acting)
+    elif kind != "add_note":
+        _check_acting(step, state, context.actor, step.acting)
     _check_owner(command, state, context.actor)
     for check in ruleset.checks:
         check(command, state, context.actor)
-    emit = _Emit(context, state.turn.turn)
-    _handle(command, state, ruleset, emit)
+    emit = Emit(context, state, evolve)
+    procedure = ruleset.actions.get(kind)
+    if procedure is not None:
+        procedure(command, state, emit)
+    else:
+        _handle(command, state, ruleset, emit)
     return emit.events
 
 
-def _check_acting(step: Step, state: MatchState, actor: str) -> None:
-    if actor == REFEREE or step.acting == "any":
+def _out_of_step(kind: str, state: MatchState, ruleset: Ruleset, step: Step) -> OutOfSequence:
+    """AA-3: units split only in the Clean-Up Split sub-phase; current step: Activation 4."""
+    rule, where = ruleset.where.get(kind, (step.rule or "core-sequence", ""))
+    run = next((n + 1 for path, n in state.turn.counters.items()
+                if state.turn.step.startswith(f"{path}/")), None)
+    current = (step.title or step.id) + (f" {run}" if run is not None else "")
+    said = f"{rule}: {where}; current step: {current}" if where else (
+        f"'{kind}' is not allowed in step '{state.turn.step}' ({current})")
+    return OutOfSequence(said, rule=rule, allowed=sorted({*step.allows, *ALWAYS_ALLOWED}))
+
+
+def _check_acting(step: Step, state: MatchState, actor: str, acting: str) -> None:
+    if actor == REFEREE or acting == "any":
         return
     active = state.turn.active_side
     roles = state.options.get("roles")
     allowed: str | None
-    if step.acting == "active":
+    if acting == "active":
         allowed = active
-    elif step.acting == "inactive":
+    elif acting == "inactive":
         allowed = None if actor == active else actor
-    elif step.acting == REFEREE:
+    elif acting == REFEREE:
         allowed = None
     else:
-        allowed = roles.get(step.acting) if isinstance(roles, dict) else None
+        allowed = roles.get(acting) if isinstance(roles, dict) else None
     if actor != allowed:
         raise NotYourTurn(
-            f"in step '{state.turn.step}' only the {step.acting} seat acts"
+            f"in step '{state.turn.step}' only the {acting} seat "
+            + ("moves the turn marker on" if acting != step.acting else "acts")
             + (f" ({allowed})" if allowed else ""),
             rule=step.rule or "core-sequence",
             allowed=[x for x in (allowed, REFEREE) if x],
@@ -120,55 +101,30 @@ def _check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
         raise NotYourTurn(f"side '{actor}' acts only for its own units", rule="core-seats")
 
 
-def _unit(state: MatchState, unit_id: str, *, in_play: bool = True) -> Unit:
-    unit = state.units.get(unit_id)
-    if unit is None:
-        raise InvalidAction(f"there is no unit '{unit_id}'", rule="core-units")
-    if in_play and unit.removed is not None:
-        raise InvalidAction(f"unit '{unit_id}' has left play ({unit.removed})", rule="core-units")
-    return unit
-
-
-def _side(state: MatchState, side: str) -> str:
-    if side not in state.side_ids():
-        raise InvalidAction(
-            f"there is no side '{side}'", rule="core-sides", allowed=list(state.side_ids())
-        )
-    return side
-
-
-def _take(present: dict[str, int], wanted: dict[str, int], what: str) -> None:
-    for kind, count in wanted.items():
-        if present.get(kind, 0) < count:
-            raise InvalidAction(
-                f"{what} has {present.get(kind, 0)} '{kind}' marker(s), not {count}",
-                rule="core-markers",
-            )
-
-
 @singledispatch
-def _handle(command: cmd.Command, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
-    raise InvalidAction(f"unknown action {type(command).__name__}", rule="core-actions")
+def _handle(command: cmd.Command, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    raise InvalidAction(
+        f"'{getattr(command, 'type', type(command).__name__)}' is a procedure of another "
+        f"ruleset, not of {ruleset.title}", rule="core-actions")
 
 
 @_handle.register
-def _(command: cmd.DeployUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.DeployUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     spec = command.unit
     if spec.id in state.units:
         raise InvalidAction(f"unit id '{spec.id}' is taken", rule="core-units")
     _side(state, spec.side)
-    unit = Unit(**{**spec.model_dump(), "status": tuple(sorted(set(spec.status)))})
-    emit(ev.UnitDeployed, unit=unit)
+    emit(ev.UnitDeployed, unit=spec.to_unit())
 
 
 @_handle.register
-def _(command: cmd.MoveUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.MoveUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     unit = _unit(state, command.unit_id)
     emit(ev.UnitMoved, unit_id=unit.id, origin=unit.position, to=command.to)
 
 
 @_handle.register
-def _(command: cmd.SetStatus, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.SetStatus, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     unit = _unit(state, command.unit_id)
     to_set = tuple(sorted(set(command.set) - set(unit.status)))
     to_clear = tuple(sorted(set(command.clear) & set(unit.status)))
@@ -192,22 +148,22 @@ def _marker_target(state: MatchState, command: cmd.PlaceMarker | cmd.RemoveMarke
 
 
 @_handle.register
-def _(command: cmd.PlaceMarker, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.PlaceMarker, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     _marker_target(state, command)
     emit(ev.MarkerPlaced, kind=command.kind, count=command.count,
          unit_id=command.unit_id, location=command.location)
 
 
 @_handle.register
-def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     present = _marker_target(state, command)
-    _take(present, {command.kind: command.count}, command.unit_id or command.location or "")
+    take(present, {command.kind: command.count}, command.unit_id or command.location or "")
     emit(ev.MarkerRemoved, kind=command.kind, count=command.count,
          unit_id=command.unit_id, location=command.location)
 
 
 @_handle.register
-def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     spec = parse(command.notation)
     for unit_id in command.unit_ids:
         _unit(state, unit_id, in_play=False)
@@ -216,7 +172,7 @@ def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: _Emit) -
         if command.results is not None:
             raise InvalidAction("server dice take no results; use source 'table' to record "
                                 "physical dice", rule="core-dice")
-        roll_index = emit.context.roll_index
+        roll_index = emit.roll_index
         faces = emit.context.dice.roll(spec, roll_index)
     else:
         if command.results is None or len(command.results) != spec.count:
@@ -232,17 +188,19 @@ def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: _Emit) -
 
 
 @_handle.register
-def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     parent = _unit(state, command.unit_id)
     if command.new_unit_id in state.units:
         raise InvalidAction(f"unit id '{command.new_unit_id}' is taken", rule="core-units")
+    if command.figures is None:
+        raise InvalidAction("say how many figures split off ('figures')", rule="core-split")
     figures = parent.figures or 0
     if not 1 <= command.figures < figures:
         raise InvalidAction(
             f"unit '{parent.id}' has {figures} figure(s); split off 1 to {max(figures - 1, 0)}",
             rule="core-split",
         )
-    _take(parent.markers, dict(command.markers), parent.id)
+    take(parent.markers, dict(command.markers), parent.id)
     new_unit = parent.model_copy(update={
         "id": command.new_unit_id,
         "name": f"{parent.name} ({command.new_unit_id})",
@@ -254,10 +212,10 @@ def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) 
 
 
 @_handle.register
-def _(command: cmd.RallyUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.RallyUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     unit = _unit(state, command.unit_id)
     cleared = tuple(sorted(set(command.clear) & set(unit.status)))
-    _take(unit.markers, dict(command.remove_markers), unit.id)
+    take(unit.markers, dict(command.remove_markers), unit.id)
     if not cleared and not command.remove_markers:
         raise InvalidAction(
             f"unit '{unit.id}' has nothing to rally from (status: "
@@ -267,29 +225,36 @@ def _(command: cmd.RallyUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) 
 
 
 @_handle.register
-def _(command: cmd.RemoveUnit, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.RemoveUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     unit = _unit(state, command.unit_id)
     emit(ev.UnitRemoved, unit_id=unit.id, reason=command.reason, to_box=command.to_box)
 
 
 @_handle.register
-def _(command: cmd.SetTrack, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.SetTrack, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     emit(ev.TrackSet, name=command.name, value=command.value)
 
 
 @_handle.register
-def _(command: cmd.ScoreVP, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.ScoreVP, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     emit(ev.VictoryPointsScored, side=_side(state, command.side), points=command.points,
          reason=command.reason)
 
 
 @_handle.register
-def _(command: cmd.Advance, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.Advance, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     marker = next_marker(state, ruleset, command.to)
     if marker.turn != state.turn.turn:
+        if ruleset.end_of_turn is not None:
+            ruleset.end_of_turn(state, emit)
+            if emit.state.outcome is not None:
+                return
         emit(ev.TurnAdvanced, marker=marker)
     else:
         emit(ev.PhaseAdvanced, origin=state.turn.step, marker=marker)
+    arrive = ruleset.on_enter.get(marker.step)
+    if arrive is not None:
+        arrive(emit.state, emit)
 
 
 def next_marker(state: MatchState, ruleset: Ruleset, to: str | None = None) -> TurnMarker:
@@ -312,8 +277,10 @@ def next_marker(state: MatchState, ruleset: Ruleset, to: str | None = None) -> T
         seen.add(place)
         step = seq.step(marker.step)
         if step.leave_when and not ruleset.conditions[step.leave_when](state):
+            waiting = "; ".join(ruleset.expects(state)) if ruleset.expects else ""
             raise OutOfSequence(
-                f"step '{marker.step}' cannot be left yet ({step.leave_when.replace('_', ' ')})",
+                f"step '{marker.step}' cannot be left yet ({step.leave_when.replace('_', ' ')})"
+                + (f": {waiting}" if waiting else ""),
                 rule=step.rule or "core-sequence",
             )
         marker = following(seq, marker, state, ruleset.conditions)
@@ -328,7 +295,83 @@ def next_marker(state: MatchState, ruleset: Ruleset, to: str | None = None) -> T
 
 
 @_handle.register
-def _(command: cmd.AddNote, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.ActivateUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    unit = _unit(state, command.unit_id)
+    if "activated" in unit.status:
+        raise InvalidAction(f"unit '{unit.id}' has already activated this turn",
+                            rule="core-activation")
+    emit(ev.UnitsActivated, side=unit.side, unit_ids=(unit.id,), run=_run(state))
+
+
+def _run(state: MatchState) -> int:
+    """Which run of the innermost repeating phase the marker is in (0 outside any)."""
+    inside = [n for path, n in state.turn.counters.items()
+              if state.turn.step.startswith(f"{path}/")]
+    return inside[-1] if inside else 0
+
+
+@_handle.register
+def _(command: cmd.DrawCards, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    side = own_side(state, emit.context.actor, "core-cards")
+    deck = state.decks.get(side, ())
+    count = command.count if command.count is not None else ruleset.hand_size(state, side) - len(
+        state.hands.get(side, ()))
+    if count <= 0:
+        raise InvalidAction(f"side '{side}' already holds a full hand", rule="core-cards")
+    if not deck:
+        raise InvalidAction(f"side '{side}' has no cards left to draw", rule="core-cards")
+    cards = deck[:count]
+    emit(ev.CardsDrawn, side=side, cards=cards, count=len(cards))
+
+
+@_handle.register
+def _(command: cmd.DiscardCards, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    side = own_side(state, emit.context.actor, "core-cards")
+    _in_hand(state, side, command.cards)
+    emit(ev.CardsDiscarded, side=side, cards=tuple(command.cards), count=len(command.cards))
+
+
+@_handle.register
+def _(command: cmd.PlayCard, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    side = own_side(state, emit.context.actor, "core-cards")
+    _in_hand(state, side, [command.card])
+    emit(ev.CardPlayed, side=side, card=command.card)
+
+
+def _in_hand(state: MatchState, side: str, cards: list[str]) -> None:
+    hand = list(state.hands.get(side, ()))
+    for card in cards:
+        if card not in hand:
+            raise InvalidAction(f"'{card}' is not in your hand", rule="core-cards",
+                                allowed=sorted(set(state.hands.get(side, ()))))
+        hand.remove(card)
+
+
+@_handle.register
+def _(command: cmd.ShuffleDeck, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    side = own_side(state, emit.context.actor, "core-cards")
+    cards = (*state.decks.get(side, ()), *state.hands.get(side, ()),
+             *state.discards.get(side, ()))
+    if not cards:
+        raise InvalidAction(f"side '{side}' has no cards", rule="core-cards")
+    index = emit.roll_index
+    order = emit.context.dice.shuffle(sorted(cards), f"shuffle:{index}")
+    emit(ev.DeckShuffled, side=side, order=tuple(order), roll_index=index)
+
+
+@_handle.register
+def _(command: cmd.CutDeck, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    deck = state.decks.get(_side(state, command.side), ())
+    if emit.context.actor == command.side:
+        raise NotYourTurn("a deck is cut by the opponent, not by its owner", rule="core-cards")
+    if not 1 <= command.at < len(deck):
+        raise InvalidAction(f"cut side '{command.side}''s deck of {len(deck)} cards at 1 to "
+                            f"{max(len(deck) - 1, 0)}", rule="core-cards")
+    emit(ev.DeckCut, side=command.side, by=emit.context.actor, at=command.at)
+
+
+@_handle.register
+def _(command: cmd.AddNote, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     if command.about_version is not None and command.about_version > emit.context.version:
         raise InvalidAction(f"version {command.about_version} does not exist yet",
                             rule="core-notes")
@@ -337,7 +380,7 @@ def _(command: cmd.AddNote, state: MatchState, ruleset: Ruleset, emit: _Emit) ->
 
 
 @_handle.register
-def _(command: cmd.EndMatch, state: MatchState, ruleset: Ruleset, emit: _Emit) -> None:
+def _(command: cmd.EndMatch, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     if command.winner is not None:
         _side(state, command.winner)
     emit(ev.MatchEnded, winner=command.winner, reason=command.reason)
@@ -370,7 +413,7 @@ def decide_undo(
             "that (the consent of the other side comes in a later version)",
             rule="core-undo",
         )
-    emit = _Emit(context, state.turn.turn)
+    emit = Emit(context, state)
     emit(ev.ActionsUndone, to=target, resulting_turn=earlier.turn.turn, rule="core-undo")
     return emit.events
 
@@ -383,7 +426,7 @@ def decide_redo(
     if not redo:
         raise UndoRefused("there is nothing to redo", rule="core-redo")
     target = redo[-1] - 1
-    emit = _Emit(context, state.turn.turn)
+    emit = Emit(context, state)
     emit(ev.ActionsRedone, to=target, reverses=redo[-1],
          resulting_turn=state_at(target).turn.turn, rule="core-redo")
     return emit.events

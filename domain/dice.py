@@ -10,14 +10,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from domain.errors import InvalidAction
 
 DIE_SIDES = (4, 6, 8, 10, 12, 20, 100)
 MAX_DICE = 100
 MAX_MODIFIER = 1000
+T = TypeVar("T")
 _NOTATION = re.compile(r"^(\d*)d(\d+)(?:([+-])(\d+))?$")
 
 
@@ -63,6 +65,10 @@ class DiceSource(Protocol):
         """The faces of roll number `index` (0-based, counted over the match's log)."""
         ...
 
+    def shuffle(self, items: Sequence[T], label: str) -> list[T]:
+        """`items` in an order drawn for `label` (e.g. `shuffle:<roll index>`)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class SeededDice:
@@ -73,12 +79,23 @@ class SeededDice:
     def roll(self, spec: DiceSpec, index: int) -> list[int]:
         return [self._die(spec.sides, index, die) for die in range(spec.count)]
 
+    def shuffle(self, items: Sequence[T], label: str) -> list[T]:
+        """Fisher-Yates, each swap an unbiased draw from HMAC-SHA-256(seed, label/position)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self._draw(i + 1, f"battlelog-{label}:{i}") - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
     def _die(self, sides: int, index: int, die: int) -> int:
+        return self._draw(sides, f"battlelog-roll:{index}:{die}")
+
+    def _draw(self, sides: int, name: str) -> int:
         # Largest multiple of `sides` below 2**64: draws at or above it are rejected.
         limit = (1 << 64) - ((1 << 64) % sides)
         attempt = 0
         while True:
-            message = f"battlelog-roll:{index}:{die}:{attempt}".encode()
+            message = f"{name}:{attempt}".encode()
             digest = hmac.new(self.seed, message, hashlib.sha256).digest()
             value = int.from_bytes(digest[:8], "big")
             if value < limit:

@@ -69,6 +69,10 @@ class MatchCreated(Event):
     dice_commitment: str  # SHA-256 of the dice seed, hex
     dice_seed: str  # secret until revealed (issue: verifiable dice); never shown
     token_hashes: dict[str, str] = Field(default_factory=dict)  # seat -> SHA-256 of its token
+    # The scenario's set-up: units on the table and each side's deck as listed (the match
+    # starts with each deck dealt in an order drawn from the dice seed: `domain.evolve`).
+    units: tuple[Unit, ...] = ()
+    decks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "token_hashes"})
 
 
@@ -201,6 +205,82 @@ class ActionsRedone(Event):
     resulting_turn: int
 
 
+class _SidePrivate(Event):
+    """An event about one side's cards: `secret_fields` are for that side and the referee."""
+
+    side: Name
+    secret_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def hidden_from(self, viewer: str) -> set[str]:
+        hidden = super().hidden_from(viewer)
+        if viewer not in ("referee", self.side):
+            hidden |= self.secret_fields
+        return hidden
+
+
+class UnitsActivated(Event):
+    """`side` activates units (AA-1: one unit; BG-7: a battlegroup, `group`, with the
+    auxiliary squads declared with it) in run `run` of the activation phase."""
+
+    side: Name
+    unit_ids: tuple[Name, ...]
+    group: Name | None = None
+    run: int = 0
+
+
+class InitiativeRolled(Event):
+    """BG-2..BG-4: one initiative roll for `dice` (side -> natural roll), with the CV added;
+    `ranking` is the order after it, best first, tied sides still grouped."""
+
+    dice: dict[Name, int]
+    cv: dict[Name, int]
+    source: Literal["server", "table"]
+    roll_index: int | None = None
+    ranking: tuple[tuple[Name, ...], ...]
+
+
+class InitiativePassed(Event):
+    """BG-5: the winner hands first place to the second-placed player."""
+
+    side: Name
+    to: Name
+    order: tuple[Name, ...]
+
+
+class CardsDrawn(_SidePrivate):
+    cards: tuple[str, ...]
+    count: int
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
+
+
+class CardsDiscarded(_SidePrivate):
+    """Cards leave the hand unseen (BG-6: unwanted Command Cards)."""
+
+    cards: tuple[str, ...]
+    count: int
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
+
+
+class CardPlayed(_SidePrivate):
+    card: str
+
+
+class DeckShuffled(_SidePrivate):
+    """AA-8: every card of `side` (deck, hand, played) collected and shuffled with the
+    server's dice; the order is for the owner and the referee."""
+
+    order: tuple[str, ...]
+    roll_index: int
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"order"})
+
+
+class DeckCut(_SidePrivate):
+    """AA-8: `by` cuts `side`'s deck: the top `at` cards go to the bottom."""
+
+    by: Name
+    at: int
+
+
 class MatchEnded(Event):
     winner: Name | None  # None: a tie
     reason: str = ""
@@ -209,10 +289,12 @@ class MatchEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
-        MatchCreated, SeatJoined, SeatTokenIssued, SeatTokenRevoked, UnitDeployed, UnitMoved, UnitStatusChanged, MarkerPlaced,
+        MatchCreated, SeatJoined, SeatTokenIssued, SeatTokenRevoked, UnitDeployed, UnitMoved,
+        UnitStatusChanged, MarkerPlaced,
         MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
         VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
-        ActionsRedone, MatchEnded,
+        ActionsRedone, MatchEnded, UnitsActivated, InitiativeRolled, InitiativePassed,
+        CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut,
     )
 }
 

@@ -10,18 +10,27 @@ from functools import singledispatch
 from typing import Any
 
 from domain import events as ev
+from domain.dice import SeededDice
 from domain.rulesets import get_ruleset
 from domain.sequence import start
-from domain.state import DiceLog, DiceRoll, MatchState, Outcome, Position, Unit, VictoryPoints
+from domain.state import (
+    TURN_FLAGS, DiceLog, DiceRoll, MatchState, Outcome, Position, Unit, VictoryPoints,
+)
 
 RECENT_ROLLS = 10
 
 
 def initial_state(created: ev.MatchCreated) -> MatchState:
-    """The state right after `MatchCreated` (version 1)."""
+    """The state right after `MatchCreated` (version 1): the scenario's units on the table
+    and each side's deck dealt in an order drawn from the match's dice seed (so the deal is
+    reproducible, and checkable once the seed is revealed)."""
     ruleset = get_ruleset(created.ruleset, created.options)
     order = tuple(side.id for side in created.sides)
+    dealer = SeededDice(bytes.fromhex(created.dice_seed))
     return MatchState(
+        units={unit.id: unit for unit in created.units},
+        decks={side: tuple(dealer.shuffle(cards, f"deal:{side}"))
+               for side, cards in created.decks.items()},
         ruleset=created.ruleset,
         ruleset_version=created.ruleset_version,
         scenario=created.scenario,
@@ -167,7 +176,96 @@ def _(event: ev.PhaseAdvanced, state: MatchState) -> MatchState:
 
 @_apply.register
 def _(event: ev.TurnAdvanced, state: MatchState) -> MatchState:
-    return state.model_copy(update={"turn": event.marker})
+    """A new turn: what lasted for the turn ends (activations, morale rolled, flags)."""
+    units = {uid: u.model_copy(update={"status": tuple(f for f in u.status
+                                                       if f not in TURN_FLAGS)})
+             if set(u.status) & TURN_FLAGS else u for uid, u in state.units.items()}
+    return state.model_copy(update={"turn": event.marker, "units": units, "this_turn": (),
+                                    "discards": {}})
+
+
+def _noted(state: MatchState, *facts: str) -> dict[str, Any]:
+    return {"this_turn": (*state.this_turn, *facts)}
+
+
+@_apply.register
+def _(event: ev.UnitsActivated, state: MatchState) -> MatchState:
+    units = dict(state.units)
+    for unit_id in event.unit_ids:
+        unit = units[unit_id]
+        units[unit_id] = unit.model_copy(
+            update={"status": tuple(sorted({*unit.status, "activated"}))})
+    facts = [f"activated:{event.run}:{event.side}"]
+    if event.group is not None:
+        facts.append(f"group:{event.group}")
+    return state.model_copy(update={"units": units, **_noted(state, *facts)})
+
+
+@_apply.register
+def _(event: ev.InitiativeRolled, state: MatchState) -> MatchState:
+    settled = all(len(group) == 1 for group in event.ranking)
+    if not settled:
+        return state.model_copy(update={"initiative_groups": event.ranking})
+    order = tuple(group[0] for group in event.ranking)
+    return state.model_copy(update={
+        "initiative_groups": (), "turn": state.turn.model_copy(update={"initiative": order}),
+        **_noted(state, "initiative")})
+
+
+@_apply.register
+def _(event: ev.InitiativePassed, state: MatchState) -> MatchState:
+    return state.model_copy(update={
+        "turn": state.turn.model_copy(update={"initiative": event.order}),
+        **_noted(state, "initiative_passed")})
+
+
+def _cards(state: MatchState, side: str, **piles: tuple[str, ...]) -> dict[str, Any]:
+    return {name: {**getattr(state, name), side: cards} for name, cards in piles.items()}
+
+
+def _without(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
+    left = list(cards)
+    for card in gone:
+        left.remove(card)
+    return tuple(left)
+
+
+@_apply.register
+def _(event: ev.CardsDrawn, state: MatchState) -> MatchState:
+    deck = state.decks.get(event.side, ())
+    return state.model_copy(update={**_cards(
+        state, event.side, decks=deck[event.count:],
+        hands=(*state.hands.get(event.side, ()), *deck[:event.count])),
+        **_noted(state, f"drawn:{event.side}")})
+
+
+@_apply.register
+def _(event: ev.CardsDiscarded, state: MatchState) -> MatchState:
+    return state.model_copy(update=_cards(
+        state, event.side, hands=_without(state.hands.get(event.side, ()), event.cards),
+        discards=(*state.discards.get(event.side, ()), *event.cards)))
+
+
+@_apply.register
+def _(event: ev.CardPlayed, state: MatchState) -> MatchState:
+    return state.model_copy(update=_cards(
+        state, event.side, hands=_without(state.hands.get(event.side, ()), (event.card,)),
+        discards=(*state.discards.get(event.side, ()), event.card)))
+
+
+@_apply.register
+def _(event: ev.DeckShuffled, state: MatchState) -> MatchState:
+    return state.model_copy(update={
+        **_cards(state, event.side, decks=event.order, hands=(), discards=()),
+        **_noted(state, f"shuffled:{event.side}")})
+
+
+@_apply.register
+def _(event: ev.DeckCut, state: MatchState) -> MatchState:
+    deck = state.decks[event.side]
+    return state.model_copy(update={
+        **_cards(state, event.side, decks=(*deck[event.at:], *deck[:event.at])),
+        **_noted(state, f"cut:{event.side}")})
 
 
 @_apply.register

@@ -76,7 +76,7 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
     if isinstance(event, ev.SeatJoined):
         return replace(frame, version=version, seats=(*frame.seats, (event.side, event.player)))
     rolls = frame.server_rolls
-    if isinstance(event, ev.DiceRolled) and event.source == "server":
+    if getattr(event, "roll_index", None) is not None:  # a server roll or shuffle
         rolls += 1
     return replace(frame, version=version, state=evolve(frame.state, event),
                    server_rolls=rolls, redo=())

@@ -3,7 +3,8 @@
 A ruleset's sequence is a tree: a `Phase` holds steps and nested phases (segments,
 sub-phases). A phase can run once per side in initiative order (`player_turns`: a
 player-turn), or repeat while a condition of the ruleset holds (`repeat_while`), with the
-active side alternating each time (`alternate`: AA's Activation Phases). A step names the
+active side alternating each time (`alternate`: AA's Activation Phases), passing over a side
+for whom the phase's `eligible` condition fails. A step names the
 actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
 `attacker` that the match's options map to a side), whether it may be skipped, and a
 condition that must hold before the marker can leave it (`leave_when`).
@@ -34,6 +35,7 @@ class Step(_Node):
     acting: str = "any"  # any | active | inactive | referee | a role in options["roles"]
     optional: bool = False
     leave_when: str | None = None  # ruleset condition that must hold to leave this step
+    advanced_by: str | None = None  # who may leave the step (as `acting`); None: as `acting`
 
 
 class Phase(_Node):
@@ -41,6 +43,9 @@ class Phase(_Node):
     player_turns: bool = False  # run once for each side, in initiative order
     repeat_while: str | None = None  # ruleset condition: run again while it holds
     alternate: bool = False  # with repeat_while: the active side alternates each run
+    # With `alternate`: a ruleset condition, read as if it were that side's run; a side for
+    # whom it fails is passed over (BG-7: a player with nothing left to activate).
+    eligible: str | None = None
 
     @model_validator(mode="after")
     def _not_empty(self) -> Phase:
@@ -148,7 +153,7 @@ def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
         index = next(i for i, c in enumerate(parent.children) if c.id == parts[depth])
         if index + 1 < len(parent.children):
             step = _first_leaf(parent.children[index + 1], prefix, counters)
-            return _marker(seq, marker, step, counters)
+            return _marker(seq, marker, step, counters, state, conditions)
         if depth == 0:
             break
         phase_path = "/".join(parts[:depth])
@@ -159,21 +164,43 @@ def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
         if again:
             counters[phase_path] = runs
             step = _first_leaf(parent.children[0], f"{phase_path}/", counters)
-            return _marker(seq, marker, step, counters)
+            return _marker(seq, marker, step, counters, state, conditions)
         counters.pop(phase_path, None)
-    return start(seq, order, marker.turn + 1)
+    return _pass_over(seq, start(seq, order, marker.turn + 1), state, conditions)
 
 
-def _marker(seq: SequenceOfPlay, old: TurnMarker, step: str,
-            counters: dict[str, int]) -> TurnMarker:
+def _marker(seq: SequenceOfPlay, old: TurnMarker, step: str, counters: dict[str, int],
+            state: MatchState | None = None, conditions: Conditions | None = None) -> TurnMarker:
     live = {k: v for k, v in counters.items() if step.startswith(f"{k}/")}
-    return TurnMarker(
+    marker = TurnMarker(
         turn=old.turn,
         step=step,
         initiative=old.initiative,
         counters=live,
         active_side=_active_side(seq, step, live, old.initiative),
     )
+    return marker if state is None or conditions is None else _pass_over(
+        seq, marker, state, conditions)
+
+
+def _pass_over(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
+               conditions: Conditions) -> TurnMarker:
+    """Move past the sides an alternating phase's `eligible` condition passes over. When
+    no side is eligible the marker stays: the phase's own gates decide what happens."""
+    path = ""
+    for node in seq.chain(marker.step)[:-1]:
+        path = f"{path}/{node.id}" if path else node.id
+        if not (isinstance(node, Phase) and node.alternate and node.eligible):
+            continue
+        for skip in range(len(marker.initiative)):
+            counters = {**marker.counters, path: marker.counters.get(path, 0) + skip}
+            candidate = marker.model_copy(update={
+                "counters": counters,
+                "active_side": _active_side(seq, marker.step, counters, marker.initiative)})
+            if _holds(conditions, node.eligible, state.model_copy(update={"turn": candidate})):
+                marker = candidate
+                break
+    return marker
 
 
 def _holds(conditions: Conditions, name: str, state: MatchState) -> bool:

@@ -66,6 +66,9 @@ class Unit(Frozen):
     removed: str | None = None  # why it left play (destroyed, eliminated, ...), or None
 
 
+TURN_FLAGS = frozenset({"activated", "morale_rolled"})  # unit flags that end with the turn
+
+
 class Side(Frozen):
     id: Name
     name: str
@@ -124,8 +127,15 @@ class MatchState(Frozen):
     location_markers: dict[str, dict[str, int]] = Field(default_factory=dict)
     tracks: dict[Name, TrackValue] = Field(default_factory=dict)
     vp: dict[Name, VictoryPoints] = Field(default_factory=dict)
-    decks: dict[Name, tuple[str, ...]] = Field(default_factory=dict)  # side -> cards, top first
-    hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)  # side -> cards (private)
+    # Cards, per side: the deck (top first; its order is private to its owner), the hand
+    # (private to its owner) and the cards played or discarded this turn (face up).
+    decks: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
+    hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
+    discards: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
+    # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, ...).
+    this_turn: tuple[str, ...] = ()
+    # BG-4: the initiative ranking while ties remain (groups, best first); () when settled.
+    initiative_groups: tuple[tuple[Name, ...], ...] = ()
     turn: TurnMarker
     dice: DiceLog = DiceLog()
     notes: int = 0
@@ -136,3 +146,10 @@ class MatchState(Frozen):
 
     def side_ids(self) -> tuple[Name, ...]:
         return tuple(s.id for s in self.sides)
+
+    def in_play(self, side: Name | None = None) -> list[Unit]:
+        return [u for u in self.units.values()
+                if u.removed is None and (side is None or u.side == side)]
+
+    def done(self, fact: str) -> bool:
+        return fact in self.this_turn

@@ -1,0 +1,98 @@
+"""What deciding an action needs, shared by the core (`domain.decide`) and the rulesets'
+procedures: the `Context` an action is decided in, `Emit` (which stamps events and keeps the
+state they lead to), and the lookups that refuse with a rule-naming error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+from uuid import UUID
+
+from domain import events as ev
+from domain.dice import DiceSource
+from domain.errors import InvalidAction, NotYourTurn
+from domain.state import MatchState, Unit
+
+REFEREE = "referee"
+E = TypeVar("E", bound=ev.Event)
+
+
+@dataclass(frozen=True)
+class Context:
+    match_id: UUID
+    version: int  # the version the command is decided against
+    actor: str  # a side id, or "referee"
+    command_id: str
+    now: datetime
+    dice: DiceSource
+    roll_index: int  # the index of the next server roll
+
+
+@dataclass
+class Emit:
+    """Stamps events with the envelope, numbering them from `context.version + 1`, and
+    keeps `state`: the state after the events emitted so far (for procedures that go on
+    from there, like a ruleset's step that acts as the marker arrives)."""
+
+    context: Context
+    state: MatchState
+    apply: Callable[[MatchState, ev.Event], MatchState] | None = None
+    events: list[ev.Event] = field(default_factory=list)
+
+    def __call__(self, cls: type[E], **fields: Any) -> E:
+        c = self.context
+        event = cls(
+            originator_id=c.match_id,
+            originator_version=c.version + len(self.events) + 1,
+            timestamp=c.now,
+            actor=c.actor,
+            command_id=c.command_id,
+            turn=self.state.turn.turn,
+            **fields,
+        )
+        self.events.append(event)
+        if self.apply is not None:
+            self.state = self.apply(self.state, event)
+        return event
+
+    @property
+    def roll_index(self) -> int:
+        """The index of the next server roll (or shuffle) in this action."""
+        return self.context.roll_index + sum(
+            getattr(e, "roll_index", None) is not None for e in self.events)
+
+
+def unit(state: MatchState, unit_id: str, *, in_play: bool = True) -> Unit:
+    found = state.units.get(unit_id)
+    if found is None:
+        raise InvalidAction(f"there is no unit '{unit_id}'", rule="core-units")
+    if in_play and found.removed is not None:
+        raise InvalidAction(f"unit '{unit_id}' has left play ({found.removed})", rule="core-units")
+    return found
+
+
+def side(state: MatchState, side_id: str) -> str:
+    if side_id not in state.side_ids():
+        raise InvalidAction(
+            f"there is no side '{side_id}'", rule="core-sides", allowed=list(state.side_ids())
+        )
+    return side_id
+
+
+def own_side(state: MatchState, actor: str, rule: str) -> str:
+    """The side a seat acts for; the referee must act through a side's seat here."""
+    if actor not in state.side_ids():
+        raise NotYourTurn("this action is a side's own: act with that side's seat", rule=rule,
+                          allowed=list(state.side_ids()))
+    return actor
+
+
+def take(present: dict[str, int], wanted: dict[str, int], what: str) -> None:
+    for kind, count in wanted.items():
+        if present.get(kind, 0) < count:
+            raise InvalidAction(
+                f"{what} has {present.get(kind, 0)} '{kind}' marker(s), not {count}",
+                rule="core-markers",
+            )
