@@ -10,10 +10,14 @@ from typing import Any
 
 from domain.errors import InvalidAction
 from domain.rulesets.base import Ruleset
+from domain.rulesets.atomic_africa import atomic_africa
+from domain.rulesets.battlegroup import battlegroup
 from domain.rulesets.freeform import freeform
 
 _FACTORIES: dict[str, Callable[[Mapping[str, Any]], Ruleset]] = {
     "freeform": freeform,
+    "atomic-africa": atomic_africa,
+    "battlegroup": battlegroup,
 }
 
 

@@ -1,17 +1,27 @@
-"""Atomic Africa's procedures (RULES.md AA-2 to AA-7) as pure arithmetic.
+"""`atomic-africa`: Atomic Africa (RULES.md AA-1 to AA-8).
 
-The sequence of play and the actions that use these come with the `atomic-africa` ruleset
-(issue 4); this module is the arithmetic the service computes for the players: the morale
-die after wound shifts, who must split, how a unit splits, and what a morale roll needs.
+The arithmetic first (the morale die after wound shifts, who must split, how a unit splits,
+what a morale roll needs), then the ruleset: the sequence of play (alternating Activation
+Phases, then Clean-Up with its Split, Morale and card sub-phases) and the procedures the
+service performs itself (compulsory splits and the destruction of units too small to
+split, morale rolls on the shifted die, the card reset).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
-from domain.state import MoraleDie
+from domain import commands as cmd
+from domain import events as ev
+from domain.context import Emit, own_side, unit as unit_in_play
+from domain.dice import parse
+from domain.errors import InvalidAction, NotYourTurn
+from domain.rulesets.base import Ruleset, end_by_points
+from domain.sequence import Phase, SequenceOfPlay, Step
+from domain.state import MatchState, MoraleDie, Unit
 
 CHAIN: tuple[MoraleDie, ...] = ("d12", "d10", "d8", "d6", "d4")  # AA-2, best first
 WOUND = "wound"
@@ -67,3 +77,237 @@ def success_chance(die: MoraleDie, suppression: int) -> Fraction:
     """The chance that a morale roll on `die` succeeds against `suppression` markers."""
     sides = int(die[1:])
     return Fraction(max(0, sides - suppression), sides)
+
+
+# ---- the ruleset --------------------------------------------------------------------------
+
+TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "remove_unit",
+                 "set_status", "set_track", "score_vp", "draw_cards", "play_card")
+
+SEQUENCE = SequenceOfPlay(phases=(
+    Phase(id="activation", title="Activation", rule="AA-1", repeat_while="units_eligible",
+          alternate=True, eligible="side_can_activate", children=(
+              Step(id="activate", title="Activation", rule="AA-1",
+                   allows=("activate_unit", *TABLE_ACTIONS), advanced_by="active",
+                   leave_when="activated_this_phase"),)),
+    Phase(id="cleanup", title="Clean-Up", rule="AA-3", children=(
+        Step(id="split", title="Clean-Up Split sub-phase", rule="AA-3",
+             allows=("split_unit", "remove_unit"), leave_when="no_split_pending"),
+        Step(id="morale", title="Clean-Up Morale sub-phase", rule="AA-7",
+             allows=("roll_morale",), leave_when="no_morale_owed"),
+        Step(id="cards", title="Clean-Up card reset", rule="AA-8",
+             allows=("shuffle_deck", "cut_deck"), leave_when="decks_reset"),
+    )),
+))
+
+WHERE = {
+    "activate_unit": ("AA-1", "units activate only in an Activation Phase"),
+    "split_unit": ("AA-3", "units split only in the Clean-Up Split sub-phase"),
+    "roll_morale": ("AA-7", "morale rolls are made only in the Clean-Up Morale sub-phase"),
+    "shuffle_deck": ("AA-8", "decks are shuffled only at the end of the Clean-Up Phase"),
+    "cut_deck": ("AA-8", "decks are cut only at the end of the Clean-Up Phase"),
+    **{kind: ("AA-1", "this is done during an Activation Phase") for kind in TABLE_ACTIONS},
+}
+
+
+def current_die(unit: Unit) -> MoraleDie | None:
+    """AA-2: the unit's morale die now (None: it must split); None for a unit without one."""
+    if unit.morale_die is None:
+        return None
+    return morale_die(unit.morale_die, unit.markers.get(WOUND, 0))
+
+
+def split_pending(state: MatchState) -> list[Unit]:
+    """AA-3: the units in play that must split."""
+    return [u for u in state.in_play() if u.morale_die is not None
+            and must_split(u.morale_die, u.markers.get(WOUND, 0))]
+
+
+def morale_owed(state: MatchState) -> list[Unit]:
+    """AA-7: the units with suppression that have not rolled for morale this turn."""
+    return [u for u in state.in_play() if u.markers.get(SUPPRESSION, 0) > 0
+            and u.morale_die is not None and "morale_rolled" not in u.status]
+
+
+def _eligible(state: MatchState, side: str | None = None) -> list[Unit]:
+    """AA-1: units that can still activate this turn (in play, on the table, not yet)."""
+    return [u for u in state.in_play(side) if "activated" not in u.status
+            and (u.position is None or u.position.box is None)]
+
+
+def _run(state: MatchState) -> int:
+    return state.turn.counters.get("activation", 0)
+
+
+def _activated_this_phase(state: MatchState) -> bool:
+    side = state.turn.active_side
+    return state.done(f"activated:{_run(state)}:{side}") or not _eligible(state, side)
+
+
+def _decks_reset(state: MatchState) -> bool:
+    return all(state.done(f"shuffled:{side}") and state.done(f"cut:{side}")
+               for side in _card_sides(state))
+
+
+def _card_sides(state: MatchState) -> list[str]:
+    return [s for s in state.side_ids()
+            if state.decks.get(s) or state.hands.get(s) or state.discards.get(s)]
+
+
+def _expects(state: MatchState) -> list[str]:
+    step = state.turn.step
+    if step == "activation/activate":
+        side = state.turn.active_side
+        if _activated_this_phase(state):
+            return [f"{side} may act with the activated unit, then advance"]
+        return [f"{side} to activate one of: {', '.join(u.id for u in _eligible(state, side))}"]
+    if step == "cleanup/split":
+        pending = split_pending(state)
+        return ([f"units that must split: {', '.join(u.id for u in pending)}"] if pending
+                else ["voluntary splits (six figures or more), then advance"])
+    if step == "cleanup/morale":
+        owed = morale_owed(state)
+        return ([f"units owing a Morale roll: {', '.join(u.id for u in owed)}"] if owed
+                else ["every Morale roll is made: advance"])
+    if step == "cleanup/cards":
+        out = []
+        for side in _card_sides(state):
+            if not state.done(f"shuffled:{side}"):
+                out.append(f"{side} to shuffle their deck")
+            elif not state.done(f"cut:{side}"):
+                out.append(f"the opponent to cut {side}'s deck")
+        return out or ["decks are reset: advance to the next turn"]
+    return []
+
+
+def _activate(command: cmd.ActivateUnit, state: MatchState, emit: Emit) -> None:
+    unit = unit_in_play(state, command.unit_id)
+    side = state.turn.active_side
+    if unit.side != side:
+        raise NotYourTurn(f"AA-1: only the activating player ({side}) activates a unit",
+                          rule="AA-1", allowed=[u.id for u in _eligible(state, side)])
+    if state.done(f"activated:{_run(state)}:{side}"):
+        raise InvalidAction("AA-1: one unit activates per Activation Phase; advance to end it",
+                            rule="AA-1")
+    if unit not in _eligible(state, side):
+        raise InvalidAction(f"AA-1: unit '{unit.id}' cannot activate again this turn",
+                            rule="AA-1", allowed=[u.id for u in _eligible(state, side)])
+    emit(ev.UnitsActivated, side=side, unit_ids=(unit.id,), run=_run(state))
+
+
+def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
+    """AA-3..AA-6: the service divides the unit; the owner only says where an odd marker
+    goes. New units that must split again and are under six figures are destroyed."""
+    parent = unit_in_play(state, command.unit_id)
+    if command.figures is not None or command.markers:
+        raise InvalidAction("AA-3: the service divides figures and markers; say only which "
+                            "half takes an odd marker ('odd_to')", rule="AA-3")
+    if command.new_unit_id in state.units:
+        raise InvalidAction(f"unit id '{command.new_unit_id}' is taken", rule="core-units")
+    if parent.figures is None or parent.morale_die is None:
+        raise InvalidAction(f"AA-3: unit '{parent.id}' has no figures or Morale die to split",
+                            rule="AA-3")
+    compulsory = parent in split_pending(state)
+    if parent.figures < MIN_SPLIT_FIGURES:
+        raise InvalidAction(f"AA-4: unit '{parent.id}' has {parent.figures} figures; fewer than "
+                            f"{MIN_SPLIT_FIGURES} cannot split", rule="AA-4" if compulsory
+                            else "AA-5")
+    plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
+    kept, given = plan.markers
+    new_unit = parent.model_copy(update={
+        "id": command.new_unit_id, "name": f"{parent.name} ({command.new_unit_id})",
+        "figures": plan.figures[1], "markers": given,
+        "position": command.position or parent.position})
+    emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit,
+         rule="AA-3" if compulsory else "AA-5")
+    _destroy_unsplittable(emit, [parent.id, new_unit.id], rule="AA-6")
+
+
+def _destroy_unsplittable(emit: Emit, unit_ids: list[str] | None, rule: str) -> None:
+    """AA-4: a unit that must split but has fewer than six figures is destroyed."""
+    for unit in split_pending(emit.state):
+        if (unit_ids is None or unit.id in unit_ids) and (unit.figures or 0) < MIN_SPLIT_FIGURES:
+            emit(ev.UnitRemoved, unit_id=unit.id, reason="destroyed", rule=rule)
+
+
+def _enter_split(state: MatchState, emit: Emit) -> None:
+    _destroy_unsplittable(emit, None, rule="AA-4")
+
+
+def _roll_morale(command: cmd.RollMorale, state: MatchState, emit: Emit) -> None:
+    unit = unit_in_play(state, command.unit_id)
+    owed = morale_owed(state)
+    if unit not in owed:
+        raise InvalidAction(f"AA-7: unit '{unit.id}' owes no Morale roll (it has no suppression "
+                            "or has rolled this turn)", rule="AA-7", allowed=[u.id for u in owed])
+    die = current_die(unit)
+    assert die is not None  # the Split sub-phase left no unit that must split
+    spec = parse(die)
+    if command.source == "server":
+        if command.result is not None:
+            raise InvalidAction("server dice take no result; use source 'table'", rule="core-dice")
+        index = emit.roll_index
+        score, = emit.context.dice.roll(spec, index)
+    else:
+        if command.result is None or not 1 <= command.result <= spec.sides:
+            raise InvalidAction(f"a table roll of a {die} needs a result from 1 to {spec.sides}",
+                                rule="core-dice")
+        index, score = None, command.result
+    suppression = unit.markers[SUPPRESSION]
+    emit(ev.DiceRolled, notation=die, dice=(score,), modifier=0, total=score,
+         purpose=f"AA-7 Morale roll for {unit.id} against {suppression} suppression",
+         source=command.source, roll_index=index, unit_ids=(unit.id,), rule="AA-7")
+    emit(ev.UnitStatusChanged, unit_id=unit.id, set=("morale_rolled",), rule="AA-7")
+    if morale_succeeds(score, suppression):
+        emit(ev.MarkerRemoved, kind=SUPPRESSION, count=1, unit_id=unit.id, rule="AA-7")
+
+
+def _shuffle_check(command: cmd.Command, state: MatchState, actor: str) -> None:
+    if isinstance(command, cmd.ShuffleDeck) and state.done(f"shuffled:{actor}"):
+        raise InvalidAction("AA-8: your deck is already shuffled this turn", rule="AA-8")
+    if isinstance(command, cmd.CutDeck):
+        if not state.done(f"shuffled:{command.side}"):
+            raise InvalidAction(f"AA-8: {command.side} shuffles before the deck is cut",
+                                rule="AA-8")
+        if state.done(f"cut:{command.side}"):
+            raise InvalidAction(f"AA-8: {command.side}'s deck is already cut", rule="AA-8")
+
+
+def _unit_info(state: MatchState, unit: Unit) -> dict[str, Any]:
+    if unit.morale_die is None:
+        return {}
+    die = current_die(unit)
+    info: dict[str, Any] = {"base_die": unit.morale_die, "current_die": die,
+                            "must_split": die is None}
+    if die is not None and unit.markers.get(SUPPRESSION):
+        info["morale_chance"] = str(success_chance(die, unit.markers[SUPPRESSION]))
+    return info
+
+
+def _options(options: Mapping[str, Any]) -> int | None:
+    turns = options.get("turns")
+    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool)
+                              or not 1 <= turns <= 100):
+        raise InvalidAction("option 'turns' is a number of turns from 1 to 100", rule="core-ruleset")
+    return turns
+
+
+def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
+    return Ruleset(
+        id="atomic-africa", version=1, title="Atomic Africa", sequence=SEQUENCE,
+        conditions={
+            "units_eligible": lambda s: bool(_eligible(s)),
+            "side_can_activate": lambda s: bool(_eligible(s, s.turn.active_side)),
+            "activated_this_phase": _activated_this_phase,
+            "no_split_pending": lambda s: not split_pending(s),
+            "no_morale_owed": lambda s: not morale_owed(s),
+            "decks_reset": _decks_reset,
+        },
+        checks=(_shuffle_check,),
+        actions={"activate_unit": _activate, "split_unit": _split, "roll_morale": _roll_morale},
+        on_enter={"cleanup/split": _enter_split},
+        end_of_turn=end_by_points(_options(options), "turn", "AA-1"),
+        expects=_expects,
+        where=WHERE,
+        unit_info=_unit_info,
+    )

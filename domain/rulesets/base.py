@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain import events as ev
 from domain.commands import Command
 from domain.context import Emit
 from domain.errors import InvalidAction
@@ -48,3 +49,18 @@ class Ruleset:
     where: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     hand_size: Callable[[MatchState, str], int] = _no_hand_size
     unit_info: Callable[[MatchState, Unit], dict[str, Any]] | None = None
+
+
+def end_by_points(limit: int | None, what: str, rule: str) -> Hook:
+    """The match ends when turn `limit` ends: most victory points wins, equal is a tie."""
+    def end(state: MatchState, emit: Emit) -> None:
+        if limit is None or state.turn.turn < limit:
+            return
+        points = {side: vp.points for side, vp in state.vp.items()}
+        best = max(points.values())
+        leaders = [side for side, p in points.items() if p == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        emit(ev.MatchEnded, winner=winner, rule=rule,
+             reason=f"{what} {limit} of {limit} played; " + (
+                 f"{winner} has the most victory points" if winner else "victory points tied"))
+    return end

@@ -11,7 +11,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from domain import events as ev
-from domain.commands import Action, Command
+from domain.commands import Action, Command, UnitSpec
 from domain.decide import Context, decide, decide_redo, decide_undo
 from domain.dice import SeededDice, commitment
 from domain.history import Frame, first_frame, fold, replay
@@ -28,6 +28,10 @@ class Table:
 
     casual: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = "freeform"
+    sides: tuple[str, ...] = ("red", "blue")
+    units: list[dict[str, Any]] = field(default_factory=list)  # the scenario's set-up
+    decks: dict[str, list[str]] = field(default_factory=dict)
     match_id: UUID = field(default_factory=uuid4)
     log: list[ev.Event] = field(default_factory=list)
     frames: dict[int, Frame] = field(default_factory=dict)
@@ -36,10 +40,11 @@ class Table:
         seed = b"test-seed"
         created = ev.MatchCreated(
             originator_id=self.match_id, originator_version=1, timestamp=T0, actor="referee",
-            command_id="create", turn=1, ruleset="freeform", ruleset_version=1,
-            scenario="test", sides=(Side(id="red", name="Red"), Side(id="blue", name="Blue")),
+            command_id="create", turn=1, ruleset=self.ruleset, ruleset_version=1,
+            scenario="test", sides=tuple(Side(id=s, name=s.title()) for s in self.sides),
             casual=self.casual, options=self.options, dice_commitment=commitment(seed),
-            dice_seed=seed.hex())
+            dice_seed=seed.hex(), units=tuple(UnitSpec(**u).to_unit() for u in self.units),
+            decks={side: tuple(cards) for side, cards in self.decks.items()})
         self.log.append(created)
         self.frames[1] = first_frame(created)
 

@@ -1,0 +1,264 @@
+"""`battlegroup`: Battlegroup skirmish (RULES.md BG-1 to BG-9), two or more players.
+
+Each round: Initiation (initiative BG-2..BG-5, then Command Cards BG-6), Battlegroup
+Activation (BG-7), Round Up (BG-8); the scenario's round limit ends the match (BG-9).
+
+A unit belongs to the battlegroup named by its `extra.battlegroup`; a unit without one is
+an auxiliary squad, declared with a battlegroup's activation. A Commander is a unit of kind
+`commander` with a `cv`. A unit in the `reserve` box cannot act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import groupby
+from typing import Any
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.context import Emit, own_side
+from domain.dice import DiceSpec
+from domain.errors import InvalidAction, NotYourTurn
+from domain.rulesets.base import Ruleset, end_by_points
+from domain.sequence import Phase, SequenceOfPlay, Step
+from domain.state import MatchState, Unit
+
+TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "remove_unit",
+                 "set_status", "set_track", "score_vp", "play_card", "rally_unit")
+
+SEQUENCE = SequenceOfPlay(phases=(
+    Phase(id="initiation", title="Initiation", rule="BG-2", children=(
+        Step(id="initiative", title="Initiative", rule="BG-2",
+             allows=("roll_initiative", "pass_initiative"), leave_when="initiative_settled"),
+        Step(id="cards", title="Command Cards", rule="BG-6",
+             allows=("discard_cards", "draw_cards"), leave_when="hands_filled"),
+    )),
+    Phase(id="activation", title="Battlegroup Activation", rule="BG-7",
+          repeat_while="battlegroups_left", alternate=True, eligible="side_can_activate",
+          children=(
+              Step(id="activate", title="Battlegroup Activation", rule="BG-7",
+                   allows=("activate_battlegroup", *TABLE_ACTIONS), advanced_by="active",
+                   leave_when="activated_this_run"),)),
+    Step(id="round_up", title="Round Up", rule="BG-8", allows=TABLE_ACTIONS),
+))
+
+WHERE = {
+    "roll_initiative": ("BG-2", "initiative is rolled only in the Initiation phase"),
+    "pass_initiative": ("BG-5", "the initiative is handed over only in the Initiation phase"),
+    "discard_cards": ("BG-6", "Command Cards are discarded only in the Initiation phase"),
+    "draw_cards": ("BG-6", "Command Cards are drawn only in the Initiation phase"),
+    "activate_battlegroup": ("BG-7", "battlegroups activate only in the Battlegroup "
+                             "Activation phase"),
+    **{kind: ("BG-7", "units act only when their battlegroup activates (or in Round Up)")
+       for kind in TABLE_ACTIONS},
+}
+
+
+# ---- what the rules compute ---------------------------------------------------------------
+
+def _on_table(unit: Unit) -> bool:
+    return unit.position is None or unit.position.box is None
+
+
+def _commanders(state: MatchState, side: str) -> list[Unit]:
+    return [u for u in state.in_play(side) if u.kind == "commander" and u.cv is not None]
+
+
+def command_value(state: MatchState, side: str) -> int:
+    """BG-2: the highest CV among the side's Commanders on the table, 0 if none. (ours) A
+    Commander embarked in a transport is not on the table for the initiative."""
+    return max((u.cv or 0 for u in _commanders(state, side) if _on_table(u)), default=0)
+
+
+def hand_size(state: MatchState, side: str) -> int:
+    """BG-6: the highest CV among the side's Commanders on the table or embarked in a
+    transport; 1 if it has none."""
+    values = [u.cv or 0 for u in _commanders(state, side)
+              if _on_table(u) or (u.position is not None and u.position.box == "transport")]
+    return max(values) if values else 1
+
+
+def rank(dice: Mapping[str, int], cv: Mapping[str, int]) -> tuple[tuple[str, ...], ...]:
+    """BG-2..BG-4 for one roll among `dice`'s sides: a lone natural 6 wins whatever the
+    totals; otherwise (and for the rest) higher totals go first; sides on the same total
+    stay grouped, to be re-rolled among themselves."""
+    sixes = [side for side, die in dice.items() if die == 6]
+    first = sixes if len(sixes) == 1 else []
+    rest = sorted((s for s in dice if s not in first), key=lambda s: -(dice[s] + cv[s]))
+    groups = [tuple(g) for _, g in groupby(rest, key=lambda s: dice[s] + cv[s])]
+    return tuple([tuple(first)] if first else []) + tuple(groups)
+
+
+def battlegroups(state: MatchState, side: str) -> dict[str, list[Unit]]:
+    """The side's battlegroups and the units in each that can act (not in reserve)."""
+    groups: dict[str, list[Unit]] = {}
+    for unit in state.in_play(side):
+        group = unit.extra.get("battlegroup")
+        if group is not None:
+            groups.setdefault(str(group), [])
+            if unit.position is None or unit.position.box != "reserve":
+                groups[str(group)].append(unit)
+    return groups
+
+
+def available(state: MatchState, side: str | None) -> list[str]:
+    """BG-7: the side's battlegroups not yet activated this round with a unit able to act."""
+    if side is None:
+        return []
+    return [group for group, able in battlegroups(state, side).items()
+            if able and not state.done(f"group:{group}")]
+
+
+def _auxiliaries(state: MatchState, side: str) -> list[str]:
+    return [u.id for u in state.in_play(side) if "battlegroup" not in u.extra
+            and "activated" not in u.status
+            and (u.position is None or u.position.box != "reserve")]
+
+
+def _run(state: MatchState) -> int:
+    return state.turn.counters.get("activation", 0)
+
+
+def _activated_this_run(state: MatchState) -> bool:
+    side = state.turn.active_side
+    return state.done(f"activated:{_run(state)}:{side}") or not available(state, side)
+
+
+def _hand_full(state: MatchState, side: str) -> bool:
+    return (state.done(f"drawn:{side}") or len(state.hands.get(side, ())) >= hand_size(state, side)
+            or not state.decks.get(side))
+
+
+# ---- procedures ---------------------------------------------------------------------------
+
+def _roll_initiative(command: cmd.RollInitiative, state: MatchState, emit: Emit) -> None:
+    if state.done("initiative"):
+        raise InvalidAction("BG-2: the initiative is settled for this round", rule="BG-2")
+    groups = state.initiative_groups or (state.side_ids(),)
+    rolling = [side for group in groups if len(group) > 1 for side in group]
+    index: int | None = None
+    if command.source == "server":
+        if command.results is not None:
+            raise InvalidAction("server dice take no results; use source 'table'",
+                                rule="core-dice")
+        index = emit.roll_index
+        faces = emit.context.dice.roll(DiceSpec(len(rolling), 6), index)
+        dice = dict(zip(rolling, faces, strict=True))
+    else:
+        if command.results is None or set(command.results) != set(rolling):
+            raise InvalidAction(f"BG-4: table dice are needed for exactly: {', '.join(rolling)}",
+                                rule="BG-4", allowed=rolling)
+        dice = {side: command.results[side] for side in rolling}
+    cv = {side: command_value(state, side) for side in rolling}
+    ranking: list[tuple[str, ...]] = []
+    for group in groups:
+        if len(group) == 1:
+            ranking.append(group)
+        else:
+            ranking += rank({s: dice[s] for s in group}, cv)
+    emit(ev.InitiativeRolled, dice=dice, cv=cv, source=command.source, roll_index=index,
+         ranking=tuple(ranking), rule="BG-2" if not state.initiative_groups else "BG-4")
+
+
+def _pass_initiative(command: cmd.PassInitiative, state: MatchState, emit: Emit) -> None:
+    order = state.turn.initiative
+    if not state.done("initiative"):
+        raise InvalidAction("BG-5: roll the initiative first", rule="BG-5")
+    if state.done("initiative_passed"):
+        raise InvalidAction("BG-5: the initiative has already been handed over this round",
+                            rule="BG-5")
+    if emit.context.actor not in ("referee", order[0]):
+        raise NotYourTurn(f"BG-5: only the winner ({order[0]}) may hand over the initiative",
+                          rule="BG-5", allowed=[order[0]])
+    emit(ev.InitiativePassed, side=order[0], to=order[1],
+         order=(order[1], order[0], *order[2:]), rule="BG-5")
+
+
+def _check(command: cmd.Command, state: MatchState, actor: str) -> None:
+    if isinstance(command, cmd.DiscardCards) and state.done(f"drawn:{actor}"):
+        raise InvalidAction("BG-6: discard before drawing; you have drawn this round",
+                            rule="BG-6")
+    if isinstance(command, cmd.DrawCards):
+        side = own_side(state, actor, "BG-6")
+        if command.count is not None:
+            raise InvalidAction(f"BG-6: the service draws up to your hand size "
+                                f"({hand_size(state, side)}); leave out 'count'", rule="BG-6")
+        if state.done(f"drawn:{side}"):
+            raise InvalidAction("BG-6: you have drawn this round", rule="BG-6")
+
+
+def _activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) -> None:
+    side = state.turn.active_side
+    actor = emit.context.actor
+    if actor not in ("referee", side):
+        raise NotYourTurn(f"BG-7: it is {side}'s turn to activate a battlegroup", rule="BG-7",
+                          allowed=[x for x in (side, "referee") if x])
+    assert side is not None
+    if state.done(f"activated:{_run(state)}:{side}"):
+        raise InvalidAction("BG-7: one battlegroup per turn in the order; advance to pass on",
+                            rule="BG-7")
+    choices = available(state, side)
+    if command.battlegroup not in choices:
+        raise InvalidAction(
+            f"BG-7: battlegroup '{command.battlegroup}' cannot activate (not {side}'s, already "
+            "activated this round, or no unit able to act)", rule="BG-7", allowed=choices)
+    auxiliaries = _auxiliaries(state, side)
+    wrong = [u for u in command.auxiliaries if u not in auxiliaries]
+    if wrong:
+        raise InvalidAction(f"BG-7: not an auxiliary squad of {side} free to activate: "
+                            f"{', '.join(wrong)}", rule="BG-7", allowed=auxiliaries)
+    units = [u.id for u in battlegroups(state, side)[command.battlegroup]]
+    emit(ev.UnitsActivated, side=side, unit_ids=(*units, *dict.fromkeys(command.auxiliaries)),
+         group=command.battlegroup, run=_run(state), rule="BG-7")
+
+
+def _expects(state: MatchState) -> list[str]:
+    step = state.turn.step
+    order = state.turn.initiative
+    if step == "initiation/initiative":
+        if state.initiative_groups:
+            tied = [", ".join(g) for g in state.initiative_groups if len(g) > 1]
+            return [f"tied players to re-roll: {'; '.join(tied)}"]
+        if not state.done("initiative"):
+            return [f"initiative rolls for: {', '.join(state.side_ids())}"]
+        if not state.done("initiative_passed"):
+            return [f"{order[0]} may hand first place to {order[1]}, then advance"]
+        return ["the initiative is settled: advance"]
+    if step == "initiation/cards":
+        waiting = [f"{side} to discard (optional) and draw up to {hand_size(state, side)}"
+                   for side in order if not _hand_full(state, side)]
+        return waiting or ["hands are filled: advance"]
+    if step == "activation/activate":
+        side = state.turn.active_side
+        if _activated_this_run(state):
+            return [f"{side} acts with the activated battlegroup, then advances"]
+        return [f"{side} to activate one of: {', '.join(available(state, side))}"]
+    return ["Round Up: resolve its special rules in initiative order, then advance"]
+
+
+def _rounds(options: Mapping[str, Any]) -> int:
+    rounds = options.get("rounds")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
+        raise InvalidAction("BG-1: option 'rounds' (the scenario's number of rounds, 1 to 100) "
+                            "is required", rule="BG-1")
+    return rounds
+
+
+def battlegroup(options: Mapping[str, Any]) -> Ruleset:
+    return Ruleset(
+        id="battlegroup", version=1, title="Battlegroup", sequence=SEQUENCE,
+        conditions={
+            "initiative_settled": lambda s: s.done("initiative"),
+            "hands_filled": lambda s: all(_hand_full(s, side) for side in s.side_ids()),
+            "battlegroups_left": lambda s: any(available(s, side) for side in s.side_ids()),
+            "side_can_activate": lambda s: bool(available(s, s.turn.active_side)),
+            "activated_this_run": _activated_this_run,
+        },
+        checks=(_check,),
+        actions={"roll_initiative": _roll_initiative, "pass_initiative": _pass_initiative,
+                 "activate_battlegroup": _activate},
+        end_of_turn=end_by_points(_rounds(options), "round", "BG-8"),
+        expects=_expects,
+        where=WHERE,
+        hand_size=hand_size,
+    )
