@@ -41,7 +41,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (400, "The body is not JSON"),
         (401, "No token, or one that opens no seat here"),
         (403, "The seat may not do this"),
-        (404, "No such match, or a point the match never reached"),
+        (404, "No such match or scenario, or a point the match never reached"),
         (409, "Refused by the state of the match (undo, end, concurrency)"),
         (412, "If-Match is stale"),
         (413, "The body is too large"),
@@ -67,6 +67,11 @@ def problem(status: int, title: str, detail: str, *, code: str, instance: str = 
 
 def _kebab(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+class ScenarioNotFound(DomainError):
+    status = 404
+    title = "Scenario not found"
 
 
 class Unauthorized(DomainError):

@@ -6,7 +6,9 @@ the state is the head of the match or a point in its past (time travel).
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from domain.rulesets import get_ruleset
 from domain.state import DiceRoll, MatchState, Outcome, TrackValue, Unit
@@ -31,6 +33,7 @@ class TurnView(BaseModel):
     allows: tuple[str, ...]
     optional: bool
     sequence: list[str]
+    expects: list[str]  # what the current step is waiting for, in words
     outcome: Outcome | None
 
 
@@ -46,13 +49,31 @@ class VPView(BaseModel):
     leader: str | None  # None while tied
 
 
+class UnitView(Unit):
+    computed: dict[str, Any] = Field(default_factory=dict)  # what the ruleset works out (AA-2)
+
+
+class CardsView(BaseModel):
+    """A side's cards as the viewer may see them: counts for all; the hand and the deck's
+    order for the side itself and the referee only."""
+
+    side: str
+    deck_count: int
+    hand_count: int
+    played: tuple[str, ...]  # face up this turn
+    hand: tuple[str, ...] | None = None
+    deck: tuple[str, ...] | None = None
+
+
 class BoardView(BaseModel):
     ruleset: str
     scenario: str
     casual: bool
     turn: TurnView
-    units: list[Unit]  # in play
-    off_board: list[Unit]  # removed from play
+    units: list[UnitView]  # in play
+    off_board: list[UnitView]  # removed from play
+    cards: list[CardsView]
+    initiative_groups: tuple[tuple[str, ...], ...]  # BG-4: ties still to re-roll
     location_markers: dict[str, dict[str, int]]
     tracks: dict[str, TrackValue]
     recent_rolls: tuple[DiceRoll, ...]
@@ -73,6 +94,7 @@ def turn_view(state: MatchState) -> TurnView:
         allows=step.allows,
         optional=step.optional,
         sequence=ruleset.sequence.steps(),
+        expects=ruleset.expects(state) if ruleset.expects and state.outcome is None else [],
         outcome=state.outcome,
     )
 
@@ -88,8 +110,26 @@ def vp_view(state: MatchState) -> VPView:
     return VPView(tracks=tracks, leader=leaders[0] if len(leaders) == 1 else None)
 
 
-def board_view(state: MatchState) -> BoardView:
-    units = list(state.units.values())
+def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
+    out = []
+    for side in state.side_ids():
+        deck, hand = state.decks.get(side, ()), state.hands.get(side, ())
+        played = state.discards.get(side, ())
+        if not (deck or hand or played):
+            continue
+        mine = viewer in ("referee", side)
+        out.append(CardsView(side=side, deck_count=len(deck), hand_count=len(hand),
+                             played=played, hand=hand if mine else None,
+                             deck=deck if mine else None))
+    return out
+
+
+def board_view(state: MatchState, viewer: str = "") -> BoardView:
+    """The board as seat `viewer` may see it (private cards only for their owner)."""
+    ruleset = get_ruleset(state.ruleset, state.options)
+    info = ruleset.unit_info
+    units = [UnitView(**dict(u), computed=info(state, u) if info else {})
+             for u in state.units.values()]
     return BoardView(
         ruleset=state.ruleset,
         scenario=state.scenario,
@@ -97,6 +137,8 @@ def board_view(state: MatchState) -> BoardView:
         turn=turn_view(state),
         units=[u for u in units if u.removed is None],
         off_board=[u for u in units if u.removed is not None],
+        cards=cards_view(state, viewer),
+        initiative_groups=state.initiative_groups,
         location_markers=state.location_markers,
         tracks=state.tracks,
         recent_rolls=state.dice.recent,

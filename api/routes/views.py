@@ -41,7 +41,7 @@ def _at(matches: MatchesDep, match_id: UUID, query: PointQuery,
 def board(match_id: UUID, matches: MatchesDep, who: ReaderDep, query: PointDep,
           response: Response) -> BoardPublic:
     frame, point = _at(matches, match_id, query, response)
-    return BoardPublic(point=point, **dict(board_view(frame.state)))
+    return BoardPublic(point=point, **dict(board_view(frame.state, who.name)))
 
 
 @router.get("/vp")

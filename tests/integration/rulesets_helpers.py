@@ -1,0 +1,77 @@
+"""A match driven through the HTTP API by its seats, for the ruleset tests."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from api import scenarios
+
+
+def scenario(name: str, **changes: Any) -> dict[str, Any]:
+    """A shipped sample scenario as a request body, with top-level fields replaced."""
+    return {**scenarios.load(name).model_dump(mode="json"), **copy.deepcopy(changes)}
+
+
+@dataclass
+class Played:
+    client: TestClient
+    body: dict[str, Any]
+    match: str = ""
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        r = self.client.post("/api/matches", json=self.body)
+        assert r.status_code == 201, r.text
+        self.match = str(r.json()["match_id"])
+        self.tokens = dict(r.json()["tokens"])
+        for side in self.body["sides"]:
+            joined = self.client.post(f"/api/matches/{self.match}/seats",
+                                      json={"player": side["name"]},
+                                      headers=self.auth(f"join:{side['id']}"))
+            assert joined.status_code == 201, joined.text
+            self.tokens[side["id"]] = joined.json()["token"]
+
+    def auth(self, seat: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def get(self, path: str, seat: str = "referee", **params: Any) -> Any:
+        r = self.client.get(f"/api/matches/{self.match}{path}", params=params,
+                            headers=self.auth(seat))
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def act(self, seat: str, **action: Any) -> list[dict[str, Any]]:
+        r = self.client.post(f"/api/matches/{self.match}/actions", json=action,
+                             headers=self.auth(seat))
+        assert r.status_code == 201, r.text
+        return list(r.json()["events"])
+
+    def refused(self, seat: str, status: int, rule: str, **action: Any) -> dict[str, Any]:
+        """The action is refused with `status` naming `rule`, and nothing is appended."""
+        before = self.version
+        r = self.client.post(f"/api/matches/{self.match}/actions", json=action,
+                             headers=self.auth(seat))
+        assert r.status_code == status, r.text
+        assert r.json()["rule"] == rule, r.text
+        assert self.version == before
+        return dict(r.json())
+
+    @property
+    def version(self) -> int:
+        return int(self.get("")["version"])
+
+    @property
+    def board(self) -> dict[str, Any]:
+        return dict(self.get("/board"))
+
+    @property
+    def turn(self) -> dict[str, Any]:
+        return dict(self.get("/turn"))
+
+    def unit(self, unit_id: str, seat: str = "referee") -> dict[str, Any]:
+        board = self.get("/board", seat)
+        return next(u for u in board["units"] + board["off_board"] if u["id"] == unit_id)
