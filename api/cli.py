@@ -35,8 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
         admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
                  else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
-        print(f"battlelog is serving http://{args.host}:{args.port} (store: {where})\n"
-              f"admin token for the match list (GET /api/matches): {admin}", flush=True)
+        base = f"http://{args.host}:{args.port}"
+        print(f"battlelog is serving {base} (store: {where})\n"
+              f"admin token for the match list (GET /api/matches): {admin}\n"
+              f"start a sample match: curl -s {base}/api/scenarios/atomic-africa-demo | "
+              f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-",
+              flush=True)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 

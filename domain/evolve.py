@@ -14,7 +14,14 @@ from domain.dice import SeededDice
 from domain.rulesets import get_ruleset
 from domain.sequence import start
 from domain.state import (
-    TURN_FLAGS, DiceLog, DiceRoll, MatchState, Outcome, Position, Unit, VictoryPoints,
+    TURN_FLAGS,
+    DiceLog,
+    DiceRoll,
+    MatchState,
+    Outcome,
+    Position,
+    Unit,
+    VictoryPoints,
 )
 
 RECENT_ROLLS = 10

@@ -9,8 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from domain.errors import InvalidAction
-from domain.rulesets.base import Ruleset
 from domain.rulesets.atomic_africa import atomic_africa
+from domain.rulesets.base import Ruleset
 from domain.rulesets.battlegroup import battlegroup
 from domain.rulesets.freeform import freeform
 

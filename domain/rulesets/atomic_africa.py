@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, own_side, unit as unit_in_play
+from domain.context import Emit
+from domain.context import unit as unit_in_play
 from domain.dice import parse
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import Ruleset, end_by_points
@@ -213,7 +214,7 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
                             f"{MIN_SPLIT_FIGURES} cannot split", rule="AA-4" if compulsory
                             else "AA-5")
     plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
-    kept, given = plan.markers
+    _kept, given = plan.markers
     new_unit = parent.model_copy(update={
         "id": command.new_unit_id, "name": f"{parent.name} ({command.new_unit_id})",
         "figures": plan.figures[1], "markers": given,

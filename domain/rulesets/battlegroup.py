@@ -47,8 +47,8 @@ WHERE = {
     "pass_initiative": ("BG-5", "the initiative is handed over only in the Initiation phase"),
     "discard_cards": ("BG-6", "Command Cards are discarded only in the Initiation phase"),
     "draw_cards": ("BG-6", "Command Cards are drawn only in the Initiation phase"),
-    "activate_battlegroup": ("BG-7", "battlegroups activate only in the Battlegroup "
-                             "Activation phase"),
+    "activate_battlegroup": ("BG-7", ("battlegroups activate only in the Battlegroup "
+                             "Activation phase")),
     **{kind: ("BG-7", "units act only when their battlegroup activates (or in Round Up)")
        for kind in TABLE_ACTIONS},
 }
