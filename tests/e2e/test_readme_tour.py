@@ -13,16 +13,25 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.e2e
 
 
-def _tour() -> str:
+def _block(heading: str) -> str:
     readme = (ROOT / "README.md").read_text()
-    section = readme.split("## A 5-minute tour with curl", 1)[1]
+    section = readme.split(f"## {heading}", 1)[1]
     match = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
-    assert match, "the README has a tour in a ```sh block"
+    assert match, f"the README has a ```sh block under '{heading}'"
     return match.group(1)
 
 
+def test_readme_sample_scenario_starts_a_match(server: str) -> None:
+    script = _block("Play a sample scenario").replace("http://127.0.0.1:8000", server)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], check=False,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    created = json.loads(done.stdout)
+    assert set(created["tokens"]) == {"referee", "spectator", "join:red", "join:blue"}
+
+
 def test_readme_curl_tour_runs_as_written(server: str) -> None:
-    script = _tour().replace("http://127.0.0.1:8000", server)
+    script = _block("A 5-minute tour with curl").replace("http://127.0.0.1:8000", server)
     done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], check=False,
                           capture_output=True,
                           text=True, timeout=60)
