@@ -205,3 +205,21 @@ def test_rounds_are_required(client: TestClient) -> None:
 ])
 def test_rank(dice: dict[str, int], cv: dict[str, int], ranking: list[tuple[str, ...]]) -> None:
     assert list(rank(dice, cv)) == ranking
+
+
+def test_equal_points_at_the_round_limit_is_a_tie(client: TestClient) -> None:
+    m = bg(client, options={"rounds": 1})
+    play_round(m, north=2, south=2)
+    outcome = m.get("")["outcome"]
+    assert outcome["winner"] is None and "victory points tied" in outcome["reason"]
+
+
+def test_a_bad_scenario_is_refused_naming_the_field(client: TestClient) -> None:
+    body = scenario("battlegroup-demo")
+    body["units"][3]["side"] = "east"
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422 and "units[3] (n-snipers): there is no side 'east'" in r.text
+    body = scenario("battlegroup-demo")
+    body["units"][1]["figures"] = -1
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422 and "units" in r.text and "figures" in r.text
