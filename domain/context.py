@@ -32,30 +32,40 @@ class Context:
 
 @dataclass
 class Emit:
-    """Stamps events with the envelope, numbering them from `context.version + 1`, and
-    keeps `state`: the state after the events emitted so far (for procedures that go on
-    from there, like a ruleset's step that acts as the marker arrives)."""
+    """Stamps events with the envelope, numbering them from `context.version + 1`. Its
+    `state` is the state after the events emitted so far (for procedures that go on from
+    there, like a ruleset's step that acts as the marker arrives), evolved only when asked."""
 
     context: Context
-    state: MatchState
+    base: MatchState
     apply: Callable[[MatchState, ev.Event], MatchState] | None = None
     events: list[ev.Event] = field(default_factory=list)
+    _state: MatchState | None = None
+    _applied: int = 0
 
     def __call__(self, cls: type[E], **fields: Any) -> E:
         c = self.context
+        turns = [e.marker.turn for e in self.events if isinstance(e, ev.TurnAdvanced)]
         event = cls(
             originator_id=c.match_id,
             originator_version=c.version + len(self.events) + 1,
             timestamp=c.now,
             actor=c.actor,
             command_id=c.command_id,
-            turn=self.state.turn.turn,
+            turn=turns[-1] if turns else self.base.turn.turn,
             **fields,
         )
         self.events.append(event)
-        if self.apply is not None:
-            self.state = self.apply(self.state, event)
         return event
+
+    @property
+    def state(self) -> MatchState:
+        state = self._state or self.base
+        if self.apply is not None:
+            for event in self.events[self._applied:]:
+                state = self.apply(state, event)
+            self._state, self._applied = state, len(self.events)
+        return state
 
     @property
     def roll_index(self) -> int:
