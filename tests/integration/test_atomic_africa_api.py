@@ -3,24 +3,10 @@ Clean-Up procedures AA-3..AA-8, and who may see the decks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
-
-from api.app import create_app
-from api.settings import Settings
-from domain.application import Matches
-
-
-@pytest.fixture
-def client(store_env: dict[str, str]) -> Iterator[TestClient]:
-    matches = Matches(env=store_env)
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
-        yield client
-    matches.close()
 
 
 def squad(unit_id: str, side: str, figures: int, die: str, **markers: int) -> dict[str, Any]:

@@ -3,25 +3,13 @@ Cards BG-6, activation BG-7, Round Up and the round limit BG-8/BG-9."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
-from api.app import create_app
-from api.settings import Settings
-from domain.application import Matches
 from domain.rulesets.battlegroup import rank
-
-
-@pytest.fixture
-def client(store_env: dict[str, str]) -> Iterator[TestClient]:
-    matches = Matches(env=store_env)
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
-        yield client
-    matches.close()
 
 
 def bg(client: TestClient, **changes: Any) -> Played:

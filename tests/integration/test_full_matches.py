@@ -5,30 +5,13 @@ the state the service holds."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from uuid import UUID
 
-import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
-from api.app import create_app
-from api.settings import Settings
 from domain.application import Matches
 from domain.history import replay
-
-
-@pytest.fixture
-def matches(store_env: dict[str, str]) -> Iterator[Matches]:
-    matches = Matches(env=store_env)
-    yield matches
-    matches.close()
-
-
-@pytest.fixture
-def client(matches: Matches) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
-        yield client
 
 
 def assert_replay_matches(matches: Matches, m: Played) -> None:
