@@ -56,9 +56,7 @@ def decide(
 def _out_of_step(kind: str, state: MatchState, ruleset: Ruleset, step: Step) -> OutOfSequence:
     """AA-3: units split only in the Clean-Up Split sub-phase; current step: Activation 4."""
     rule, where = ruleset.where.get(kind, (step.rule or "core-sequence", ""))
-    run = next((n + 1 for path, n in state.turn.counters.items()
-                if state.turn.step.startswith(f"{path}/")), None)
-    current = (step.title or step.id) + (f" {run}" if run is not None else "")
+    current = (step.title or step.id) + (f" {state.turn.run + 1}" if state.turn.counters else "")
     said = f"{rule}: {where}; current step: {current}" if where else (
         f"'{kind}' is not allowed in step '{state.turn.step}' ({current})")
     return OutOfSequence(said, rule=rule, allowed=sorted({*step.allows, *ALWAYS_ALLOWED}))
@@ -300,14 +298,7 @@ def _(command: cmd.ActivateUnit, state: MatchState, ruleset: Ruleset, emit: Emit
     if "activated" in unit.status:
         raise InvalidAction(f"unit '{unit.id}' has already activated this turn",
                             rule="core-activation")
-    emit(ev.UnitsActivated, side=unit.side, unit_ids=(unit.id,), run=_run(state))
-
-
-def _run(state: MatchState) -> int:
-    """Which run of the innermost repeating phase the marker is in (0 outside any)."""
-    inside = [n for path, n in state.turn.counters.items()
-              if state.turn.step.startswith(f"{path}/")]
-    return inside[-1] if inside else 0
+    emit(ev.UnitsActivated, side=unit.side, unit_ids=(unit.id,), run=state.turn.run)
 
 
 @_handle.register

@@ -20,6 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.state import Box, Name, Position, Side, TrackValue, TurnMarker, Unit
 
 
+def sees_private(viewer: str, owner: str) -> bool:
+    """Whether seat `viewer` sees what is private to seat `owner` (its own and the referee)."""
+    return viewer in ("referee", owner)
+
+
 class Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     class_version: ClassVar[int] = 1
@@ -184,7 +189,7 @@ class NoteAdded(Event):
 
     def hidden_from(self, viewer: str) -> set[str]:
         hidden = super().hidden_from(viewer)
-        if self.private and viewer not in ("referee", self.actor):
+        if self.private and not sees_private(viewer, self.actor):
             hidden.add("text")
         return hidden
 
@@ -205,15 +210,15 @@ class ActionsRedone(Event):
     resulting_turn: int
 
 
-class _SidePrivate(Event):
-    """An event about one side's cards: `secret_fields` are for that side and the referee."""
+class _CardEvent(Event):
+    """An event about one side's cards; its `secret_fields` are for that side and the referee."""
 
     side: Name
     secret_fields: ClassVar[frozenset[str]] = frozenset()
 
     def hidden_from(self, viewer: str) -> set[str]:
         hidden = super().hidden_from(viewer)
-        if viewer not in ("referee", self.side):
+        if not sees_private(viewer, self.side):
             hidden |= self.secret_fields
         return hidden
 
@@ -247,13 +252,13 @@ class InitiativePassed(Event):
     order: tuple[Name, ...]
 
 
-class CardsDrawn(_SidePrivate):
+class CardsDrawn(_CardEvent):
     cards: tuple[str, ...]
     count: int
     secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
 
 
-class CardsDiscarded(_SidePrivate):
+class CardsDiscarded(_CardEvent):
     """Cards leave the hand unseen (BG-6: unwanted Command Cards)."""
 
     cards: tuple[str, ...]
@@ -261,11 +266,11 @@ class CardsDiscarded(_SidePrivate):
     secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
 
 
-class CardPlayed(_SidePrivate):
+class CardPlayed(_CardEvent):
     card: str
 
 
-class DeckShuffled(_SidePrivate):
+class DeckShuffled(_CardEvent):
     """AA-8: every card of `side` (deck, hand, played) collected and shuffled with the
     server's dice; the order is for the owner and the referee."""
 
@@ -274,7 +279,7 @@ class DeckShuffled(_SidePrivate):
     secret_fields: ClassVar[frozenset[str]] = frozenset({"order"})
 
 
-class DeckCut(_SidePrivate):
+class DeckCut(_CardEvent):
     """AA-8: `by` cuts `side`'s deck: the top `at` cards go to the bottom."""
 
     by: Name

@@ -22,6 +22,7 @@ from domain.state import (
     Position,
     Unit,
     VictoryPoints,
+    activation_fact,
 )
 
 RECENT_ROLLS = 10
@@ -202,7 +203,7 @@ def _(event: ev.UnitsActivated, state: MatchState) -> MatchState:
         unit = units[unit_id]
         units[unit_id] = unit.model_copy(
             update={"status": tuple(sorted({*unit.status, "activated"}))})
-    facts = [f"activated:{event.run}:{event.side}"]
+    facts = [activation_fact(event.run, event.side)]
     if event.group is not None:
         facts.append(f"group:{event.group}")
     return state.model_copy(update={"units": units, **_noted(state, *facts)})

@@ -170,7 +170,7 @@ def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
 
 
 def _marker(seq: SequenceOfPlay, old: TurnMarker, step: str, counters: dict[str, int],
-            state: MatchState | None = None, conditions: Conditions | None = None) -> TurnMarker:
+            state: MatchState, conditions: Conditions) -> TurnMarker:
     live = {k: v for k, v in counters.items() if step.startswith(f"{k}/")}
     marker = TurnMarker(
         turn=old.turn,
@@ -179,8 +179,7 @@ def _marker(seq: SequenceOfPlay, old: TurnMarker, step: str, counters: dict[str,
         counters=live,
         active_side=_active_side(seq, step, live, old.initiative),
     )
-    return marker if state is None or conditions is None else _pass_over(
-        seq, marker, state, conditions)
+    return _pass_over(seq, marker, state, conditions)
 
 
 def _pass_over(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,

@@ -87,6 +87,12 @@ class TurnMarker(Frozen):
     initiative: tuple[Name, ...] = ()
     counters: dict[str, int] = Field(default_factory=dict)
 
+    @property
+    def run(self) -> int:
+        """Which run (0, 1, ...) of the innermost repeating phase the marker is in; 0 outside."""
+        inner = max(self.counters, key=len, default=None)
+        return 0 if inner is None else self.counters[inner]
+
 
 class VictoryPoints(Frozen):
     points: int = 0
@@ -153,3 +159,11 @@ class MatchState(Frozen):
 
     def done(self, fact: str) -> bool:
         return fact in self.this_turn
+
+    def activated_this_run(self) -> bool:
+        """The active side has activated in this run of the activation phase."""
+        return self.done(activation_fact(self.turn.run, self.turn.active_side))
+
+
+def activation_fact(run: int, side: str | None) -> str:
+    return f"activated:{run}:{side}"

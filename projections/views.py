@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from domain.events import sees_private
 from domain.rulesets import get_ruleset
 from domain.state import DiceRoll, MatchState, Outcome, TrackValue, Unit
 
@@ -117,7 +118,7 @@ def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
         played = state.discards.get(side, ())
         if not (deck or hand or played):
             continue
-        mine = viewer in ("referee", side)
+        mine = sees_private(viewer, side)
         out.append(CardsView(side=side, deck_count=len(deck), hand_count=len(hand),
                              played=played, hand=hand if mine else None,
                              deck=deck if mine else None))

@@ -136,13 +136,10 @@ def _eligible(state: MatchState, side: str | None = None) -> list[Unit]:
             and (u.position is None or u.position.box is None)]
 
 
-def _run(state: MatchState) -> int:
-    return state.turn.counters.get("activation", 0)
-
 
 def _activated_this_phase(state: MatchState) -> bool:
     side = state.turn.active_side
-    return state.done(f"activated:{_run(state)}:{side}") or not _eligible(state, side)
+    return state.activated_this_run() or not _eligible(state, side)
 
 
 def _decks_reset(state: MatchState) -> bool:
@@ -187,13 +184,13 @@ def _activate(command: cmd.ActivateUnit, state: MatchState, emit: Emit) -> None:
     if unit.side != side:
         raise NotYourTurn(f"AA-1: only the activating player ({side}) activates a unit",
                           rule="AA-1", allowed=[u.id for u in _eligible(state, side)])
-    if state.done(f"activated:{_run(state)}:{side}"):
+    if state.activated_this_run():
         raise InvalidAction("AA-1: one unit activates per Activation Phase; advance to end it",
                             rule="AA-1")
     if unit not in _eligible(state, side):
         raise InvalidAction(f"AA-1: unit '{unit.id}' cannot activate again this turn",
                             rule="AA-1", allowed=[u.id for u in _eligible(state, side)])
-    emit(ev.UnitsActivated, side=side, unit_ids=(unit.id,), run=_run(state))
+    emit(ev.UnitsActivated, side=side, unit_ids=(unit.id,), run=state.turn.run)
 
 
 def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:

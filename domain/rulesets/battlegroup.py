@@ -115,13 +115,10 @@ def _auxiliaries(state: MatchState, side: str) -> list[str]:
             and (u.position is None or u.position.box != "reserve")]
 
 
-def _run(state: MatchState) -> int:
-    return state.turn.counters.get("activation", 0)
-
 
 def _activated_this_run(state: MatchState) -> bool:
     side = state.turn.active_side
-    return state.done(f"activated:{_run(state)}:{side}") or not available(state, side)
+    return state.activated_this_run() or not available(state, side)
 
 
 def _hand_full(state: MatchState, side: str) -> bool:
@@ -194,7 +191,7 @@ def _activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) -
         raise NotYourTurn(f"BG-7: it is {side}'s turn to activate a battlegroup", rule="BG-7",
                           allowed=[x for x in (side, "referee") if x])
     assert side is not None
-    if state.done(f"activated:{_run(state)}:{side}"):
+    if state.activated_this_run():
         raise InvalidAction("BG-7: one battlegroup per turn in the order; advance to pass on",
                             rule="BG-7")
     choices = available(state, side)
@@ -209,7 +206,7 @@ def _activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) -
                             f"{', '.join(wrong)}", rule="BG-7", allowed=auxiliaries)
     units = [u.id for u in battlegroups(state, side)[command.battlegroup]]
     emit(ev.UnitsActivated, side=side, unit_ids=(*units, *dict.fromkeys(command.auxiliaries)),
-         group=command.battlegroup, run=_run(state), rule="BG-7")
+         group=command.battlegroup, run=state.turn.run, rule="BG-7")
 
 
 def _expects(state: MatchState) -> list[str]:

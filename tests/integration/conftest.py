@@ -22,5 +22,5 @@ def matches(store_env: dict[str, str]) -> Iterator[Matches]:
 
 @pytest.fixture
 def client(matches: Matches) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
+    with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)) as client:
         yield client

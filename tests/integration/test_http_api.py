@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from freezegun import freeze_time
-
-from api.app import create_app
-from api.settings import Settings
-from domain.application import Matches
 
 SIDES = [{"id": "allies", "name": "Allies"}, {"id": "axis", "name": "Axis"}]
 SQUAD = {"id": "sq1", "side": "allies", "name": "1st Squad", "figures": 11,
@@ -23,15 +18,6 @@ ADMIN = {"Authorization": "Bearer admin-token"}
 TOKENS: dict[str, dict[str, str]] = {}  # match id -> seat -> bearer token
 J = 7  # the version once both sides joined: created, then 3 events a side (joined, join
 # token revoked, seat token issued)
-
-
-@pytest.fixture
-def client(store_env: dict[str, str]) -> Iterator[TestClient]:
-    matches = Matches(env=store_env)
-    app = create_app(Settings(admin_token="admin-token"), matches=matches)
-    with TestClient(app) as client:
-        yield client
-    matches.close()
 
 
 def auth(match: str, seat: str = "referee") -> dict[str, str]:
