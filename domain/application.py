@@ -128,6 +128,10 @@ class Matches(Application[UUID]):
         if {REFEREE, SPECTATOR} & {s.id for s in sides} or any(":" in s.id for s in sides):
             raise InvalidAction("'referee' and 'spectator' are seats, not sides, and a side id "
                                 "has no ':'", rule="core-sides")
+        roles = setup.options.get("roles")
+        if isinstance(roles, dict) and not set(roles.values()) <= {s.id for s in sides}:
+            raise InvalidAction("option 'roles' names a side the match does not have",
+                                rule="core-sides", allowed=[s.id for s in sides])
         seed = self.seed_source()
         seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in sides)]
         tokens = {seat: self.token_source() for seat in seats}

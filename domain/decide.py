@@ -20,7 +20,7 @@ from domain.dice import parse
 from domain.errors import InvalidAction, MatchOver, NotYourTurn, OutOfSequence, UndoRefused
 from domain.evolve import evolve
 from domain.rulesets import Ruleset
-from domain.sequence import ANY, Step, following
+from domain.sequence import ANY, Step, following, start
 from domain.state import MatchState, TurnMarker
 
 __all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "next_marker"]
@@ -35,6 +35,11 @@ def decide(
     if state.outcome is not None and kind != "add_note":
         raise MatchOver("the match has ended; only notes can be added", rule="core-end")
     step = ruleset.sequence.step(state.turn.step)
+    if state.awaiting is not None and kind not in ("enter_result", "add_note", "end_match"):
+        raise OutOfSequence(
+            f"{state.awaiting.rule or 'core-results'}: enter the result of {state.awaiting.what} "
+            "first (enter_result)", rule=state.awaiting.rule or "core-results",
+            allowed=["enter_result", "add_note"])
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
@@ -50,6 +55,8 @@ def decide(
         procedure(command, state, emit)
     else:
         _handle(command, state, ruleset, emit)
+    if ruleset.react is not None and emit.events:
+        ruleset.react(state, emit)
     return emit.events
 
 
@@ -91,8 +98,11 @@ def _check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
         return
     if isinstance(command, cmd.DeployUnit):
         side = command.unit.side
-    elif isinstance(command, cmd.MoveUnit | cmd.SetStatus | cmd.SplitUnit | cmd.RallyUnit):
+    elif isinstance(command, cmd.MoveUnit | cmd.SetStatus | cmd.SplitUnit | cmd.RallyUnit
+                    | cmd.LoseStep | cmd.Fire):
         side = _unit(state, command.unit_id).side
+    elif isinstance(command, cmd.RuleRoll) and command.unit_id is not None:
+        side = _unit(state, command.unit_id, in_play=False).side
     else:
         return
     if side != actor:
@@ -162,6 +172,10 @@ def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: Emit
 
 @_handle.register
 def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    if command.rule is not None and command.rule in ruleset.automated_rules:
+        raise InvalidAction(f"{command.rule} is rolled by the service: use rule_roll (one of: "
+                            f"{', '.join(ruleset.rolls)})", rule=command.rule,
+                            allowed=list(ruleset.rolls))
     spec = parse(command.notation)
     for unit_id in command.unit_ids:
         _unit(state, unit_id, in_play=False)
@@ -230,7 +244,43 @@ def _(command: cmd.RemoveUnit, state: MatchState, ruleset: Ruleset, emit: Emit) 
 
 @_handle.register
 def _(command: cmd.SetTrack, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    ruleset.check_track(command.name, command.value)
     emit(ev.TrackSet, name=command.name, value=command.value)
+
+
+@_handle.register
+def _(command: cmd.RuleRoll, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    roll = ruleset.rolls.get(command.roll)
+    if roll is None:
+        raise InvalidAction(f"{ruleset.title} has no roll '{command.roll}'", rule="core-rolls",
+                            allowed=sorted(ruleset.rolls))
+    if state.turn.step not in roll.steps:
+        raise OutOfSequence(f"{roll.rule}: '{command.roll}' is rolled only in "
+                            f"{' or '.join(roll.steps)}; current step: {state.turn.step}",
+                            rule=roll.rule, allowed=list(roll.steps))
+    roll.procedure(command, state, emit)
+
+
+@_handle.register
+def _(command: cmd.EnterResult, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    awaiting = state.awaiting
+    if awaiting is None:
+        raise InvalidAction("no roll is waiting for a result", rule="core-results")
+    if emit.context.actor not in (REFEREE, awaiting.by):
+        raise NotYourTurn(f"the result of {awaiting.what} is entered by {awaiting.by}",
+                          rule=awaiting.rule or "core-results", allowed=[awaiting.by, REFEREE])
+    emit(ev.ResultRecorded, of=awaiting.what, result=command.result, failed=command.failed,
+         rule=awaiting.rule)
+
+
+@_handle.register
+def _(command: cmd.LoseStep, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    unit = _unit(state, command.unit_id)
+    if not unit.steps:
+        raise InvalidAction(f"unit '{unit.id}' has no steps to lose", rule="core-steps")
+    emit(ev.StepLost, unit_id=unit.id, steps=unit.steps - 1)
+    if unit.steps == 1:
+        emit(ev.UnitRemoved, unit_id=unit.id, reason="eliminated", rule="core-steps")
 
 
 @_handle.register
@@ -247,6 +297,10 @@ def _(command: cmd.Advance, state: MatchState, ruleset: Ruleset, emit: Emit) -> 
             ruleset.end_of_turn(state, emit)
             if emit.state.outcome is not None:
                 return
+        if ruleset.turn_order is not None:  # NO-5: the order is for one turn only
+            fresh = start(ruleset.sequence, ruleset.turn_order, marker.turn)
+            marker = fresh if fresh.step == marker.step else marker.model_copy(
+                update={"initiative": ruleset.turn_order})
         emit(ev.TurnAdvanced, marker=marker)
     else:
         emit(ev.PhaseAdvanced, origin=state.turn.step, marker=marker)

@@ -140,6 +140,9 @@ class DiceRolled(Event):
     source: Literal["server", "table"]
     roll_index: int | None = None  # server rolls: the index the result was derived from
     unit_ids: tuple[Name, ...] = ()
+    # The roll's outcome is read by the players from a table the service does not hold: the
+    # match waits for `ResultRecorded` (WC-6 Activation Table, NO-2 Combat Results Table).
+    awaits: str | None = None
 
 
 class UnitSplit(Event):
@@ -286,6 +289,47 @@ class DeckCut(_CardEvent):
     at: int
 
 
+class ResultRecorded(Event):
+    """The outcome of a roll: read by the players from their own table (the roll the match
+    waited on, `DiceRolled.awaits`), or worked out by the service (WC-8: how many moves)."""
+
+    of: str
+    result: str
+    failed: bool = False
+
+
+class ReinforcementsAnnounced(Event):
+    """ES-1: `side` names units about to arrive and their entry point."""
+
+    side: Name
+    unit_ids: tuple[Name, ...]
+    entry: str
+
+
+class CombatDeclared(Event):
+    """NO-2: an attack's odds and modifiers, fixed before its roll."""
+
+    attackers: tuple[Name, ...]
+    defenders: tuple[Name, ...]
+    odds: str
+    modifiers: dict[str, int] = Field(default_factory=dict)
+
+
+class OperationDeclared(Event):
+    """NO-1: `side`'s operations (the HQs that flip); `order` is this turn's player-turn
+    order (NO-5); `carpet_bombing` the Allied carpet-bombing target, if announced."""
+
+    side: Name
+    hqs: tuple[Name, ...] = ()
+    order: tuple[Name, ...]
+    carpet_bombing: str | None = None
+
+
+class StepLost(Event):
+    unit_id: Name
+    steps: int  # the steps left
+
+
 class MatchEnded(Event):
     winner: Name | None  # None: a tie
     reason: str = ""
@@ -299,7 +343,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
         VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
         ActionsRedone, MatchEnded, UnitsActivated, InitiativeRolled, InitiativePassed,
-        CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut,
+        CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
+        ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
     )
 }
 

@@ -15,6 +15,7 @@ from domain.rulesets import get_ruleset
 from domain.sequence import start
 from domain.state import (
     TURN_FLAGS,
+    Awaiting,
     DiceLog,
     DiceRoll,
     MatchState,
@@ -33,7 +34,7 @@ def initial_state(created: ev.MatchCreated) -> MatchState:
     and each side's deck dealt in an order drawn from the match's dice seed (so the deal is
     reproducible, and checkable once the seed is revealed)."""
     ruleset = get_ruleset(created.ruleset, created.options)
-    order = tuple(side.id for side in created.sides)
+    order = ruleset.turn_order or tuple(side.id for side in created.sides)
     dealer = SeededDice(bytes.fromhex(created.dice_seed))
     return MatchState(
         units={unit.id: unit for unit in created.units},
@@ -133,7 +134,40 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
         source=event.source,
     )
     dice = DiceLog(count=state.dice.count + 1, recent=(*state.dice.recent, roll)[-RECENT_ROLLS:])
-    return state.model_copy(update={"dice": dice})
+    update: dict[str, Any] = {"dice": dice}
+    if event.rule is not None and event.unit_ids:
+        update.update(_noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
+    if event.awaits is not None:
+        update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
+    return state.model_copy(update=update)
+
+
+@_apply.register
+def _(event: ev.ResultRecorded, state: MatchState) -> MatchState:
+    facts = (f"failed:{event.rule}:{state.turn.active_side}",) if event.failed else ()
+    waiting = state.awaiting if state.awaiting is None or state.awaiting.what != event.of else None
+    return state.model_copy(update={"awaiting": waiting, **_noted(state, *facts)})
+
+
+@_apply.register
+def _(event: ev.ReinforcementsAnnounced, state: MatchState) -> MatchState:
+    units = {**state.units, **{
+        uid: state.units[uid].model_copy(update={
+            "extra": {**state.units[uid].extra, "entry": event.entry}})
+        for uid in event.unit_ids}}
+    return state.model_copy(update={"units": units})
+
+
+@_apply.register
+def _(event: ev.OperationDeclared, state: MatchState) -> MatchState:
+    return state.model_copy(update={
+        "turn": state.turn.model_copy(update={"initiative": event.order}),
+        **_noted(state, f"operations:{event.side}", *(f"operation:{hq}" for hq in event.hqs))})
+
+
+@_apply.register
+def _(event: ev.StepLost, state: MatchState) -> MatchState:
+    return _update_unit(state, event.unit_id, steps=event.steps)
 
 
 @_apply.register

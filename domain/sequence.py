@@ -7,7 +7,8 @@ active side alternating each time (`alternate`: AA's Activation Phases), passing
 for whom the phase's `eligible` condition fails. A step names the
 actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
 `attacker` that the match's options map to a side), whether it may be skipped, and a
-condition that must hold before the marker can leave it (`leave_when`).
+condition that must hold before the marker can leave it (`leave_when`). A step inside a
+player-turn can belong to one role's player-turn only (`only`: NO-3's German segments).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Step(_Node):
     optional: bool = False
     leave_when: str | None = None  # ruleset condition that must hold to leave this step
     advanced_by: str | None = None  # who may leave the step (as `acting`); None: as `acting`
+    only: str | None = None  # a role in options["roles"]: the step is in its player-turn only
 
 
 class Phase(_Node):
@@ -140,6 +142,23 @@ def start(seq: SequenceOfPlay, order: tuple[str, ...], turn: int = 1) -> TurnMar
 
 def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
               conditions: Conditions) -> TurnMarker:
+    """The marker one step on, passing the steps that belong to another role's player-turn."""
+    marker = _step_on(seq, marker, state, conditions)
+    while not belongs(seq.step(marker.step), marker, state):
+        marker = _step_on(seq, marker, state, conditions)
+    return marker
+
+
+def belongs(step: Step, marker: TurnMarker, state: MatchState) -> bool:
+    """Whether `step` is in the current player-turn (a step with `only` is in its role's)."""
+    if step.only is None:
+        return True
+    roles = state.options.get("roles")
+    return isinstance(roles, dict) and roles.get(step.only) == marker.active_side
+
+
+def _step_on(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
+             conditions: Conditions) -> TurnMarker:
     """The marker one step on: next sibling, else restart a player-turn or repeating phase,
     else climb; past the last step, turn + 1 at the first step."""
     chain = seq.chain(marker.step)

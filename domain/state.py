@@ -122,6 +122,14 @@ class Outcome(Frozen):
     reason: str = ""
 
 
+class Awaiting(Frozen):
+    """A roll whose outcome the players read from their own table, not yet entered."""
+
+    what: str
+    rule: str | None = None
+    by: Name  # the seat that rolled (or the referee) enters it
+
+
 class MatchState(Frozen):
     ruleset: str
     ruleset_version: int
@@ -138,8 +146,10 @@ class MatchState(Frozen):
     decks: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     discards: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
-    # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, ...).
+    # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, and
+    # `<rule>:<unit>` for each unit in a roll the service made for a rule, ...).
     this_turn: tuple[str, ...] = ()
+    awaiting: Awaiting | None = None
     # BG-4: the initiative ranking while ties remain (groups, best first); () when settled.
     initiative_groups: tuple[tuple[Name, ...], ...] = ()
     turn: TurnMarker
@@ -159,6 +169,9 @@ class MatchState(Frozen):
 
     def done(self, fact: str) -> bool:
         return fact in self.this_turn
+
+    def times(self, fact: str) -> int:
+        return self.this_turn.count(fact)
 
     def activated_this_run(self) -> bool:
         """The active side has activated in this run of the activation phase."""

@@ -12,12 +12,18 @@ from domain.errors import InvalidAction
 from domain.rulesets.atomic_africa import atomic_africa
 from domain.rulesets.base import Ruleset
 from domain.rulesets.battlegroup import battlegroup
+from domain.rulesets.extended_sequence import extended_sequence
 from domain.rulesets.freeform import freeform
+from domain.rulesets.normandy import normandy
+from domain.rulesets.wing_command import wing_command
 
 _FACTORIES: dict[str, Callable[[Mapping[str, Any]], Ruleset]] = {
     "freeform": freeform,
     "atomic-africa": atomic_africa,
     "battlegroup": battlegroup,
+    "wing-command": wing_command,
+    "extended-sequence": extended_sequence,
+    "normandy": normandy,
 }
 
 

@@ -9,18 +9,29 @@ The core decides every generic action; a ruleset adds what its game defines:
 - `expects`: what the current step is waiting for, in words, for players and errors;
 - `where`: for an action out of its step, the rule and where the action belongs;
 - `hand_size`: how many cards a side draws up to (BG-6);
-- `unit_info`: what the service computes for a unit and shows on the board (AA-2).
+- `unit_info`: what the service computes for a unit and shows on the board (AA-2);
+- `rolls`: the rolls the ruleset resolves itself (`rule_roll`), each with its rule and steps;
+- `react`: what the service does after any action (ES-4: a routed unit's suppression reaches
+  its Q and it is eliminated);
+- `tracks`: the tracks the game keeps and the values each may take (`set_track` is refused
+  otherwise);
+- `turn_order`: the side order every turn starts with (NO-5: a swap lasts one turn).
+
+Below the class, the helpers the procedures share: dice for an action (server or table).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from itertools import groupby
 from typing import Any
 
 from domain import events as ev
 from domain.commands import Command
 from domain.context import Emit
+from domain.dice import DiceSpec, parse
 from domain.errors import InvalidAction
 from domain.sequence import Conditions, SequenceOfPlay
 from domain.state import MatchState, Unit
@@ -32,6 +43,18 @@ Hook = Callable[[MatchState, Emit], None]
 
 def _no_hand_size(state: MatchState, side: str) -> int:
     raise InvalidAction("say how many cards to draw ('count')", rule="core-cards")
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll the ruleset resolves (`rule_roll` with `roll: <name>`), in the given steps."""
+
+    rule: str
+    steps: tuple[str, ...]
+    procedure: Procedure
+
+
+TrackValues = tuple[str, ...] | range  # the values a track may take
 
 
 @dataclass(frozen=True)
@@ -49,6 +72,31 @@ class Ruleset:
     where: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     hand_size: Callable[[MatchState, str], int] = _no_hand_size
     unit_info: Callable[[MatchState, Unit], dict[str, Any]] | None = None
+    rolls: Mapping[str, Roll] = field(default_factory=dict)
+    react: Hook | None = None
+    tracks: Mapping[str, TrackValues] = field(default_factory=dict)  # name pattern -> values
+    turn_order: tuple[str, ...] | None = None
+
+    @property
+    def automated_rules(self) -> frozenset[str]:
+        return frozenset(roll.rule for roll in self.rolls.values())
+
+    def check_track(self, name: str, value: object) -> None:
+        """Refuse a track the game does not keep, or a value it cannot take."""
+        if not self.tracks:
+            return
+        pattern = next((p for p in self.tracks if fnmatchcase(name, p)), None)
+        if pattern is None:
+            raise InvalidAction(f"{self.title} keeps no track '{name}'", rule="core-tracks",
+                                allowed=sorted(self.tracks))
+        values = self.tracks[pattern]
+        ok = (isinstance(value, int) and value in values) if isinstance(values, range) else (
+            value in values)
+        if not ok:
+            said = (f"a whole number from {values.start} to {values.stop - 1}"
+                    if isinstance(values, range) else "one of: " + ", ".join(values))
+            raise InvalidAction(f"track '{name}' takes {said}", rule="core-tracks",
+                                allowed=[] if isinstance(values, range) else list(values))
 
 
 def end_by_points(limit: int | None, what: str, rule: str) -> Hook:
@@ -64,3 +112,70 @@ def end_by_points(limit: int | None, what: str, rule: str) -> Hook:
              reason=f"{what} {limit} of {limit} played; " + (
                  f"{winner} has the most victory points" if winner else "victory points tied"))
     return end
+
+
+def dice(source: str, results: list[int] | None, notation: str | DiceSpec,
+         emit: Emit) -> tuple[list[int], int | None]:
+    """The natural faces for an action that rolls (the server's dice, or the `results` of
+    table dice) and the server roll index they came from (None for table dice)."""
+    spec = parse(notation) if isinstance(notation, str) else notation
+    if source == "server":
+        if results is not None:
+            raise InvalidAction("server dice take no results; use source 'table' to record "
+                                "physical dice", rule="core-dice")
+        index = emit.roll_index
+        return emit.context.dice.roll(spec, index), index
+    if results is None or len(results) != spec.count or not all(
+            1 <= r <= spec.sides for r in results):
+        raise InvalidAction(f"table dice for {spec.notation}: {spec.count} result(s) from 1 to "
+                            f"{spec.sides}, one per die", rule="core-dice")
+    return list(results), None
+
+
+def roll(command: Any, notation: str, emit: Emit, purpose: str, rule: str,
+         unit_ids: tuple[str, ...] = (), modifier: int = 0,
+         awaits: str | None = None) -> list[int]:
+    """Roll for a rule (declared: purpose, units, modifier) and record it; the natural faces."""
+    faces, index = dice(command.source, command.results, notation, emit)
+    emit(ev.DiceRolled, notation=notation, dice=tuple(faces), modifier=modifier,
+         total=sum(faces) + modifier, purpose=purpose, source=command.source, roll_index=index,
+         unit_ids=unit_ids, rule=rule, awaits=awaits)
+    return faces
+
+
+Ranking = tuple[tuple[str, ...], ...]  # sides best first; tied sides grouped
+
+
+def by_totals(dice: Mapping[str, int], bonus: Mapping[str, int]) -> Ranking:
+    """Higher totals (die + bonus) first; sides on the same total stay grouped."""
+    ordered = sorted(dice, key=lambda s: -(dice[s] + bonus[s]))
+    return tuple(tuple(g) for _, g in groupby(ordered, key=lambda s: dice[s] + bonus[s]))
+
+
+def initiative(bonus: Callable[[MatchState, str], int],
+               rank: Callable[[Mapping[str, int], Mapping[str, int]], Ranking],
+               rule: str, reroll_rule: str) -> Procedure:
+    """`roll_initiative`: one d6 for every side still to be ranked (all of them, then the
+    tied ones), plus its `bonus` (BG-2: CV; WC-1: the CO's LV), ranked by `rank`; ties stay
+    grouped in `MatchState.initiative_groups` until re-rolled."""
+    def procedure(command: Any, state: MatchState, emit: Emit) -> None:
+        if state.done("initiative"):
+            raise InvalidAction(f"{rule}: the initiative is settled for this turn", rule=rule)
+        groups = state.initiative_groups or (state.side_ids(),)
+        rolling = [side for group in groups if len(group) > 1 for side in group]
+        if command.source == "table" and (command.results is None
+                                          or set(command.results) != set(rolling)):
+            raise InvalidAction(f"{reroll_rule}: table dice are needed for exactly: "
+                                f"{', '.join(rolling)}", rule=reroll_rule, allowed=rolling)
+        table = None if command.results is None else [command.results[s] for s in rolling]
+        faces, index = dice(command.source, table, DiceSpec(len(rolling), 6), emit)
+        rolled = dict(zip(rolling, faces, strict=True))
+        added = {side: bonus(state, side) for side in rolling}
+        ranking: list[tuple[str, ...]] = []
+        for group in groups:
+            ranking += [group] if len(group) == 1 else rank(
+                {s: rolled[s] for s in group}, added)
+        emit(ev.InitiativeRolled, dice=rolled, cv=added, source=command.source,
+             roll_index=index, ranking=tuple(ranking),
+             rule=rule if not state.initiative_groups else reroll_rule)
+    return procedure

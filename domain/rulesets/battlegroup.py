@@ -11,15 +11,13 @@ an auxiliary squad, declared with a battlegroup's activation. A Commander is a u
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import groupby
 from typing import Any
 
 from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit, own_side
-from domain.dice import DiceSpec
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, end_by_points
+from domain.rulesets.base import Ruleset, by_totals, end_by_points, initiative
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, Unit
 
@@ -83,10 +81,9 @@ def rank(dice: Mapping[str, int], cv: Mapping[str, int]) -> tuple[tuple[str, ...
     totals; otherwise (and for the rest) higher totals go first; sides on the same total
     stay grouped, to be re-rolled among themselves."""
     sixes = [side for side, die in dice.items() if die == 6]
-    first = sixes if len(sixes) == 1 else []
-    rest = sorted((s for s in dice if s not in first), key=lambda s: -(dice[s] + cv[s]))
-    groups = [tuple(g) for _, g in groupby(rest, key=lambda s: dice[s] + cv[s])]
-    return tuple([tuple(first)] if first else []) + tuple(groups)
+    if len(sixes) != 1:
+        return by_totals(dice, cv)
+    return ((sixes[0],), *by_totals({s: d for s, d in dice.items() if s != sixes[0]}, cv))
 
 
 def battlegroups(state: MatchState, side: str) -> dict[str, list[Unit]]:
@@ -127,35 +124,6 @@ def _hand_full(state: MatchState, side: str) -> bool:
 
 
 # ---- procedures ---------------------------------------------------------------------------
-
-def _roll_initiative(command: cmd.RollInitiative, state: MatchState, emit: Emit) -> None:
-    if state.done("initiative"):
-        raise InvalidAction("BG-2: the initiative is settled for this round", rule="BG-2")
-    groups = state.initiative_groups or (state.side_ids(),)
-    rolling = [side for group in groups if len(group) > 1 for side in group]
-    index: int | None = None
-    if command.source == "server":
-        if command.results is not None:
-            raise InvalidAction("server dice take no results; use source 'table'",
-                                rule="core-dice")
-        index = emit.roll_index
-        faces = emit.context.dice.roll(DiceSpec(len(rolling), 6), index)
-        dice = dict(zip(rolling, faces, strict=True))
-    else:
-        if command.results is None or set(command.results) != set(rolling):
-            raise InvalidAction(f"BG-4: table dice are needed for exactly: {', '.join(rolling)}",
-                                rule="BG-4", allowed=rolling)
-        dice = {side: command.results[side] for side in rolling}
-    cv = {side: command_value(state, side) for side in rolling}
-    ranking: list[tuple[str, ...]] = []
-    for group in groups:
-        if len(group) == 1:
-            ranking.append(group)
-        else:
-            ranking += rank({s: dice[s] for s in group}, cv)
-    emit(ev.InitiativeRolled, dice=dice, cv=cv, source=command.source, roll_index=index,
-         ranking=tuple(ranking), rule="BG-2" if not state.initiative_groups else "BG-4")
-
 
 def _pass_initiative(command: cmd.PassInitiative, state: MatchState, emit: Emit) -> None:
     order = state.turn.initiative
@@ -252,7 +220,7 @@ def battlegroup(options: Mapping[str, Any]) -> Ruleset:
             "activated_this_run": _activated_this_run,
         },
         checks=(_check,),
-        actions={"roll_initiative": _roll_initiative, "pass_initiative": _pass_initiative,
+        actions={"roll_initiative": initiative(command_value, rank, "BG-2", "BG-4"), "pass_initiative": _pass_initiative,
                  "activate_battlegroup": _activate},
         end_of_turn=end_by_points(_rounds(options), "round", "BG-8"),
         expects=_expects,

@@ -360,6 +360,23 @@ REFUSALS: list[tuple[str, str, dict[str, Any], type[DomainError], str]] = [
     ("shuffle: no cards at all", "red", {"type": "shuffle_deck"}, InvalidAction, "core-cards"),
     ("cut: your own deck", "red", {"type": "cut_deck", "side": "red", "at": 1}, NotYourTurn,
      "core-cards"),
+    ("rule roll: freeform names none", "red", {"type": "rule_roll", "roll": "morale"},
+     InvalidAction, "core-rolls"),
+    ("result: no roll waits for one", "red", {"type": "enter_result", "result": "hit"},
+     InvalidAction, "core-results"),
+    ("lose a step: the unit has none", "red", {"type": "lose_step", "unit_id": "sq1"},
+     InvalidAction, "core-steps"),
+    ("lose a step: not your unit", "blue", {"type": "lose_step", "unit_id": "sq1"},
+     NotYourTurn, "core-seats"),
+    *[(f"{action['type']}: another ruleset's", "red", action, InvalidAction, "core-actions")
+      for action in (
+          {"type": "fire", "unit_id": "sq1", "target_id": "sq2"},
+          {"type": "announce_reinforcements", "unit_ids": ["sq1"], "entry": "north"},
+          {"type": "call_artillery", "mission": "m1", "stage": "radio_contact"},
+          {"type": "declare_operation", "hqs": ["hq"]},
+          {"type": "set_supply", "unit_ids": ["sq1"], "status": "isolated"},
+          {"type": "resolve_combat", "attackers": ["sq1"], "defenders": ["sq2"], "odds": "2:1"},
+      )],
 ]
 
 
@@ -459,6 +476,15 @@ AFTER_THE_END: list[dict[str, Any]] = [
     {"type": "play_card", "card": "ace"},
     {"type": "shuffle_deck"},
     {"type": "cut_deck", "side": "blue", "at": 1},
+    {"type": "rule_roll", "roll": "morale"},
+    {"type": "fire", "unit_id": "sq1"},
+    {"type": "enter_result", "result": "hit"},
+    {"type": "announce_reinforcements", "unit_ids": ["sq1"], "entry": "north"},
+    {"type": "call_artillery", "mission": "m1", "stage": "radio_contact"},
+    {"type": "declare_operation"},
+    {"type": "set_supply", "unit_ids": ["sq1"], "status": "isolated"},
+    {"type": "resolve_combat", "attackers": ["sq1"], "defenders": ["sq2"], "odds": "2:1"},
+    {"type": "lose_step", "unit_id": "sq1"},
 ]
 
 
