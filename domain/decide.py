@@ -20,7 +20,7 @@ from domain.dice import parse
 from domain.errors import InvalidAction, MatchOver, NotYourTurn, OutOfSequence, UndoRefused
 from domain.evolve import evolve
 from domain.rulesets import Ruleset
-from domain.sequence import ANY, Step, following, start
+from domain.sequence import ANY, Phase, Step, following, start
 from domain.state import MatchState, TurnMarker
 
 __all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "next_marker"]
@@ -63,7 +63,9 @@ def decide(
 def _out_of_step(kind: str, state: MatchState, ruleset: Ruleset, step: Step) -> OutOfSequence:
     """AA-3: units split only in the Clean-Up Split sub-phase; current step: Activation 4."""
     rule, where = ruleset.where.get(kind, (step.rule or "core-sequence", ""))
-    current = (step.title or step.id) + (f" {state.turn.run + 1}" if state.turn.counters else "")
+    repeats = any(isinstance(node, Phase) and (node.repeat_while or node.player_turns)
+                  for node in ruleset.sequence.chain(state.turn.step))
+    current = (step.title or step.id) + (f" {state.turn.run + 1}" if repeats else "")
     said = f"{rule}: {where}; current step: {current}" if where else (
         f"'{kind}' is not allowed in step '{state.turn.step}' ({current})")
     return OutOfSequence(said, rule=rule, allowed=sorted({*step.allows, *ALWAYS_ALLOWED}))

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
-from domain.state import DiceRoll, MatchState, Outcome, TrackValue, Unit
+from domain.state import Awaiting, DiceRoll, MatchState, Outcome, TrackValue, Unit
 
 
 class Point(BaseModel):
@@ -35,6 +35,7 @@ class TurnView(BaseModel):
     optional: bool
     sequence: list[str]
     expects: list[str]  # what the current step is waiting for, in words
+    awaiting: Awaiting | None = None  # a roll whose result the players must enter first
     outcome: Outcome | None
 
 
@@ -96,6 +97,7 @@ def turn_view(state: MatchState) -> TurnView:
         optional=step.optional,
         sequence=ruleset.sequence.steps(),
         expects=ruleset.expects(state) if ruleset.expects and state.outcome is None else [],
+        awaiting=state.awaiting,
         outcome=state.outcome,
     )
 

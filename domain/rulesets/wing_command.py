@@ -325,7 +325,7 @@ def _expects(state: MatchState) -> list[str]:
         return [f"{side} activates a unit ({left or 'none left'}) or advances when done"]
     if step == "victory":
         return ["check the victory conditions (score_vp, end_match), then advance"]
-    return [f"{side}: optional, advance when done"]
+    return [f"{side}: {SEQUENCE.step(step).title} (optional), then advance"]
 
 
 def _unit_info(state: MatchState, unit: Unit) -> dict[str, Any]:

@@ -50,8 +50,11 @@ class Played:
         assert r.status_code == 201, r.text
         return list(r.json()["events"])
 
-    def refused(self, seat: str, status: int, rule: str, **action: Any) -> dict[str, Any]:
-        """The action is refused with `status` naming `rule`, and nothing is appended."""
+    def refused(self, seat: str, status: int, rule: str, body: dict[str, Any] | None = None,
+                **action: Any) -> dict[str, Any]:
+        """The action (`body`, or the keywords) is refused with `status` naming `rule`, and
+        nothing is appended."""
+        action = {**(body or {}), **action}
         before = self.version
         r = self.client.post(f"/api/matches/{self.match}/actions", json=action,
                              headers=self.auth(seat))

@@ -1,0 +1,246 @@
+"""The WW2 extended sequence through the HTTP API: the four phases with attacker and defender
+roles (ES-1..ES-6), weather tracks, reinforcements, off-board artillery, breakdown and repair,
+self-rally and leader rally, and the fire markers the service places and clears itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from rulesets_helpers import Played, scenario
+
+from domain.rulesets.extended_sequence import q_roll_passes, rally_capacity
+
+
+def es(client: TestClient, **changes: Any) -> Played:
+    return Played(client, scenario("extended-sequence-demo", **changes))
+
+
+def table(*results: int) -> dict[str, Any]:
+    return {"source": "table", "results": list(results)}
+
+
+def advance_to(m: Played, step: str) -> None:
+    """The referee moves the marker on (each step's own seat is tested where it matters)."""
+    while m.turn["step"] != step:
+        m.act("referee", type="advance")
+
+
+# ---- the arithmetic at its boundaries -----------------------------------------------------
+
+@pytest.mark.parametrize(("modifier", "bases"), [(1, 1), (0, 2), (-1, 3), (-2, 4), (3, 0)])
+def test_es3_leader_rally_capacity_is_two_minus_the_modifier(modifier: int, bases: int) -> None:
+    assert rally_capacity(modifier) == bases
+
+
+@pytest.mark.parametrize(("dr", "q", "modifier", "passes"), [
+    (6, 4, 0, True), (7, 4, 0, False), (7, 4, -1, True), (7, 6, 1, True), (8, 6, 1, False)])
+def test_es_q_roll_passes_at_q_plus_2_or_less(dr: int, q: int, modifier: int,
+                                              passes: bool) -> None:
+    assert q_roll_passes(dr, q, modifier) is passes
+
+
+# ---- ES-1 Initial Phase -------------------------------------------------------------------
+
+def test_roles_are_required_and_must_name_sides(client: TestClient) -> None:
+    body = scenario("extended-sequence-demo", options={"turns": 3})
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422 and r.json()["rule"] == "ES-1"
+    body = scenario("extended-sequence-demo",
+                    options={"roles": {"attacker": "germans", "defender": "finns"}})
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422 and r.json()["rule"] == "core-sides"
+
+
+def test_es1_weather_tracks_take_only_their_values(client: TestClient) -> None:
+    m = es(client)
+    m.act("soviets", type="set_track", name="weather.wind_direction", value="NW")
+    m.act("germans", type="set_track", name="weather.visibility", value=6)
+    m.refused("germans", 422, "core-tracks", type="set_track", name="weather.visibility",
+              value="far")
+    m.refused("germans", 422, "core-tracks", type="set_track", name="weather.mood", value="grim")
+    assert m.board["tracks"] == {"weather.wind_direction": "NW", "weather.visibility": 6}
+
+
+def test_es1_reinforcements_enter_only_after_being_announced(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "initial/reinforcements")
+    m.refused("soviets", 403, "ES-1", type="announce_reinforcements", unit_ids=["g-stug"],
+              entry="west edge")  # the attacker's step
+    m.refused("germans", 422, "ES-1", type="announce_reinforcements", unit_ids=["g-hmg"],
+              entry="west edge")  # not waiting in the box
+    m.act("germans", type="announce_reinforcements", unit_ids=["g-stug"], entry="0101")
+    assert m.unit("g-stug")["extra"]["entry"] == "0101"
+    advance_to(m, "combat/move_and_fire")
+    m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0101"})
+
+
+def test_es1_reinforcements_not_announced_cannot_arrive(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/move_and_fire")
+    m.refused("germans", 422, "ES-1", type="move_unit", unit_id="g-stug", to={"hex": "0101"})
+
+
+def test_es1_an_artillery_mission_follows_its_state_machine(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "initial/artillery")
+    m.refused("germans", 422, "ES-1", type="call_artillery", mission="m1",
+              stage="spotting_round", location="0708")  # no radio contact yet
+    m.act("germans", type="call_artillery", mission="m1", stage="radio_contact", **table(3))
+    assert m.board["tracks"]["artillery.m1"] == "no contact"  # 3 < 4
+    m.refused("germans", 422, "ES-1", type="call_artillery", mission="m1",
+              stage="radio_contact", **table(6))  # one try a turn
+    m.refused("soviets", 403, "ES-1", type="call_artillery", mission="m1",
+              stage="radio_contact", **table(6))  # the Germans' mission
+    m.act("soviets", type="call_artillery", mission="s1", stage="radio_contact", **table(4))
+    assert m.board["tracks"]["artillery.s1"] == "contact"
+    m.refused("soviets", 422, "ES-1", type="call_artillery", mission="s1",
+              stage="fire_for_effect", location="0304")  # spot first
+    m.refused("soviets", 422, "ES-1", type="call_artillery", mission="s1",
+              stage="spotting_round")  # where?
+    m.act("soviets", type="call_artillery", mission="s1", stage="spotting_round",
+          location="0304")
+    m.act("soviets", type="call_artillery", mission="s1", stage="correction", location="0305")
+    m.act("soviets", type="call_artillery", mission="s1", stage="fire_for_effect",
+          location="0305")
+    tracks = m.board["tracks"]
+    assert (tracks["artillery.s1"], tracks["artillery.s1.at"]) == ("fire for effect 1", "0305")
+    m.refused("soviets", 422, "ES-1", type="call_artillery", mission="s1",
+              stage="fire_for_effect", location="0305")  # one a turn
+
+
+# ---- ES-2/ES-3 Rally Phase ----------------------------------------------------------------
+
+def test_es2_repair_by_a_q_roll_and_once_a_turn(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "rally/repair")
+    m.refused("germans", 422, "ES-2", type="rule_roll", roll="repair", unit_id="g-hmg",
+              **table(3, 3))  # nothing broken down
+    m.act("germans", type="rule_roll", roll="repair", unit_id="g-pak", **table(4, 3))  # 7 > 6
+    assert "broken_down" in m.unit("g-pak")["status"]
+    m.refused("germans", 422, "ES-2", type="rule_roll", roll="repair", unit_id="g-pak",
+              **table(1, 1))
+
+
+def test_es2_repair_succeeds_at_q_plus_2(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "rally/repair")
+    m.act("germans", type="rule_roll", roll="repair", unit_id="g-pak", **table(3, 3))  # 6 <= 6
+    assert "broken_down" not in m.unit("g-pak")["status"]
+
+
+def test_es2_self_rally_an_original_2_creates_a_leader(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "rally/self_rally")
+    m.refused("germans", 422, "ES-2", type="rule_roll", roll="self_rally",
+              unit_id="g-rifles-3", **table(1, 1))  # routed: no self-rally
+    events = m.act("germans", type="rule_roll", roll="self_rally", unit_id="g-rifles-2",
+                   new_unit_id="g-unteroffizier", **table(1, 1))
+    assert [e["type"] for e in events] == ["DiceRolled", "UnitStatusChanged", "UnitDeployed"]
+    leader = m.unit("g-unteroffizier")
+    assert (leader["kind"], leader["side"], leader["position"]["hex"]) == (
+        "leader", "germans", "0205")
+    assert "broken" not in m.unit("g-rifles-2")["status"]
+
+
+def test_es3_a_leader_rallies_as_many_bases_as_its_modifier_allows(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "rally/leader_rally")
+    # the Soviet leader is Q4+1: one base
+    m.act("soviets", type="rule_roll", roll="leader_rally", unit_id="s-rifles-2",
+          leader_id="s-leader", **table(6, 6))  # fails, and uses the capacity
+    m.refused("soviets", 422, "ES-3", type="rule_roll", roll="leader_rally",
+              unit_id="s-rifles-2", leader_id="s-leader", **table(1, 1))
+    # the German leader is Q6-1: a rally passes on 2d6 - 1 <= Q + 2
+    m.act("germans", type="rule_roll", roll="leader_rally", unit_id="g-rifles-3",
+          leader_id="g-leader", **table(4, 3))  # 7 - 1 = 6 <= 4 + 2
+    assert not {"broken", "routed"} & set(m.unit("g-rifles-3")["status"])
+    m.refused("germans", 422, "ES-3", type="rule_roll", roll="leader_rally",
+              unit_id="g-rifles-3", leader_id="g-leader", **table(1, 1))  # not broken now
+    m.refused("germans", 422, "ES-3", type="rule_roll", roll="leader_rally",
+              unit_id="g-rifles-2", leader_id="s-leader", **table(1, 1))  # not their leader
+
+
+# ---- ES-4/ES-5 Combat Phase, ES-6 Admin ---------------------------------------------------
+
+def fire(m: Played, seat: str, unit: str, target: str, *dice: int) -> list[dict[str, Any]]:
+    events = m.act(seat, type="fire", unit_id=unit, target_id=target, **table(*dice))
+    m.act(seat, type="enter_result", result="no effect")
+    return events
+
+
+def test_es5_prepared_fire_and_rof_markers_are_placed_by_the_service(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/prepared_fire")
+    m.refused("soviets", 403, "ES-4", type="fire", unit_id="s-hmg", target_id="g-hmg",
+              **table(3, 4))  # the attacker's prepared fire
+    first = fire(m, "germans", "g-hmg", "s-rifles-1", 3, 4)
+    assert [(e["type"], e.get("kind")) for e in first] == [
+        ("DiceRolled", None), ("MarkerPlaced", "prepared_fire")]
+    fire(m, "germans", "g-hmg", "s-rifles-1", 2, 5)
+    third = fire(m, "germans", "g-hmg", "s-rifles-1", 1, 1)  # ROF 3: the last shot
+    assert [e.get("kind") for e in third] == [None, "rof_spent"]
+    m.refused("germans", 422, "ES-5", type="fire", unit_id="g-hmg", target_id="s-rifles-1",
+              **table(3, 3))
+    assert m.unit("g-hmg")["markers"] == {"prepared_fire": 1, "rof_spent": 1}
+    # a unit that fired prepared fire cannot move this turn
+    advance_to(m, "combat/move_and_fire")
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-hmg", to={"hex": "0404"})
+    m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
+    # ES-6: the Admin Phase clears the markers
+    advance_to(m, "admin/victory")
+    assert m.unit("g-hmg")["markers"] == {}
+
+
+def test_es2_an_original_12_breaks_the_firers_equipment(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/prepared_fire")
+    events = fire(m, "germans", "g-rifles-1", "s-rifles-1", 6, 6)
+    assert ("UnitStatusChanged", ["broken_down"]) in [(e["type"], e.get("set")) for e in events]
+    advance_to(m, "combat/advancing_fire")
+    m.refused("germans", 422, "ES-2", type="fire", unit_id="g-rifles-1",
+              target_id="s-rifles-1", **table(3, 3))
+
+
+def test_es4_the_defender_fires_at_moving_units_and_halts_them(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/routed_movement")
+    m.refused("germans", 403, "ES-4", type="fire", unit_id="g-hmg", target_id="s-hmg",
+              **table(3, 3))  # while routed units move only the defender fires
+    m.refused("soviets", 403, "ES-4", type="move_unit", unit_id="s-hmg", to={"hex": "0909"})
+    advance_to(m, "combat/move_and_fire")
+    m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
+    events = fire(m, "soviets", "s-hmg", "g-rifles-1", 2, 3)
+    assert ("MarkerPlaced", "halted") in [(e["type"], e.get("kind")) for e in events]
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
+              to={"hex": "0607"})
+
+
+def test_es4_a_routed_unit_whose_suppression_reaches_its_q_is_eliminated(
+        client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/routed_movement")
+    m.act("soviets", type="place_marker", kind="suppression", count=2, unit_id="g-rifles-3")
+    assert m.unit("g-rifles-3")["removed"] is None  # 3 of Q 4
+    events = m.act("soviets", type="place_marker", kind="suppression", unit_id="g-rifles-3")
+    assert events[-1]["type"] == "UnitRemoved" and events[-1]["rule"] == "ES-4"
+    assert m.unit("g-rifles-3")["removed"] == "eliminated"
+
+
+def test_es4_advancing_fire_ignores_rof_one_shot_each(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/advancing_fire")
+    fire(m, "germans", "g-hmg", "s-rifles-1", 3, 4)
+    m.refused("germans", 422, "ES-4", type="fire", unit_id="g-hmg", target_id="s-rifles-1",
+              **table(3, 3))
+    assert m.unit("g-hmg")["markers"] == {}  # no ROF marker in advancing fire
+
+
+def test_es_steps_say_who_acts(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/defensive_fire")
+    m.refused("germans", 403, "ES-4", type="fire", unit_id="g-hmg", target_id="s-hmg",
+              **table(3, 3))
+    m.refused("germans", 403, "ES-4", type="advance")
+    assert m.turn["expects"] == ["soviets fires with every unit still able"]
