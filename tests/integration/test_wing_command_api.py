@@ -217,8 +217,8 @@ def test_wc9_a_failed_activation_ends_the_phase(client: TestClient) -> None:
     m.act("french", type="enter_result", result="halt", failed=True)
     m.refused("french", 422, "WC-9", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))
-    assert m.turn["expects"] == ["an activation failed: french advances, the phase passes "
-                                 "(WC-9)"]
+    assert m.turn["expects"] == [("an activation failed: french advances, the phase passes "
+                                 "(WC-9)")]
     m.act("french", type="advance")
     assert (m.turn["step"], m.turn["active_side"]) == (f"{PRE}/a_reposition", "british")
 
@@ -239,7 +239,7 @@ def test_wc7_firing_unloads_the_piece_and_either_player_may_fire(client: TestCli
     m.refused("french", 422, "WC-7", type="fire", unit_id="f-line-3", target_id="f-line-2",
               **table(5, 2))  # not an enemy
     # a destroyed piece leaves a casualty marker
-    [removed, marker] = m.act("french", type="remove_unit", unit_id="f-line-3",
+    [_removed, marker] = m.act("french", type="remove_unit", unit_id="f-line-3",
                               reason="destroyed")
     assert (marker["kind"], marker["location"]) == ("casualty", "7,12")
 
@@ -247,7 +247,7 @@ def test_wc7_firing_unloads_the_piece_and_either_player_may_fire(client: TestCli
 def test_wc8_the_fos_special_move_is_rolled_once(client: TestClient) -> None:
     m = wc(client)
     to_activation(m)
-    rolled, result = m.act("french", type="rule_roll", roll="special_move", unit_id="f-fo",
+    _rolled, result = m.act("french", type="rule_roll", roll="special_move", unit_id="f-fo",
                            **table(4))
     assert result["result"] == "2 move(s)" and result["rule"] == "WC-8"
     m.refused("french", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="f-fo",
