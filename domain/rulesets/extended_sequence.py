@@ -57,18 +57,18 @@ SEQUENCE = SequenceOfPlay(phases=(
     )),
     Phase(id="combat", title="Combat Phase", rule="ES-4", children=(
         Step(id="prepared_fire", title="Attacker's prepared fire", rule="ES-4",
-             acting="attacker", allows=FIRE),
+             advanced_by="attacker", allows=FIRE),
         Step(id="routed_movement", title="Attacker moves routed units", rule="ES-4",
-             allows=(*MOVE, "fire", "enter_result"), advanced_by="attacker"),
+             advanced_by="attacker", allows=(*MOVE, *FIRE)),
         Step(id="broken_movement", title="Attacker moves broken units", rule="ES-4",
-             allows=(*MOVE, "fire", "enter_result"), advanced_by="attacker"),
+             advanced_by="attacker", allows=(*MOVE, *FIRE)),
         Step(id="move_and_fire", title="Attacker moves and fires", rule="ES-4",
-             allows=(*MOVE, "fire", "enter_result"), advanced_by="attacker"),
-        Step(id="defensive_fire", title="Defender's fire", rule="ES-4", acting="defender",
+             advanced_by="attacker", allows=(*MOVE, *FIRE)),
+        Step(id="defensive_fire", title="Defender's fire", rule="ES-4", advanced_by="defender",
              allows=FIRE),
         Step(id="advancing_fire", title="Attacker's advancing fire", rule="ES-4",
-             acting="attacker", allows=FIRE),
-        Step(id="advance", title="Attacker advances", rule="ES-4", acting="attacker",
+             advanced_by="attacker", allows=FIRE),
+        Step(id="advance", title="Attacker advances", rule="ES-4", advanced_by="attacker",
              allows=MOVE),
     )),
     Phase(id="admin", title="Admin Phase", rule="ES-6", children=(
@@ -84,9 +84,12 @@ WHERE = {
     "set_track": ("ES-1", "the weather changes at the start of the Initial Phase"),
 }
 
-# Who does what in the steps both players act in (ES-4): the attacker moves, the defender
-# fires at the moving units; in "move and fire" both fire.
-MOVERS = {"routed_movement", "broken_movement", "move_and_fire"}
+# ES-4: who fires and who moves in each step of the Combat Phase (both players record what
+# the fire does to their own units in any of them; the step's role moves the marker on).
+FIRERS = {"prepared_fire": ("attacker",), "routed_movement": ("defender",),
+          "broken_movement": ("defender",), "move_and_fire": ("attacker", "defender"),
+          "defensive_fire": ("defender",), "advancing_fire": ("attacker",)}
+MOVERS = {"routed_movement", "broken_movement", "move_and_fire", "advance"}
 
 TRACKS: dict[str, tuple[str, ...] | range] = {
     "weather.precipitation": ("none", "light", "heavy", "snow"),
@@ -141,9 +144,10 @@ def _fire(command: cmd.Fire, state: MatchState, emit: Emit) -> None:
     unit = unit_in_play(state, command.unit_id)
     step = state.turn.step.split("/")[-1]
     role = _role(state, unit.side)
-    if step in MOVERS and step != "move_and_fire" and role != "defender":
-        raise NotYourTurn("ES-4: while the attacker moves routed or broken units only the "
-                          "defender fires", rule="ES-4")
+    if role not in FIRERS[step]:
+        raise NotYourTurn(f"ES-4: in this step the {' and the '.join(FIRERS[step])} fire(s)",
+                          rule="ES-4", allowed=[s for r in FIRERS[step]
+                                                if (s := _side_of(state, r))])
     if "broken_down" in unit.status:
         raise InvalidAction(f"ES-2: '{unit.id}''s equipment has broken down", rule="ES-2")
     if {"broken", "routed"} & set(unit.status):

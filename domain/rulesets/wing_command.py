@@ -289,10 +289,11 @@ def _can_activate(state: MatchState, side: str | None) -> list[Unit]:
 
 def _check(command: cmd.Command, state: MatchState, actor: str) -> None:
     step = state.turn.step
-    if step == ACTIVATION and actor not in ("referee", state.turn.active_side) and not (
-            isinstance(command, cmd.Fire | cmd.EnterResult | cmd.AddNote)):
-        raise NotYourTurn("WC-7: in the other player's phase you may only fire (opportunity "
-                          "or defensive fire)", rule="WC-7")
+    if step == ACTIVATION and actor not in ("referee", state.turn.active_side) and (
+            isinstance(command, cmd.RuleRoll | cmd.MoveUnit)):
+        raise NotYourTurn("WC-7: in the other player's phase you may fire (opportunity or "
+                          "defensive fire) and record what it does, not activate or move",
+                          rule="WC-7")
     if isinstance(command, cmd.MoveUnit) and step == f"{PRE}/a_reposition":
         moved = unit_in_play(state, command.unit_id)
         if moved.kind not in OFFICERS:
