@@ -132,6 +132,8 @@ class MarkerRemoved(Event):
 
 
 class DiceRolled(Event):
+    class_version: ClassVar[int] = 2  # 2: `awaits`
+
     notation: str
     dice: tuple[int, ...]
     modifier: int
@@ -143,6 +145,10 @@ class DiceRolled(Event):
     # The roll's outcome is read by the players from a table the service does not hold: the
     # match waits for `ResultRecorded` (WC-6 Activation Table, NO-2 Combat Results Table).
     awaits: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "awaits": None}
 
 
 class UnitSplit(Event):

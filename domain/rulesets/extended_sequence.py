@@ -113,8 +113,16 @@ def rally_capacity(modifier: int) -> int:
 
 
 def rof(unit: Unit) -> int:
-    value = unit.extra.get("rof", 1)
-    return value if isinstance(value, int) else 1
+    return _number(unit, "rof", 1)
+
+
+def leader_modifier(leader: Unit) -> int:
+    return _number(leader, "modifier", 0)
+
+
+def _number(unit: Unit, key: str, default: int) -> int:
+    value = unit.extra.get(key, default)
+    return value if isinstance(value, int) else default
 
 
 def routed_eliminated(unit: Unit) -> bool:
@@ -222,7 +230,7 @@ def _leader_rally(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     leader = unit_in_play(state, command.leader_id)
     if leader.kind != "leader" or leader.side != unit.side:
         raise InvalidAction(f"ES-3: '{leader.id}' is not a leader of {unit.side}", rule="ES-3")
-    modifier = int(leader.extra.get("modifier", 0))
+    modifier = leader_modifier(leader)
     capacity = rally_capacity(modifier)
     used = state.times(f"ES-3:{leader.id}")
     if used >= capacity:

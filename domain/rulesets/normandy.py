@@ -215,11 +215,12 @@ def _check(command: cmd.Command, state: MatchState, actor: str) -> None:
 
 
 def _check_air(command: cmd.SetTrack, state: MatchState) -> None:
-    if command.name not in ("air.interdiction", "air.ground_support"):
-        return
+    if command.name not in ("air.interdiction", "air.ground_support") or not isinstance(
+            command.value, int):
+        return  # the track's own check refuses a value that is not a number
     other = "air.ground_support" if command.name == "air.interdiction" else "air.interdiction"
     received = int(state.tracks.get("air.received", 0))
-    split = int(command.value) + int(state.tracks.get(other, 0))
+    split = command.value + int(state.tracks.get(other, 0))
     if split > received:
         raise InvalidAction(f"NO-1: the Air Points split ({split}) exceeds those received "
                             f"({received}); set air.received first", rule="NO-1")

@@ -63,6 +63,8 @@ def test_no1_weather_next_becomes_weather_now_next_turn(client: TestClient) -> N
     m.refused("allied", 422, "core-tracks", type="set_track", name="sea.next", value="wet")
     m.act("allied", type="advance")
     m.refused("allied", 422, "NO-1", type="set_track", name="air.interdiction", value=3)
+    m.refused("allied", 422, "core-tracks", type="set_track", name="air.interdiction",
+              value="lots")
     m.act("allied", type="set_track", name="air.received", value=5)
     m.act("allied", type="set_track", name="air.interdiction", value=3)
     m.refused("allied", 422, "NO-1", type="set_track", name="air.ground_support", value=3)
@@ -137,6 +139,13 @@ def test_no2_reserve_markers_only_for_corps_in_an_operation(client: TestClient) 
     m.act("allied", type="advance")  # strategic movement: Reserve units stay
     m.refused("allied", 422, "NO-2", type="move_unit", unit_id="a-27arm", to={"hex": "1408"})
     m.act("allied", type="move_unit", unit_id="a-3div", to={"hex": "1408"})
+    advance_to(m, "player_turn/reserve_movement", "allied")
+    m.refused("allied", 422, "NO-2", type="move_unit", unit_id="a-3div", to={"hex": "1407"})
+    m.act("allied", type="move_unit", unit_id="a-27arm", to={"hex": "1408"})
+    m.refused("allied", 422, "NO-2", type="resolve_combat", attackers=["a-3div"],
+              defenders=["g-716"], odds="1:1")  # only units from reserve attack now
+    m.act("allied", type="resolve_combat", attackers=["a-27arm"], defenders=["g-716"],
+          odds="1:1")
 
 
 def test_no2_a_corps_not_in_an_operation_takes_no_reserve_markers(client: TestClient) -> None:
