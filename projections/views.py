@@ -36,6 +36,7 @@ class TurnView(BaseModel):
     sequence: list[str]
     expects: list[str]  # what the current step is waiting for, in words
     awaiting: Awaiting | None = None  # a roll whose result the players must enter first
+    rolls: list[str] = Field(default_factory=list)  # the `rule_roll`s of this step
     outcome: Outcome | None
 
 
@@ -98,6 +99,7 @@ def turn_view(state: MatchState) -> TurnView:
         sequence=ruleset.sequence.steps(),
         expects=ruleset.expects(state) if ruleset.expects and state.outcome is None else [],
         awaiting=state.awaiting,
+        rolls=[name for name, roll in ruleset.rolls.items() if state.turn.step in roll.steps],
         outcome=state.outcome,
     )
 

@@ -87,6 +87,7 @@ def test_wc2_b_and_c_are_required_a_d_e_optional(client: TestClient) -> None:
     assert m.turn["expects"] == ["french: (a) Reposition officers (optional), then advance"]
     m.act("french", type="advance")
     assert m.turn["expects"] == ["units owing a morale check: f-line"]
+    assert m.turn["rolls"] == ["unit_morale"]
     m.refused("french", 422, "WC-3", type="advance", to="phase/activation")
     m.refused("french", 422, "WC-3", type="advance")
 
