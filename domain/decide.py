@@ -175,8 +175,9 @@ def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: Emit
 @_handle.register
 def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     if command.rule is not None and command.rule in ruleset.automated_rules:
-        raise InvalidAction(f"{command.rule} is rolled by the service: use rule_roll (one of: "
-                            f"{', '.join(ruleset.rolls)})", rule=command.rule,
+        raise InvalidAction(f"{command.rule} is rolled by the service with its own action "
+                            f"(rule_roll: {', '.join(ruleset.rolls) or 'none'}; fire; ...); "
+                            "leave 'rule' out of a roll of your own", rule=command.rule,
                             allowed=list(ruleset.rolls))
     spec = parse(command.notation)
     for unit_id in command.unit_ids:

@@ -162,7 +162,7 @@ def _(event: ev.ReinforcementsAnnounced, state: MatchState) -> MatchState:
 def _(event: ev.OperationDeclared, state: MatchState) -> MatchState:
     return state.model_copy(update={
         "turn": state.turn.model_copy(update={"initiative": event.order}),
-        **_noted(state, f"operations:{event.side}", *(f"operation:{hq}" for hq in event.hqs))})
+        **_noted(state, f"operations:{event.side}")})
 
 
 @_apply.register

@@ -76,10 +76,13 @@ class Ruleset:
     react: Hook | None = None
     tracks: Mapping[str, TrackValues] = field(default_factory=dict)  # name pattern -> values
     turn_order: tuple[str, ...] | None = None
+    rolled_by_service: tuple[str, ...] = ()  # rules whose dice only the service rolls
 
     @property
     def automated_rules(self) -> frozenset[str]:
-        return frozenset(roll.rule for roll in self.rolls.values())
+        """Rules a player's own `roll_dice` may not name: their rolls are the service's (a
+        roll tagged with one counts for that rule, e.g. a shot against ES-5's rate of fire)."""
+        return frozenset({*(roll.rule for roll in self.rolls.values()), *self.rolled_by_service})
 
     def check_track(self, name: str, value: object) -> None:
         """Refuse a track the game does not keep, or a value it cannot take."""

@@ -408,5 +408,6 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
         end_of_turn=end_by_points(turns if isinstance(turns, int) else None, "turn", "ES-6"),
         expects=_expects,
         where=WHERE,
+        rolled_by_service=("ES-4", "ES-4a"),  # shots count against the ROF (ES-5)
         tracks=TRACKS,
     )

@@ -184,6 +184,9 @@ def test_es5_prepared_fire_and_rof_markers_are_placed_by_the_service(client: Tes
     m.refused("germans", 422, "ES-5", type="fire", unit_id="g-hmg", target_id="s-rifles-1",
               **table(3, 3))
     assert m.unit("g-hmg")["markers"] == {"prepared_fire": 1, "rof_spent": 1}
+    # a roll of the players' own cannot pass for a shot (nor spend another unit's ROF)
+    m.refused("soviets", 422, "ES-4", {"type": "roll_dice", "notation": "2d6", "purpose": "x",
+                                       "rule": "ES-4", "unit_ids": ["g-rifles-1"]})
     # a unit that fired prepared fire cannot move this turn
     advance_to(m, "combat/move_and_fire")
     m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-hmg", to={"hex": "0404"})
