@@ -1,4 +1,5 @@
-"""The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`."""
+"""The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`, and
+`battlelog verify FILE` (check a match export offline)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,36 @@ def _parser() -> argparse.ArgumentParser:
                        "ignored when BATTLELOG_STORE=postgres")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    check = commands.add_parser(
+        "verify", help="check a match export offline: hash chain and server dice",
+        description="Check a match export (GET /api/matches/{id}/export): every line "
+                    "canonical, every hash and link of the chain, and every server roll "
+                    "recomputed from the revealed dice seed. Exit status 0: all good; 1: a "
+                    "problem (named with its line and event); 2: the file cannot be read.")
+    check.add_argument("file", help="the export (JSON Lines); - for standard input")
     return parser
+
+
+def verify(path: str) -> int:
+    from domain.integrity import verify as check
+
+    try:
+        if path == "-":
+            report = check(sys.stdin)
+        else:
+            with open(path, encoding="utf-8", newline="") as lines:
+                report = check(lines)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"battlelog verify: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    print(f"{report.events} events, chain head {report.chain_head or '-'}")
+    print(f"server rolls recomputed: {report.rolls_checked}"
+          + (f"; {report.rolls_unchecked} not yet (the seed is not revealed)"
+             if report.rolls_unchecked else ""))
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    print("OK" if report.ok else "FAILED")
+    return 0 if report.ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
               f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-",
               flush=True)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    elif args.command == "verify":
+        return verify(args.file)
     return 0
 
 

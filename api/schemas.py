@@ -25,6 +25,9 @@ class SeatCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     player: Annotated[str, Field(min_length=1, max_length=120)]
+    entropy: Annotated[str, Field(min_length=1, max_length=200)] | None = Field(
+        default=None, description="your contribution to the server's dice, mixed into every "
+        "later roll (recorded publicly; see docs/integrity.md)")
 
 
 class SeatPublic(BaseModel):
@@ -58,6 +61,8 @@ class MatchPublic(BaseModel):
     version: int
     turn: TurnView
     outcome: Outcome | None
+    chain_head: str = Field(description="the hash of the latest event (docs/integrity.md)")
+    dice_commitment: str = Field(description="SHA-256 of the current secret dice seed")
 
 
 class UndoCreate(BaseModel):

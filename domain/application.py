@@ -34,8 +34,16 @@ from domain import events as ev
 from domain.commands import Command, CreateMatch
 from domain.decide import REFEREE, Context, decide, decide_redo, decide_undo
 from domain.dice import SeededDice, commitment
-from domain.errors import InvalidAction, MatchNotFound, VersionConflict, VersionNotFound
+from domain.errors import (
+    InvalidAction,
+    MatchNotFound,
+    MatchOver,
+    NotYourTurn,
+    VersionConflict,
+    VersionNotFound,
+)
 from domain.history import IDEMPOTENCY_PREFIX, Frame, first_frame, fold
+from domain.integrity import GENESIS, chained
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
 from domain.state import MatchState, Side
@@ -107,7 +115,7 @@ class Matches(Application[UUID]):
         self._frames: OrderedDict[tuple[UUID, int], Frame] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._match_locks: dict[UUID, threading.Lock] = {}
-        self._seeds: dict[UUID, str] = {}
+        self._seeds: dict[tuple[UUID, int], str] = {}
         self.saved_listeners: list[Callable[[], None]] = []
 
     def construct_mapper(self) -> Mapper[UUID]:
@@ -154,14 +162,17 @@ class Matches(Application[UUID]):
             units=tuple(u.to_unit() for u in setup.units),
             decks={side: tuple(cards) for side, cards in setup.decks.items()},
         )
+        created = chained([created], GENESIS)[0]
         self.save(created)
         frame = first_frame(created)
         self._remember(created.originator_id, frame)
         return Result(frame, [created], tokens=tokens)
 
-    def join(self, match_id: UUID, *, side: str | None, player: str) -> Result:
+    def join(self, match_id: UUID, *, side: str | None, player: str,
+             entropy: str | None = None) -> Result:
         """`player` takes the seat of `side` (None: the referee's). A side's join token is
-        used up: the player gets a seat token of their own (ours: one player per join)."""
+        used up: the player gets a seat token of their own (ours: one player per join).
+        `entropy`, if given, is mixed into every later server roll (recorded publicly)."""
         token = self.token_source()
 
         def joined(head: Frame, context: Context) -> list[ev.Event]:
@@ -169,7 +180,8 @@ class Matches(Application[UUID]):
                 raise InvalidAction(f"there is no side '{side}'", rule="core-sides",
                                     allowed=list(head.state.side_ids()))
             stamp = _stamp(head, context)
-            events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player)]
+            events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player,
+                                                    entropy=entropy)]
             if side is not None:
                 events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
                            for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
@@ -276,10 +288,13 @@ class Matches(Application[UUID]):
                 context = Context(
                     match_id=match_id, version=head.version, actor=actor,
                     command_id=command_id, now=self.clock(),
-                    dice=SeededDice(bytes.fromhex(self._seed(match_id))),
+                    dice=SeededDice(bytes.fromhex(self._seed(match_id, head)), head.entropy),
                     roll_index=head.server_rolls,
                 )
                 events = make(head, context)
+                if any(isinstance(e, ev.MatchEnded) for e in events):
+                    events.append(self._reveal(head, context, len(events)))
+                events = chained(events, head.chain_head)
                 try:
                     self.save(*events)
                 except IntegrityError:
@@ -374,11 +389,45 @@ class Matches(Application[UUID]):
     def _event(self, match_id: UUID, version: int) -> ev.Event:
         return next(iter(self.events_of(match_id, after=version - 1, upto=version)))
 
-    def _seed(self, match_id: UUID) -> str:
-        seed = self._seeds.get(match_id)
+    def _seed(self, match_id: UUID, head: Frame) -> str:
+        """The current dice seed: MatchCreated's, or the latest `DiceCommitted`'s."""
+        key = (match_id, head.seed_version)
+        seed = self._seeds.get(key)
         if seed is None:
-            seed = self._seeds[match_id] = cast(ev.MatchCreated, self._event(match_id, 1)).dice_seed
+            holder = self._event(match_id, head.seed_version)
+            seed = self._seeds[key] = cast(ev.MatchCreated | ev.DiceCommitted, holder).dice_seed
         return seed
+
+    def dice_commitment(self, match_id: UUID) -> str:
+        """The commitment to the current dice seed."""
+        holder = self._event(match_id, self.head(match_id).seed_version)
+        return cast(ev.MatchCreated | ev.DiceCommitted, holder).dice_commitment
+
+    def _reveal(self, head: Frame, context: Context, after: int) -> ev.DiceSeedRevealed:
+        """The current seed, revealed (numbered after the `after` events of this action)."""
+        seed = self._seed(context.match_id, head)
+        stamp = _stamp(replace(head, version=head.version + after), context)
+        return ev.DiceSeedRevealed(**stamp(), seed=seed, dice_commitment=commitment(
+            bytes.fromhex(seed)), rule="core-dice")
+
+    def reveal_seed(self, match_id: UUID, *, actor: str = REFEREE) -> Result:
+        """The referee reveals the dice seed so far (to settle a dispute); a fresh secret
+        seed is committed for the rest of the match."""
+        fresh = self.seed_source()
+
+        def revealed(head: Frame, context: Context) -> list[ev.Event]:
+            if actor != REFEREE:
+                raise NotYourTurn("only the referee reveals the dice seed", rule="core-dice",
+                                  allowed=[REFEREE])
+            if head.state.outcome is not None:
+                raise MatchOver("the match has ended: its seed is revealed", rule="core-end")
+            stamp = _stamp(head, context)
+            return [self._reveal(head, context, 0),
+                    ev.DiceCommitted(**{**stamp(), "originator_version": head.version + 2},
+                                     dice_commitment=commitment(fresh), dice_seed=fresh.hex(),
+                                     rule="core-dice")]
+
+        return self._execute(match_id, revealed, actor=actor)
 
     def _state_at(self, match_id: UUID) -> Callable[[int], MatchState]:
         return lambda version: self._frame_at(match_id, version).state

@@ -1,17 +1,19 @@
 """Dice: notation (`d6`, `2d6`, `d10+1`, `3d6-2`; d4..d20 and d100) and dice sources.
 
 A dice source turns (spec, roll index) into die faces. The server's source is seeded per
-match and derives roll number i from the seed and i alone (HMAC-SHA-256, rejection
-sampling: no modulo bias), so every server roll can be recomputed later from the seed.
+match and derives roll number i from the seed, the entropy the players gave when they
+joined, and i (HMAC-SHA-256, rejection sampling: no modulo bias), so every server roll can be
+recomputed later from the revealed seed (docs/integrity.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from domain.errors import InvalidAction
@@ -72,9 +74,20 @@ class DiceSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SeededDice:
-    """Reproducible server dice: face = uniform draw from HMAC-SHA-256(seed, index/die/try)."""
+    """Reproducible server dice: face = uniform draw from HMAC-SHA-256(key, index/die/try).
+    The key is the seed; once players have given entropy, it is HMAC-SHA-256(seed,
+    "battlelog-entropy:" + the JSON list of their entropy strings in the order they joined)."""
 
     seed: bytes
+    entropy: tuple[str, ...] = ()
+    key: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        key = self.seed
+        if self.entropy:
+            mixed = "battlelog-entropy:" + json.dumps(list(self.entropy), ensure_ascii=False)
+            key = hmac.new(self.seed, mixed.encode(), hashlib.sha256).digest()
+        object.__setattr__(self, "key", key)
 
     def roll(self, spec: DiceSpec, index: int) -> list[int]:
         return [self._die(spec.sides, index, die) for die in range(spec.count)]
@@ -96,7 +109,7 @@ class SeededDice:
         attempt = 0
         while True:
             message = f"{name}:{attempt}".encode()
-            digest = hmac.new(self.seed, message, hashlib.sha256).digest()
+            digest = hmac.new(self.key, message, hashlib.sha256).digest()
             value = int.from_bytes(digest[:8], "big")
             if value < limit:
                 return value % sides + 1

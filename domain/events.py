@@ -37,6 +37,10 @@ class Event(BaseModel):
     command_id: str | None = None
     rule: str | None = None
     turn: int = 0
+    # The hash chain (domain.integrity): the previous event's hash and this one's. Empty on
+    # events recorded before the chain existed.
+    prev_hash: str = ""
+    hash: str = ""
 
     @property
     def version(self) -> int:
@@ -84,6 +88,23 @@ class MatchCreated(Event):
 class SeatJoined(Event):
     side: Name | None  # None: the referee seat
     player: str
+    entropy: str | None = None  # the player's contribution to the server dice (public)
+
+
+class DiceSeedRevealed(Event):
+    """The seed of the server dice so far, matching `dice_commitment`: when the match ends,
+    or earlier when the referee reveals it to settle a dispute (a `DiceCommitted` follows)."""
+
+    seed: str  # hex
+    dice_commitment: str
+
+
+class DiceCommitted(Event):
+    """A fresh secret seed for the rest of the match; only its SHA-256 is shown."""
+
+    dice_commitment: str
+    dice_seed: str
+    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed"})
 
 
 class SeatTokenIssued(Event):
@@ -351,8 +372,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ActionsRedone, MatchEnded, UnitsActivated, InitiativeRolled, InitiativePassed,
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
+        DiceSeedRevealed, DiceCommitted,
     )
 }
 
 # Facts about the match's seats, not its game: undo never takes them back (domain.history).
-SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked)
+SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked,
+                                        DiceSeedRevealed, DiceCommitted)

@@ -32,6 +32,9 @@ class Frame:
     tokens: tuple[tuple[str, str], ...] = ()  # (SHA-256 of a live bearer token, its seat)
     # Idempotency keys of recent commands: (key digest, body digest, first and last version)
     requests: tuple[tuple[str, str, int, int], ...] = ()
+    chain_head: str = ""  # the hash of the latest event (domain.integrity)
+    entropy: tuple[str, ...] = ()  # the players' dice entropy, in the order they joined
+    seed_version: int = 1  # the event holding the current dice seed (MatchCreated or later)
 
 
 IDEMPOTENCY_PREFIX = "idem:"
@@ -53,7 +56,8 @@ def _requests(frame: Frame, event: ev.Event) -> tuple[tuple[str, str, int, int],
 
 def first_frame(created: ev.MatchCreated) -> Frame:
     return Frame(version=created.originator_version, state=initial_state(created),
-                 tokens=tuple((hashed, seat) for seat, hashed in created.token_hashes.items()))
+                 tokens=tuple((hashed, seat) for seat, hashed in created.token_hashes.items()),
+                 chain_head=created.hash)
 
 
 def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -> Frame:
@@ -62,6 +66,12 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
     requests = _requests(frame, event)
     if requests is not frame.requests:
         frame = replace(frame, requests=requests)
+    if event.hash:
+        frame = replace(frame, chain_head=event.hash)
+    if isinstance(event, ev.DiceCommitted):
+        return replace(frame, version=version, seed_version=version)
+    if isinstance(event, ev.DiceSeedRevealed):
+        return replace(frame, version=version)
     if isinstance(event, ev.SeatTokenIssued):
         return replace(frame, version=version,
                        tokens=(*frame.tokens, (event.token_hash, event.seat)))
@@ -74,7 +84,9 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
     if isinstance(event, ev.ActionsRedone):
         return replace(frame, version=version, state=state_at(event.to), redo=frame.redo[:-1])
     if isinstance(event, ev.SeatJoined):
-        return replace(frame, version=version, seats=(*frame.seats, (event.side, event.player)))
+        entropy = (*frame.entropy, event.entropy) if event.entropy else frame.entropy
+        return replace(frame, version=version, seats=(*frame.seats, (event.side, event.player)),
+                       entropy=entropy)
     rolls = frame.server_rolls
     if getattr(event, "roll_index", None) is not None:  # a server roll or shuffle
         rolls += 1

@@ -80,15 +80,21 @@ class Checkpoint(BaseModel):
     redo: tuple[int, ...]
     tokens: tuple[tuple[str, str], ...] = ()
     requests: tuple[tuple[str, str, int, int], ...] = ()
+    chain_head: str = ""
+    entropy: tuple[str, ...] = ()
+    seed_version: int = 1
 
     @classmethod
     def of(cls, match_id: UUID, frame: Frame, now: datetime) -> Checkpoint:
         return cls(originator_id=match_id, originator_version=frame.version, timestamp=now,
                    state=frame.state, seats=frame.seats, server_rolls=frame.server_rolls,
-                   redo=frame.redo, tokens=frame.tokens, requests=frame.requests)
+                   redo=frame.redo, tokens=frame.tokens, requests=frame.requests,
+                   chain_head=frame.chain_head, entropy=frame.entropy,
+                   seed_version=frame.seed_version)
 
     def frame(self) -> Frame:
         return Frame(version=self.originator_version, state=self.state, seats=self.seats,
                      server_rolls=self.server_rolls, redo=self.redo,
                      checkpoint=self.originator_version, tokens=self.tokens,
-                     requests=self.requests)
+                     requests=self.requests, chain_head=self.chain_head, entropy=self.entropy,
+                     seed_version=self.seed_version)

@@ -38,7 +38,8 @@ def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> 
     return MatchCreated(
         match_id=match_id, version=result.frame.version, tokens=result.tokens,
         links={name: f"{base}/{name}" if name != "self" else base
-               for name in ("self", "actions", "board", "vp", "turn", "events", "undo", "redo")},
+               for name in ("self", "actions", "board", "vp", "turn", "events", "undo", "redo",
+                             "export", "verify")},
     )
 
 
@@ -74,6 +75,7 @@ def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
         scenario=state.scenario, casual=state.casual, sides=state.sides,
         seats=[SeatPublic(side=side, player=player) for side, player in head.seats],
         version=head.version, turn=turn_view(state), outcome=state.outcome,
+        chain_head=head.chain_head, dice_commitment=matches.dice_commitment(match_id),
     )
 
 
@@ -89,7 +91,7 @@ def join_seat(match_id: UUID, body: SeatCreate, matches: MatchesDep, who: SeatDe
     else:
         raise Forbidden("join with a side's join token or the referee's token",
                         rule="core-seats")
-    result = matches.join(match_id, side=side, player=body.player)
+    result = matches.join(match_id, side=side, player=body.player, entropy=body.entropy)
     response.headers["ETag"] = f'"{result.frame.version}"'
     return SeatJoinedPublic(side=side, player=body.player, token=result.tokens.get(side or ""))
 

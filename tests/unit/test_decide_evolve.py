@@ -506,3 +506,4 @@ def test_after_the_match_ends_every_action_but_a_note_is_refused(deployed: Table
     [note] = deployed.act("blue", type="add_note", text="good game", about_version=2)
     assert isinstance(note, ev.NoteAdded) and deployed.state.notes == 1
     assert note.timestamp > T0
+

@@ -113,20 +113,30 @@ def test_the_survival_function_used_below_matches_the_tabulated_critical_value()
     assert _chi_square_survival_5_df(11.070) == pytest.approx(0.05, rel=1e-3)
 
 
-def test_20000_d6_draws_pass_a_chi_square_goodness_of_fit() -> None:
-    n = 20_000
-    dice = SeededDice(b"chi-square")
-    faces = Counter(dice.roll(DiceSpec(1, 6), i)[0] for i in range(n))
-    expected = n / 6
-    statistic = sum((faces[face] - expected) ** 2 / expected for face in range(1, 7))
-    try:
-        from scipy.stats import chi2  # type: ignore[import-untyped]
+# The chi-square critical values at p = 0.001 for (faces - 1) degrees of freedom.
+CRITICAL_0_001 = {4: 16.266, 6: 20.515, 8: 24.322, 10: 27.877, 12: 31.264, 20: 43.820}
 
-        p_value = float(chi2.sf(statistic, df=5))
-    except ImportError:
-        p_value = _chi_square_survival_5_df(statistic)
-    assert p_value > 0.001, (statistic, dict(faces))
-    assert statistic < 20.515  # the critical value for 5 df at p = 0.001
+
+def test_the_6_face_critical_value_is_the_one_the_survival_function_gives() -> None:
+    assert _chi_square_survival_5_df(CRITICAL_0_001[6]) == pytest.approx(0.001, rel=1e-3)
+
+
+@pytest.mark.parametrize("sides", sorted(CRITICAL_0_001))
+def test_100000_server_rolls_are_consistent_with_a_uniform_die(sides: int) -> None:
+    n = 100_000
+    dice = SeededDice(b"chi-square", ("ann", "bert"))
+    faces = Counter(dice.roll(DiceSpec(1, sides), i)[0] for i in range(n))
+    expected = n / sides
+    statistic = sum((faces[face] - expected) ** 2 / expected for face in range(1, sides + 1))
+    assert statistic < CRITICAL_0_001[sides], (statistic, dict(faces))  # p > 0.001
+
+
+def test_the_players_entropy_changes_every_roll_and_the_same_entropy_repeats_them() -> None:
+    plain, mixed = SeededDice(b"seed"), SeededDice(b"seed", ("ann",))
+    spec = DiceSpec(10, 20)
+    assert plain.roll(spec, 0) != mixed.roll(spec, 0)
+    assert mixed.roll(spec, 0) == SeededDice(b"seed", ("ann",)).roll(spec, 0)
+    assert mixed.roll(spec, 0) != SeededDice(b"seed", ("ann", "bert")).roll(spec, 0)
 
 
 def test_a_biased_die_would_fail_the_same_check() -> None:

@@ -1,0 +1,53 @@
+"""The match's integrity: its export (JSON Lines), the check of it, and the dice seed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+from fastapi import APIRouter, Response
+from fastapi.responses import StreamingResponse
+
+from api.deps import MatchesDep, ReaderDep, RefereeDep
+from api.schemas import ActedPublic
+from domain.integrity import verify as verify_export
+from projections.export import export_lines
+
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["integrity"])
+
+
+@router.get("/export", response_class=StreamingResponse,
+            responses={200: {"content": {"application/x-ndjson": {}}}})
+def export(match_id: UUID, matches: MatchesDep, who: RefereeDep) -> StreamingResponse:
+    """The whole match as JSON Lines (referee only): a header, then every event with its
+    hashes. `battlelog verify FILE` checks it offline (docs/integrity.md)."""
+    lines = export_lines(matches, match_id)
+    first = next(lines)  # a missing match is a 404 before the stream starts
+    return StreamingResponse(_chain(first, lines),
+                             media_type="application/x-ndjson",
+                             headers={"Content-Disposition":
+                                      f'attachment; filename="{match_id}.jsonl"'})
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+@router.get("/verify")
+def verify(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> dict[str, Any]:
+    """Check the stored log as `battlelog verify` checks an export: the hash chain, and every
+    server roll whose seed is revealed."""
+    return verify_export(export_lines(matches, match_id)).as_dict()
+
+
+@router.post("/dice/reveal", status_code=201)
+def reveal(match_id: UUID, matches: MatchesDep, who: RefereeDep,
+           response: Response) -> ActedPublic:
+    """Reveal the dice seed so far to settle a dispute (referee only); a fresh secret seed is
+    committed for the rest of the match."""
+    result = matches.reveal_seed(match_id, actor=who)
+    response.headers["ETag"] = f'"{result.frame.version}"'
+    return ActedPublic(version=result.frame.version,
+                       events=[e.public(who) for e in result.events])

@@ -1,0 +1,194 @@
+"""Integrity: the hash chain over a match's events, and the offline check of an export.
+
+Every event carries `prev_hash` (the hash of the event before it; 64 zeros for the first) and
+`hash`: SHA-256 of its canonical content. The content is the event as the referee's export
+shows it (`Event.public("referee")`: never the private fields such as the dice seed), minus
+`hash`, in canonical JSON: top-level null values left out (so a field added later with a
+null default leaves old hashes valid), keys sorted, no spaces, UTF-8. Changing any event, its order, or dropping one breaks the chain from there on.
+
+`verify(lines)` checks an export (docs/integrity.md): each line canonical, the header's own
+hash and its agreement with the events, each link, each hash, and, once the dice seed is
+revealed, every server roll recomputed from the seed, the players' entropy and the roll
+index. Pure: no store, no clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.dice import SeededDice, commitment, parse
+
+GENESIS = "0" * 64
+EXPORT_FORMAT = "battlelog-match"
+EXPORT_VERSION = 1
+# Header fields that repeat the match's first event (`MatchCreated`).
+HEADER_FROM_CREATED = ("ruleset", "ruleset_version", "scenario", "sides", "dice_commitment")
+
+
+def canonical(body: dict[str, Any]) -> str:
+    """The canonical JSON of an export line or of an event's content: top-level keys whose
+    value is null left out, keys sorted, no spaces, UTF-8."""
+    return json.dumps({k: v for k, v in body.items() if v is not None}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def content_hash(body: dict[str, Any]) -> str:
+    """SHA-256 of an event's content: its canonical JSON without `hash`."""
+    return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "hash"}).encode()
+                          ).hexdigest()
+
+
+def chained(events: Iterable[Any], prev_hash: str) -> list[Any]:
+    """`events` (domain events, in order) with their `prev_hash` and `hash` set."""
+    out = []
+    for event in events:
+        linked = event.model_copy(update={"prev_hash": prev_hash or GENESIS, "hash": ""})
+        digest = content_hash(linked.public("referee"))
+        out.append(linked.model_copy(update={"hash": digest}))
+        prev_hash = digest
+    return out
+
+
+def server_faces(seed: bytes, entropy: tuple[str, ...], body: dict[str, Any]) -> list[Any] | None:
+    """What a server roll event's dice must be, recomputed; None if it holds no server roll."""
+    index = body.get("roll_index")
+    if index is None:
+        return None
+    dice = SeededDice(seed, entropy)
+    kind = body.get("type")
+    if kind == "DiceRolled":
+        return dice.roll(parse(body["notation"]), index)
+    if kind == "InitiativeRolled":
+        return dice.roll(parse(f"{len(body['dice'])}d6"), index)
+    if kind == "DeckShuffled" and body.get("order") is not None:
+        return dice.shuffle(sorted(body["order"]), f"shuffle:{index}")
+    return None
+
+
+def _faces_of(body: dict[str, Any]) -> list[Any]:
+    if body["type"] == "InitiativeRolled":
+        return list(body["dice"].values())
+    if body["type"] == "DeckShuffled":
+        return list(body["order"])
+    return list(body["dice"])
+
+
+@dataclass
+class Report:
+    """What `verify` found: `problems` name the line (1: the header) and the event version."""
+
+    events: int = 0
+    chain_head: str = ""
+    rolls_checked: int = 0
+    rolls_unchecked: int = 0  # server rolls whose seed is not revealed yet
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
+                "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
+                "problems": self.problems}
+
+
+def verify(lines: Iterable[str]) -> Report:
+    """Check an export: a header line, then one event per line (docs/integrity.md)."""
+    report = Report()
+    prev = GENESIS
+    epochs: list[tuple[str, bytes | None]] = []  # (commitment, seed once revealed) per epoch
+    rolls: list[tuple[int, int, tuple[str, ...], dict[str, Any]]] = []  # (line, epoch, ...)
+    entropy: tuple[str, ...] = ()
+    header: dict[str, Any] | None = None
+    for number, line in enumerate(lines, start=1):
+        body = _parse(line, number, report)
+        if body is None:
+            return report
+        if header is None:
+            header = body
+            if body.get("format") != EXPORT_FORMAT or body.get("format_version") != (
+                    EXPORT_VERSION):
+                report.problems.append(f"line 1: not a {EXPORT_FORMAT} export, version "
+                                       f"{EXPORT_VERSION}")
+                return report
+            if body.get("hash") != content_hash(body):
+                report.problems.append("line 1: the header was altered (its content does not "
+                                       "match its hash)")
+                return report
+            continue
+        version = body.get("version")
+        if version != report.events + 1:
+            report.problems.append(f"line {number}: event {version} where event "
+                                   f"{report.events + 1} was expected")
+            return report
+        report.events += 1
+        if body.get("prev_hash") != prev:
+            report.problems.append(f"line {number}: event {version} does not follow event "
+                                   f"{version - 1} (prev_hash is not its hash)")
+            return report
+        if body.get("hash") != content_hash(body):
+            report.problems.append(f"line {number}: event {version} was altered (its content "
+                                   "does not match its hash)")
+            return report
+        prev = body["hash"]
+        kind = body.get("type")
+        if kind == "MatchCreated":
+            epochs.append((body.get("dice_commitment", ""), None))
+            differs = [key for key in HEADER_FROM_CREATED if header.get(key) != body.get(key)]
+            if differs:
+                report.problems.append(f"line 1: the header's {', '.join(differs)} differ(s) "
+                                       "from the match's first event")
+                return report
+        elif kind == "SeatJoined" and body.get("entropy"):
+            entropy = (*entropy, body["entropy"])
+        elif kind == "DiceSeedRevealed":
+            seed = bytes.fromhex(body["seed"])
+            if not epochs or commitment(seed) != epochs[-1][0]:
+                report.problems.append(f"line {number}: event {version} reveals a seed that "
+                                       "does not match the commitment")
+                return report
+            epochs[-1] = (epochs[-1][0], seed)
+        elif kind == "DiceCommitted":
+            epochs.append((body["dice_commitment"], None))
+        if body.get("roll_index") is not None and epochs:
+            rolls.append((number, len(epochs) - 1, entropy, body))
+    report.chain_head = prev
+    if header is None:
+        report.problems.append("the file is empty")
+        return report
+    if (header.get("chain_head"), header.get("events")) != (prev, report.events):
+        report.problems.append("line 1: the header's chain head or event count is not the "
+                               "export's: events are missing at the end")
+    for number, epoch, known, body in rolls:
+        revealed = epochs[epoch][1]
+        if revealed is None:
+            report.rolls_unchecked += 1
+            continue
+        expected = server_faces(revealed, known, body)
+        if expected is None:
+            continue
+        report.rolls_checked += 1
+        if expected != _faces_of(body):
+            report.problems.append(f"line {number}: event {body['version']}: server roll "
+                                   f"{body['roll_index']} should be {expected}, not "
+                                   f"{_faces_of(body)}")
+    return report
+
+
+def _parse(line: str, number: int, report: Report) -> dict[str, Any] | None:
+    text = line.removesuffix("\n")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        report.problems.append(f"line {number}: not JSON")
+        return None
+    if not isinstance(body, dict) or canonical(body) != text or not line.endswith("\n"):
+        report.problems.append(f"line {number}: not a canonical export line (changed spacing, "
+                               "key order or line end)")
+        return None
+    return body
