@@ -126,8 +126,9 @@ def test_an_altered_die_result_is_named_even_with_a_rebuilt_chain(seeded: TestCl
     top = {**json.loads(forged[0]), "chain_head": json.loads(forged[-1])["hash"]}
     forged[0] = canonical({**top, "hash": content_hash(top)}) + "\n"
     report = verify(forged)
-    assert report.problems == [f"line {rolled['version'] + 1}: event {rolled['version']}: "
-                               f"server roll 1 should be {rolled['dice']}, not [6, 6]"]
+    named = (f"line {rolled['version'] + 1}: event {rolled['version']}: server roll 1 should "
+             f"be {rolled['dice']}, not [6, 6]")
+    assert report.problems == [named]
     dropped = [lines[0], *lines[1:3], *lines[4:]]
     assert "event 4 where event 3 was expected" in verify(dropped).problems[0]
 
