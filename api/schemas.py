@@ -73,6 +73,28 @@ class UndoCreate(BaseModel):
         default=1, description="how many actions to undo (when `to` is not given)")
 
 
+class UndoDecline(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class UndoRequestPublic(BaseModel):
+    version: int = Field(description="the version of the `UndoRequested`")
+    to: int
+    by: str
+    accepted: list[str]
+
+
+class UndoStatus(BaseModel):
+    """What an undo by the asking seat does now."""
+
+    version: int
+    immediate_to: int = Field(description=(
+        "the earliest version your undo reaches at once; further back is a request"))
+    casual: bool
+    pending: UndoRequestPublic | None
+
+
 class ActedPublic(BaseModel):
     """What an action, an undo or a redo appended, and the new version."""
 

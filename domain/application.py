@@ -32,7 +32,14 @@ from eventsourcing.utils import get_topic
 
 from domain import events as ev
 from domain.commands import Command, CreateMatch
-from domain.decide import REFEREE, Context, decide, decide_redo, decide_undo
+from domain.decide import (
+    REFEREE,
+    Context,
+    decide,
+    decide_redo,
+    decide_undo,
+    decide_undo_answer,
+)
 from domain.dice import SeededDice, commitment
 from domain.errors import (
     InvalidAction,
@@ -42,7 +49,7 @@ from domain.errors import (
     VersionConflict,
     VersionNotFound,
 )
-from domain.history import IDEMPOTENCY_PREFIX, Frame, first_frame, fold
+from domain.history import IDEMPOTENCY_PREFIX, Frame, first_frame, fold, undo_reach
 from domain.integrity import GENESIS, chained
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
@@ -237,13 +244,37 @@ class Matches(Application[UUID]):
              actions: int = 1, command_id: str | None = None,
              expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
         def undone(head: Frame, context: Context) -> list[ev.Event]:
+            consent = not head.state.casual and actor != REFEREE
             return decide_undo(head.state, self._state_at(match_id), context, to=to,
-                               actions=actions)
+                               actions=actions, pending=head.undo_request,
+                               reach=self.undo_reach(match_id, actor, head) if consent else 1)
 
         return self._execute(match_id, undone, actor=actor, command_id=command_id,
                              expected_version=expected_version,
                              idempotency=self._idempotency(actor, idempotency_key,
                                                            f"undo:{to}:{actions}"))
+
+    def undo_reach(self, match_id: UUID, seat: str, head: Frame | None = None) -> int:
+        """The earliest version `seat` can undo to without the other sides' consent."""
+        head = head or self.head(match_id)
+
+        def newest_first() -> Iterator[ev.Event]:
+            upto = head.version
+            while upto > 0:
+                chunk = list(self.events.get(match_id, lte=upto, desc=True, limit=64))
+                yield from cast(list[ev.Event], chunk)
+                upto = chunk[-1].originator_version - 1 if chunk else 0
+
+        return undo_reach(newest_first(), seat)
+
+    def answer_undo(self, match_id: UUID, *, actor: str, accept: bool, reason: str = "",
+                    expected_version: int | None = None) -> Result:
+        """Accept or decline the pending undo request (another side, or the referee)."""
+        def answered(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_undo_answer(head.state, head.undo_request, context, accept=accept,
+                                      reason=reason)
+
+        return self._execute(match_id, answered, actor=actor, expected_version=expected_version)
 
     def redo(self, match_id: UUID, *, actor: str = REFEREE, command_id: str | None = None,
              expected_version: int | None = None, idempotency_key: str | None = None) -> Result:

@@ -19,11 +19,13 @@ from domain.context import unit as _unit
 from domain.dice import parse
 from domain.errors import InvalidAction, MatchOver, NotYourTurn, OutOfSequence, UndoRefused
 from domain.evolve import evolve
+from domain.history import UndoRequest
 from domain.rulesets import Ruleset
 from domain.sequence import ANY, Phase, Step, following, start
 from domain.state import MatchState, TurnMarker
 
-__all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "next_marker"]
+__all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "decide_undo_answer",
+           "next_marker"]
 
 ALWAYS_ALLOWED = ("advance", "add_note", "end_match")  # in every step, whatever it allows
 
@@ -436,10 +438,13 @@ def _(command: cmd.EndMatch, state: MatchState, ruleset: Ruleset, emit: Emit) ->
 
 def decide_undo(
     state: MatchState, state_at: Callable[[int], MatchState], context: Context,
-    *, to: int | None = None, actions: int = 1,
+    *, to: int | None = None, actions: int = 1, reach: int = 1,
+    pending: UndoRequest | None = None,
 ) -> list[ev.Event]:
-    """Undo the last `actions` actions, or back to version `to`. Crossing a die roll is
-    refused unless the match is casual (the roll would be fished for)."""
+    """Undo the last `actions` actions, or back to version `to`. Back to `reach` (the
+    acting seat's own actions since the last barrier: `history.undo_reach`) the undo is
+    immediate; further back it becomes an `UndoRequested` the other sides answer. The
+    referee's undo and any undo in a casual match are immediate."""
     if state.outcome is not None:
         raise MatchOver("the match has ended; it can no longer be undone", rule="core-undo")
     if to is None:
@@ -454,15 +459,41 @@ def decide_undo(
             raise UndoRefused(f"undo to a version from 1 to {context.version - 1}",
                               rule="core-undo")
         target, earlier = to, state_at(to)
-    if earlier.dice.count < state.dice.count and not state.casual:
-        raise UndoRefused(
-            f"undoing back to version {target} would take back "
-            f"{state.dice.count - earlier.dice.count} die roll(s); only a casual match allows "
-            "that (the consent of the other side comes in a later version)",
-            rule="core-undo",
-        )
     emit = Emit(context, state)
-    emit(ev.ActionsUndone, to=target, resulting_turn=earlier.turn.turn, rule="core-undo")
+    if state.casual or context.actor == REFEREE or target >= reach:
+        emit(ev.ActionsUndone, to=target, resulting_turn=earlier.turn.turn, rule="core-undo")
+        return emit.events
+    if pending is not None:
+        raise UndoRefused(f"the undo {pending.by} asked for (version {pending.version}) waits "
+                          "for an answer first", rule="core-undo")
+    emit(ev.UndoRequested, to=target, resulting_turn=earlier.turn.turn, rule="core-undo")
+    return emit.events
+
+
+def decide_undo_answer(
+    state: MatchState, pending: UndoRequest | None, context: Context, *, accept: bool,
+    reason: str = "",
+) -> list[ev.Event]:
+    """Another side answers a pending undo request; when every other side has accepted,
+    or the referee accepts (forcing it), the undo is made. The referee may also refuse."""
+    if pending is None:
+        raise UndoRefused("no undo request is waiting (a new action lets it lapse)",
+                          rule="core-undo")
+    actor = context.actor
+    others = [side for side in state.side_ids() if side != pending.by]
+    if actor == pending.by:
+        raise NotYourTurn("the other side(s) answer your undo request", rule="core-undo",
+                          allowed=[*others, REFEREE])
+    if actor in pending.accepted:
+        raise UndoRefused("you have accepted this request already", rule="core-undo")
+    emit = Emit(context, state)
+    if not accept:
+        emit(ev.UndoDeclined, request=pending.version, reason=reason, rule="core-undo")
+        return emit.events
+    emit(ev.UndoAccepted, request=pending.version, rule="core-undo")
+    if actor == REFEREE or set(others) <= {*pending.accepted, actor}:
+        emit(ev.ActionsUndone, to=pending.to, resulting_turn=pending.resulting_turn,
+             rule="core-undo")
     return emit.events
 
 

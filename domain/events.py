@@ -240,6 +240,27 @@ class ActionsRedone(Event):
     resulting_turn: int
 
 
+class UndoRequested(Event):
+    """The actor asks to undo back to version `to`, across a barrier (a die roll, private
+    information revealed, another seat's action): the other sides must accept."""
+
+    to: int
+    resulting_turn: int
+
+
+class UndoAccepted(Event):
+    """The actor (another side, or the referee, who forces it) accepts the pending undo."""
+
+    request: int  # the version of the `UndoRequested`
+
+
+class UndoDeclined(Event):
+    """The actor (another side, or the referee, who refuses it) declines the pending undo."""
+
+    request: int
+    reason: str = ""
+
+
 class _CardEvent(Event):
     """An event about one side's cards; its `secret_fields` are for that side and the referee."""
 
@@ -372,10 +393,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ActionsRedone, MatchEnded, UnitsActivated, InitiativeRolled, InitiativePassed,
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
-        DiceSeedRevealed, DiceCommitted,
+        DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
     )
 }
 
 # Facts about the match's seats, not its game: undo never takes them back (domain.history).
 SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked,
                                         DiceSeedRevealed, DiceCommitted)
+# The undo consent protocol: not game actions, and no barrier to an undo.
+UNDO_PROTOCOL: tuple[type[Event], ...] = (UndoRequested, UndoAccepted, UndoDeclined)
+# What an undo cannot cross without the other sides' consent (besides another seat's
+# action): dice rolled, cards seen or shown, the dice seed revealed.
+UNDO_BARRIERS: tuple[type[Event], ...] = (
+    DiceRolled, InitiativeRolled, DeckShuffled, DeckCut, CardsDrawn, CardPlayed,
+    DiceSeedRevealed, DiceCommitted)

@@ -22,6 +22,17 @@ from domain.state import MatchState
 
 
 @dataclass(frozen=True, slots=True)
+class UndoRequest:
+    """An undo waiting for the other sides' consent."""
+
+    version: int  # of the `UndoRequested`
+    to: int
+    by: str
+    resulting_turn: int
+    accepted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Frame:
     version: int
     state: MatchState
@@ -35,6 +46,7 @@ class Frame:
     chain_head: str = ""  # the hash of the latest event (domain.integrity)
     entropy: tuple[str, ...] = ()  # the players' dice entropy, in the order they joined
     seed_version: int = 1  # the event holding the current dice seed (MatchCreated or later)
+    undo_request: UndoRequest | None = None  # lapses with the next game event
 
 
 IDEMPOTENCY_PREFIX = "idem:"
@@ -68,6 +80,18 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
         frame = replace(frame, requests=requests)
     if event.hash:
         frame = replace(frame, chain_head=event.hash)
+    if isinstance(event, ev.UndoRequested):
+        return replace(frame, version=version,
+                       undo_request=UndoRequest(version, event.to, event.actor,
+                                                event.resulting_turn))
+    if isinstance(event, ev.UndoAccepted) and frame.undo_request is not None:
+        request = frame.undo_request
+        return replace(frame, version=version, undo_request=replace(
+            request, accepted=(*request.accepted, event.actor)))
+    if isinstance(event, ev.UndoDeclined | ev.UndoAccepted):
+        return replace(frame, version=version, undo_request=None)
+    if frame.undo_request is not None and not isinstance(event, ev.SEAT_EVENTS):
+        frame = replace(frame, undo_request=None)  # the match moved on: the request lapses
     if isinstance(event, ev.DiceCommitted):
         return replace(frame, version=version, seed_version=version)
     if isinstance(event, ev.DiceSeedRevealed):
@@ -92,6 +116,18 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
         rolls += 1
     return replace(frame, version=version, state=evolve(frame.state, event),
                    server_rolls=rolls, redo=())
+
+
+def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
+    """The earliest version `seat` may undo to at once: back over its own actions, up to the
+    latest barrier (a die roll, cards seen or shown, the seed revealed) or another seat's
+    action, which stays. The consent protocol's own events are no barrier."""
+    for event in newest_first:
+        if isinstance(event, ev.UNDO_PROTOCOL):
+            continue
+        if isinstance(event, ev.UNDO_BARRIERS) or event.actor != seat:
+            return event.originator_version
+    return 1
 
 
 SPARSE = 128  # inside one fold, every SPARSE-th frame is kept, plus the last RECENT ones

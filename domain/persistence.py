@@ -16,7 +16,7 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 from pydantic import BaseModel, ConfigDict
 
-from domain.history import Frame
+from domain.history import Frame, UndoRequest
 from domain.state import MatchState
 
 
@@ -83,6 +83,7 @@ class Checkpoint(BaseModel):
     chain_head: str = ""
     entropy: tuple[str, ...] = ()
     seed_version: int = 1
+    undo_request: tuple[int, int, str, int, tuple[str, ...]] | None = None
 
     @classmethod
     def of(cls, match_id: UUID, frame: Frame, now: datetime) -> Checkpoint:
@@ -90,11 +91,16 @@ class Checkpoint(BaseModel):
                    state=frame.state, seats=frame.seats, server_rolls=frame.server_rolls,
                    redo=frame.redo, tokens=frame.tokens, requests=frame.requests,
                    chain_head=frame.chain_head, entropy=frame.entropy,
-                   seed_version=frame.seed_version)
+                   seed_version=frame.seed_version, undo_request=None if (
+                       request := frame.undo_request) is None else (
+                       request.version, request.to, request.by, request.resulting_turn,
+                       request.accepted))
 
     def frame(self) -> Frame:
         return Frame(version=self.originator_version, state=self.state, seats=self.seats,
                      server_rolls=self.server_rolls, redo=self.redo,
                      checkpoint=self.originator_version, tokens=self.tokens,
                      requests=self.requests, chain_head=self.chain_head, entropy=self.entropy,
-                     seed_version=self.seed_version)
+                     seed_version=self.seed_version,
+                     undo_request=None if self.undo_request is None else UndoRequest(
+                         *self.undo_request))

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Body, Response, status
 
 from api.deps import ActorDep, IdempotencyDep, IfMatchDep, MatchesDep
 from api.problems import PreconditionFailed
-from api.schemas import ActedPublic, UndoCreate
-from domain.application import ConcurrencyConflict, Result
+from api.schemas import ActedPublic, UndoCreate, UndoDecline, UndoRequestPublic, UndoStatus
+from domain.application import ConcurrencyConflict, Matches, Result
 from domain.commands import Action
 from domain.errors import VersionConflict
 
@@ -46,11 +46,53 @@ def act(match_id: UUID, action: Annotated[Action, Body()], matches: MatchesDep, 
 @router.post("/undo", status_code=status.HTTP_201_CREATED)
 def undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDep, if_match: IfMatchDep,
          response: Response, body: UndoCreate | None = None) -> ActedPublic:
-    """Undo the last `actions` actions, or back to version `to`. Nothing leaves the log."""
+    """Undo the last `actions` actions, or back to version `to`. Nothing leaves the log.
+    Over your own actions since the last barrier (a die roll, cards seen or shown, another
+    seat's action) it is immediate; further back it appends an `UndoRequested` that the
+    other sides accept or decline (`GET .../undo` says how far back is immediate)."""
     body = body or UndoCreate()
     try:
         result = matches.undo(match_id, actor=seat, to=body.to, actions=body.actions,
                               expected_version=if_match, idempotency_key=key)
+    except VersionConflict as exc:
+        raise _stale(exc) from None
+    return _acted(result, seat, response)
+
+
+@router.get("/undo")
+def undo_status(match_id: UUID, matches: MatchesDep, seat: ActorDep) -> UndoStatus:
+    """How far back your undo goes at once, and the undo request waiting for an answer."""
+    head = matches.head(match_id)
+    immediate = head.state.casual or seat == "referee"
+    reach = 1 if immediate else matches.undo_reach(match_id, seat, head)
+    request = head.undo_request
+    return UndoStatus(
+        immediate_to=reach, version=head.version, casual=head.state.casual,
+        pending=None if request is None else UndoRequestPublic(
+            version=request.version, to=request.to, by=request.by,
+            accepted=list(request.accepted)))
+
+
+@router.post("/undo/accept", status_code=status.HTTP_201_CREATED)
+def accept_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, if_match: IfMatchDep,
+                response: Response) -> ActedPublic:
+    """Accept the pending undo request (another side; the referee forces it)."""
+    return _answer(matches, match_id, seat, if_match, response, accept=True, reason="")
+
+
+@router.post("/undo/decline", status_code=status.HTTP_201_CREATED)
+def decline_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, if_match: IfMatchDep,
+                 response: Response, body: UndoDecline | None = None) -> ActedPublic:
+    """Decline the pending undo request (another side; the referee refuses it)."""
+    return _answer(matches, match_id, seat, if_match, response, accept=False,
+                   reason=(body or UndoDecline()).reason)
+
+
+def _answer(matches: Matches, match_id: UUID, seat: str, if_match: int | None,
+            response: Response, *, accept: bool, reason: str) -> ActedPublic:
+    try:
+        result = matches.answer_undo(match_id, actor=seat, accept=accept, reason=reason,
+                                     expected_version=if_match)
     except VersionConflict as exc:
         raise _stale(exc) from None
     return _acted(result, seat, response)

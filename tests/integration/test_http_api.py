@@ -142,17 +142,28 @@ def test_stale_if_match_gets_412_and_appends_nothing(client: TestClient) -> None
     assert _version(client, match) == J + 1
 
 
-def test_undo_across_a_die_roll_needs_a_casual_match(client: TestClient) -> None:
+def test_undo_across_a_die_roll_asks_the_other_side_unless_casual(client: TestClient) -> None:
     strict = _create(client)
-    _act(client, strict, type="roll_dice", notation="d6", purpose="x")
-    refused = client.post(f"/api/matches/{strict}/undo", json={}, headers=auth(strict))
-    assert refused.status_code == 409 and refused.json()["rule"] == "core-undo"
-    assert _version(client, strict) == J + 1
+    _act(client, strict, "axis", type="roll_dice", notation="d6", purpose="x")
+    status = _get(client, strict, "/undo", "axis").json()
+    assert status["immediate_to"] == J + 1 and status["pending"] is None
+    asked = client.post(f"/api/matches/{strict}/undo", json={}, headers=auth(strict, "axis"))
+    assert asked.status_code == 201 and asked.json()["events"][0]["type"] == "UndoRequested"
+    assert _get(client, strict, "/board").json()["recent_rolls"] != []  # not yet undone
+    pending = _get(client, strict, "/undo", "allies").json()["pending"]
+    assert (pending["by"], pending["to"]) == ("axis", J)
+    own = client.post(f"/api/matches/{strict}/undo/accept", headers=auth(strict, "axis"))
+    assert own.status_code == 403 and own.json()["rule"] == "core-undo"
+    accepted = client.post(f"/api/matches/{strict}/undo/accept", headers=auth(strict, "allies"))
+    assert [e["type"] for e in accepted.json()["events"]] == ["UndoAccepted", "ActionsUndone"]
+    assert _get(client, strict, "/board").json()["recent_rolls"] == []
+    nothing = client.post(f"/api/matches/{strict}/undo/decline", json={"reason": "no"},
+                          headers=auth(strict, "allies"))
+    assert nothing.status_code == 409 and nothing.json()["rule"] == "core-undo"
     casual = _create(client, casual=True)
-    _act(client, casual, type="roll_dice", notation="d6", purpose="x")
-    assert client.post(f"/api/matches/{casual}/undo", json={}, headers=auth(casual)).status_code == 201
-    board = client.get(f"/api/matches/{casual}/board", headers=auth(casual)).json()
-    assert board["recent_rolls"] == []
+    _act(client, casual, "axis", type="roll_dice", notation="d6", purpose="x")
+    done = client.post(f"/api/matches/{casual}/undo", json={}, headers=auth(casual, "axis"))
+    assert done.status_code == 201 and done.json()["events"][0]["type"] == "ActionsUndone"
 
 
 def test_events_page_and_filter(client: TestClient) -> None:

@@ -12,9 +12,9 @@ from pydantic import TypeAdapter
 
 from domain import events as ev
 from domain.commands import Action, Command, UnitSpec
-from domain.decide import Context, decide, decide_redo, decide_undo
+from domain.decide import Context, decide, decide_redo, decide_undo, decide_undo_answer
 from domain.dice import SeededDice, commitment
-from domain.history import Frame, first_frame, fold, replay
+from domain.history import Frame, first_frame, fold, replay, undo_reach
 from domain.rulesets import get_ruleset
 from domain.state import MatchState, Side
 
@@ -103,9 +103,15 @@ class Table:
             timestamp=T0 + timedelta(seconds=head.version), actor=side or "referee",
             command_id=f"j{head.version}", side=side, player=player)])
 
-    def undo(self, to: int | None = None, actions: int = 1) -> list[ev.Event]:
-        return self._append(decide_undo(self.state, self.state_at, self.context(), to=to,
-                                        actions=actions))
+    def undo(self, to: int | None = None, actions: int = 1,
+             actor: str = "referee") -> list[ev.Event]:
+        return self._append(decide_undo(
+            self.state, self.state_at, self.context(actor), to=to, actions=actions,
+            reach=undo_reach(reversed(self.log), actor), pending=self.head.undo_request))
+
+    def answer(self, actor: str, accept: bool) -> list[ev.Event]:
+        return self._append(decide_undo_answer(self.state, self.head.undo_request,
+                                               self.context(actor), accept=accept))
 
     def redo(self) -> list[ev.Event]:
         return self._append(decide_redo(self.state, self.head.redo, self.state_at,

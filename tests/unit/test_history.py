@@ -154,25 +154,6 @@ def test_undone_roll_stays_in_the_log_and_the_server_never_rerolls_its_index() -
     assert table.head.server_rolls == replay(table.log).server_rolls == 2
 
 
-def test_undo_across_a_die_roll_is_refused_unless_the_match_is_casual() -> None:
-    strict = Table()
-    strict.act(type="roll_dice", notation="d6", purpose="x")  # v2
-    strict.act(type="advance")  # v3
-    strict.undo()  # the advance alone: no roll taken back
-    log = list(strict.log)
-    with pytest.raises(UndoRefused) as refused:
-        strict.undo()
-    assert refused.value.rule == "core-undo" and "casual" in refused.value.detail
-    with pytest.raises(UndoRefused):
-        strict.undo(to=1)
-    assert strict.log == log
-    casual = Table(casual=True)
-    casual.act(type="roll_dice", notation="d6", purpose="x")
-    casual.act(type="advance")
-    casual.undo(to=1)
-    assert casual.state == casual.state_at(1)
-
-
 def test_folding_from_a_checkpoint_equals_the_full_replay(table: Table) -> None:
     table.act("red", type="deploy_unit", unit=SQUAD)
     for i in range(6):

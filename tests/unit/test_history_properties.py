@@ -252,53 +252,31 @@ def test_folding_and_time_travel_never_change_the_log(
 
 @SETTINGS
 @given(steps, st.one_of(st.integers(1, 4).map(lambda n: ("n", n)),
-                        st.integers(1, 60).map(lambda k: ("to", k))), st.booleans())
-def test_undo_across_a_die_roll_is_refused_unless_casual(
-    moves: list[tuple[str, Any]], undo: tuple[str, int], casual: bool
+                        st.integers(1, 60).map(lambda k: ("to", k))), st.booleans(),
+       st.sampled_from(["red", "blue"]))
+def test_a_players_undo_is_immediate_only_over_their_own_actions_since_the_last_barrier(
+    moves: list[tuple[str, Any]], undo: tuple[str, int], casual: bool, seat: str
 ) -> None:
+    """Crossing a die roll (or cards seen, the seed revealed) or another seat's action, a
+    player's undo in a strict match is only a request; the roll index never goes back."""
     table = new_table(casual)
     play(table, moves)
-    head = len(table.log)
-    now = effective(table.log, head)
+    log, state, rolls = list(table.log), table.state, table.head.server_rolls
     kind, arg = undo
-    if kind == "to":
-        target: int | None = arg if 1 <= arg < head else None
-    else:
-        groups = actions_of(now)
-        target = groups[-arg][0].version - 1 if arg <= len(groups) else None
-    if target is None:  # nothing that far back: refused whatever the mode
-        with_error = True
-    else:
-        rolls_now = sum(isinstance(e, ev.DiceRolled) for e in now)
-        rolls_then = sum(isinstance(e, ev.DiceRolled) for e in effective(table.log, target))
-        with_error = rolls_then < rolls_now and not casual
-    log = list(table.log)
     try:
-        [event] = table.undo(actions=arg) if kind == "n" else table.undo(to=arg)
-    except UndoRefused as refused:
-        assert with_error, refused.detail
+        [event] = (table.undo(actions=arg, actor=seat) if kind == "n"
+                   else table.undo(to=arg, actor=seat))
+    except UndoRefused:
         assert table.log == log
-        if target is not None:
-            assert "casual" in refused.detail
         return
-    assert not with_error
-    assert isinstance(event, ev.ActionsUndone) and event.to == target
-
-
-def test_a_refused_undo_across_a_roll_names_the_rule_and_a_casual_one_takes_it_back() -> None:
-    for casual in (False, True):
-        table = new_table(casual)
-        table.act("red", type="roll_dice", notation="d6", purpose="x")
-        if casual:
-            table.undo()
-            assert table.state.dice.count == 0 and table.state == table.state_at(2)
-        else:
-            try:
-                table.undo()
-            except UndoRefused as refused:
-                assert refused.rule == "core-undo"
-            else:
-                raise AssertionError("the roll was taken back in a strict match")
+    crossed = [e for e in log[event.to:] if not isinstance(e, ev.UNDO_PROTOCOL)]
+    blocked = any(isinstance(e, ev.UNDO_BARRIERS) or e.actor != seat for e in crossed)
+    assert table.head.server_rolls == rolls
+    if isinstance(event, ev.ActionsUndone):
+        assert casual or not blocked
+    else:
+        assert isinstance(event, ev.UndoRequested) and blocked and not casual
+        assert table.state == state  # nothing is undone until the other side accepts
 
 
 # ---- (f) undo N removes exactly the last N actions ----------------------------------------------
