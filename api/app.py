@@ -11,7 +11,7 @@ from fastapi.responses import RedirectResponse
 from api import problems
 from api.deps import known_query_only
 from api.limits import BodyLimit
-from api.routes import actions, events, health, integrity, views
+from api.routes import actions, disputes, events, health, integrity, views
 from api.routes import matches as match_routes
 from api.routes import scenarios as scenario_routes
 from api.settings import Settings
@@ -50,7 +50,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.state.ready = False
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     problems.install(app)
-    for module in (match_routes, actions, views, events, integrity, scenario_routes, health):
+    for module in (match_routes, actions, views, events, integrity, disputes, scenario_routes,
+                   health):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

@@ -49,7 +49,15 @@ from domain.errors import (
     VersionConflict,
     VersionNotFound,
 )
-from domain.history import IDEMPOTENCY_PREFIX, Frame, first_frame, fold, undo_reach
+from domain.history import (
+    IDEMPOTENCY_PREFIX,
+    Frame,
+    effective_events,
+    first_frame,
+    fold,
+    replay,
+    undo_reach,
+)
 from domain.integrity import GENESIS, chained
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
@@ -266,6 +274,80 @@ class Matches(Application[UUID]):
                 upto = chunk[-1].originator_version - 1 if chunk else 0
 
         return undo_reach(newest_first(), seat)
+
+    def fork(self, match_id: UUID, at: int, *, actor: str = REFEREE) -> Result:
+        """A what-if: a new match whose history is this one's effective history up to version
+        `at` (renumbered, re-chained), linked to its origin; the origin is untouched. The
+        answer holds the new match's seat tokens (referee only: the copy shows every seat's
+        private information to its referee)."""
+        if actor != REFEREE:
+            raise NotYourTurn("only the referee forks a match", rule="core-fork",
+                              allowed=[REFEREE])
+        head = self.head(match_id)
+        if not 1 <= at <= head.version:
+            raise VersionNotFound(f"the match has versions 1 to {head.version}",
+                                  rule="core-fork")
+        kept = effective_events(self.events_of(match_id, upto=at))
+        if any(isinstance(e, ev.MatchEnded) for e in kept):
+            raise InvalidAction("fork before the match ended", rule="core-fork")
+        origin = cast(ev.MatchCreated, kept[0])
+        new_id, seed = uuid4(), self.seed_source()
+        seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in origin.sides)]
+        tokens = {seat: self.token_source() for seat in seats}
+        renumber = {e.originator_version: i for i, e in enumerate(kept, start=1)}
+        created = origin.model_copy(update={
+            "originator_id": new_id, "timestamp": self.clock(), "actor": actor,
+            "command_id": uuid4().hex, "dice_commitment": commitment(seed),
+            "dice_seed": seed.hex(),
+            "token_hashes": {seat: token_hash(token) for seat, token in tokens.items()},
+            "forked_from": match_id, "forked_at": at, "inherited_events": len(kept) - 1})
+        copies: list[ev.Event] = [created]
+        for event in kept[1:]:
+            update: dict[str, Any] = {"originator_id": new_id,
+                                      "originator_version": renumber[event.originator_version]}
+            if isinstance(event, ev.NoteAdded) and event.about_version is not None:
+                update["about_version"] = renumber.get(event.about_version)
+            copies.append(event.model_copy(update=update))
+        copies = chained(copies, GENESIS)
+        self.save(*copies)
+        frame = fold(first_frame(cast(ev.MatchCreated, copies[0])), copies[1:],
+                     lambda k: replay(copies[:k]).state)
+        self._remember(new_id, frame)
+        return Result(frame, copies, tokens=tokens)
+
+    def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
+                     to: int | None = None, actor: str = REFEREE) -> Result:
+        """The referee's ruling on the dispute opened at version `dispute`; it may order an
+        undo back to `to`, a re-roll, or a what-if fork at `to` (made first)."""
+        if actor != REFEREE:
+            raise NotYourTurn("the referee rules on disputes", rule="core-disputes",
+                              allowed=[REFEREE])
+        head = self.head(match_id)
+        opened = self._event(match_id, dispute) if 1 <= dispute <= head.version else None
+        if not isinstance(opened, ev.DisputeOpened):
+            raise InvalidAction(f"version {dispute} does not open a dispute",
+                                rule="core-disputes")
+        if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute
+               for e in self.events_of(match_id, after=dispute)):
+            raise InvalidAction(f"the dispute at version {dispute} is ruled already",
+                                rule="core-disputes")
+        if order in ("undo", "fork") and to is None:
+            raise InvalidAction(f"an order to {order} needs `to` (a version)",
+                                rule="core-disputes")
+        fork_id = self.fork(match_id, cast(int, to)).events[0].originator_id if (
+            order == "fork") else None
+
+        def ruled(head: Frame, context: Context) -> list[ev.Event]:
+            stamp = _stamp(head, context)
+            events: list[ev.Event] = [ev.DisputeRuled(
+                **stamp(), dispute=dispute, ruling=ruling, order=order, to=to, fork=fork_id,
+                rule="core-disputes")]
+            if order == "undo":
+                events += decide_undo(head.state, self._state_at(match_id), replace(
+                    context, version=head.version + 1), to=to)  # numbered after the ruling
+            return events
+
+        return self._execute(match_id, ruled, actor=actor)
 
     def answer_undo(self, match_id: UUID, *, actor: str, accept: bool, reason: str = "",
                     expected_version: int | None = None) -> Result:

@@ -336,6 +336,16 @@ class LoseStep(Command):
     unit_id: Id
 
 
+class OpenDispute(Command):
+    """Open a dispute about event `about_version` (or up to `upto_version`); the referee
+    rules on it (`POST .../disputes/{version}/ruling`)."""
+
+    type: Literal["open_dispute"] = "open_dispute"
+    about_version: Annotated[Int, Field(ge=1, le=MAX_INT)]
+    upto_version: Annotated[Int, Field(ge=1, le=MAX_INT)] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+
+
 class EndMatch(Command):
     type: Literal["end_match"] = "end_match"
     winner: Id | None = None  # None: a tie
@@ -348,7 +358,7 @@ Action = Annotated[
     | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
-    | ResolveCombat | LoseStep,
+    | ResolveCombat | LoseStep | OpenDispute,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (
@@ -357,7 +367,7 @@ ACTION_TYPES: tuple[str, ...] = (
     "end_match", "activate_unit", "activate_battlegroup", "roll_morale", "roll_initiative",
     "pass_initiative", "draw_cards", "discard_cards", "play_card", "shuffle_deck", "cut_deck",
     "rule_roll", "fire", "enter_result", "announce_reinforcements", "call_artillery",
-    "declare_operation", "set_supply", "resolve_combat", "lose_step",
+    "declare_operation", "set_supply", "resolve_combat", "lose_step", "open_dispute",
 )
 
 

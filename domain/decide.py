@@ -27,17 +27,19 @@ from domain.state import MatchState, TurnMarker
 __all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "decide_undo_answer",
            "next_marker"]
 
-ALWAYS_ALLOWED = ("advance", "add_note", "end_match")  # in every step, whatever it allows
+ALWAYS_ALLOWED = ("advance", "add_note", "end_match", "open_dispute")  # in every step
+RECORDS = ("add_note", "open_dispute")  # accepted even after the end or while a result waits
 
 
 def decide(
     command: cmd.Command, state: MatchState, ruleset: Ruleset, context: Context
 ) -> list[ev.Event]:
     kind = getattr(command, "type", type(command).__name__)
-    if state.outcome is not None and kind != "add_note":
-        raise MatchOver("the match has ended; only notes can be added", rule="core-end")
+    if state.outcome is not None and kind not in RECORDS:
+        raise MatchOver("the match has ended; only notes and disputes can be added",
+                        rule="core-end")
     step = ruleset.sequence.step(state.turn.step)
-    if state.awaiting is not None and kind not in ("enter_result", "add_note", "end_match"):
+    if state.awaiting is not None and kind not in ("enter_result", "end_match", *RECORDS):
         raise OutOfSequence(
             f"{state.awaiting.rule or 'core-results'}: enter the result of {state.awaiting.what} "
             "first (enter_result)", rule=state.awaiting.rule or "core-results",
@@ -46,7 +48,7 @@ def decide(
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
         _check_acting(step, state, context.actor, step.advanced_by or step.acting)
-    elif kind != "add_note":
+    elif kind not in RECORDS:
         _check_acting(step, state, context.actor, step.acting)
     _check_owner(command, state, context.actor)
     for check in ruleset.checks:
@@ -427,6 +429,17 @@ def _(command: cmd.AddNote, state: MatchState, ruleset: Ruleset, emit: Emit) -> 
                             rule="core-notes")
     emit(ev.NoteAdded, text=command.text, about_version=command.about_version,
          private=command.private)
+
+
+@_handle.register
+def _(command: cmd.OpenDispute, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    upto = command.upto_version
+    if max(command.about_version, upto or 0) > emit.context.version or (
+            upto is not None and upto < command.about_version):
+        raise InvalidAction(f"a dispute is about versions 1 to {emit.context.version}, "
+                            "`upto_version` not before `about_version`", rule="core-disputes")
+    emit(ev.DisputeOpened, about_version=command.about_version, upto_version=upto,
+         text=command.text)
 
 
 @_handle.register

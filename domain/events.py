@@ -82,6 +82,11 @@ class MatchCreated(Event):
     # starts with each deck dealt in an order drawn from the dice seed: `domain.evolve`).
     units: tuple[Unit, ...] = ()
     decks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    # A what-if fork: the match and version it was forked from, and how many events after
+    # this one were copied from there (their server rolls are the origin's to verify).
+    forked_from: UUID | None = None
+    forked_at: int | None = None
+    inherited_events: int | None = None
     private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "token_hashes"})
 
 
@@ -240,6 +245,27 @@ class ActionsRedone(Event):
     resulting_turn: int
 
 
+class DisputeOpened(Event):
+    """A dispute ticket about event `about_version` (or the range up to `upto_version`)."""
+
+    about_version: int
+    upto_version: int | None = None
+    text: str
+
+
+class DisputeRuled(Event):
+    """The referee's ruling on the dispute opened at version `dispute`. `order`: `none`, an
+    `undo` back to version `to` (the `ActionsUndone` follows), a `reroll` of the disputed
+    roll (the players roll again: the next roll index), or a `fork` at version `to` (a new
+    match, `fork`, whose history is this one's up to there)."""
+
+    dispute: int
+    ruling: str
+    order: Literal["none", "undo", "reroll", "fork"] = "none"
+    to: int | None = None
+    fork: UUID | None = None
+
+
 class UndoRequested(Event):
     """The actor asks to undo back to version `to`, across a barrier (a die roll, private
     information revealed, another seat's action): the other sides must accept."""
@@ -394,12 +420,15 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
+        DisputeOpened, DisputeRuled,
     )
 }
 
-# Facts about the match's seats, not its game: undo never takes them back (domain.history).
+# Facts about the match's seats, dice and disputes, not its game: undo never takes them back
+# (domain.history), and a fork does not copy them.
 SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked,
-                                        DiceSeedRevealed, DiceCommitted)
+                                        DiceSeedRevealed, DiceCommitted, DisputeOpened,
+                                        DisputeRuled)
 # The undo consent protocol: not game actions, and no barrier to an undo.
 UNDO_PROTOCOL: tuple[type[Event], ...] = (UndoRequested, UndoAccepted, UndoDeclined)
 # What an undo cannot cross without the other sides' consent (besides another seat's

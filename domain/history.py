@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from domain import events as ev
 from domain.evolve import evolve, initial_state
@@ -94,8 +95,8 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
         frame = replace(frame, undo_request=None)  # the match moved on: the request lapses
     if isinstance(event, ev.DiceCommitted):
         return replace(frame, version=version, seed_version=version)
-    if isinstance(event, ev.DiceSeedRevealed):
-        return replace(frame, version=version)
+    if isinstance(event, ev.DiceSeedRevealed | ev.DisputeOpened | ev.DisputeRuled):
+        return replace(frame, version=version)  # facts of the log, not of the game
     if isinstance(event, ev.SeatTokenIssued):
         return replace(frame, version=version,
                        tokens=(*frame.tokens, (event.token_hash, event.seat)))
@@ -128,6 +129,26 @@ def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
         if isinstance(event, ev.UNDO_BARRIERS) or event.actor != seat:
             return event.originator_version
     return 1
+
+
+def effective_events(events: Iterable[ev.Event]) -> list[ev.Event]:
+    """The game events that make up the state after the last of `events` (from
+    `MatchCreated`): what was undone, the undo machinery, seats, dice reveals and disputes
+    left out. A fork starts from these."""
+    Node = tuple[Any, ev.Event] | None
+    at: dict[int, Node] = {}
+    node: Node = None
+    for event in events:
+        if isinstance(event, ev.ActionsUndone | ev.ActionsRedone):
+            node = at[event.to]
+        elif not isinstance(event, ev.SEAT_EVENTS + ev.UNDO_PROTOCOL):
+            node = (node, event)
+        at[event.originator_version] = node
+    out: list[ev.Event] = []
+    while node is not None:
+        node, event = node
+        out.append(event)
+    return out[::-1]
 
 
 SPARSE = 128  # inside one fold, every SPARSE-th frame is kept, plus the last RECENT ones

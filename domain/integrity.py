@@ -85,6 +85,7 @@ class Report:
     chain_head: str = ""
     rolls_checked: int = 0
     rolls_unchecked: int = 0  # server rolls whose seed is not revealed yet
+    rolls_inherited: int = 0  # a fork's copied rolls: the origin match's to verify
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -94,6 +95,7 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
                 "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
+                "rolls_inherited": self.rolls_inherited,
                 "problems": self.problems}
 
 
@@ -105,6 +107,7 @@ def verify(lines: Iterable[str]) -> Report:
     rolls: list[tuple[int, int, tuple[str, ...], dict[str, Any]]] = []  # (line, epoch, ...)
     entropy: tuple[str, ...] = ()
     header: dict[str, Any] | None = None
+    inherited = 1  # events up to this version were copied from a fork's origin
     for number, line in enumerate(lines, start=1):
         body = _parse(line, number, report)
         if body is None:
@@ -139,6 +142,7 @@ def verify(lines: Iterable[str]) -> Report:
         kind = body.get("type")
         if kind == "MatchCreated":
             epochs.append((body.get("dice_commitment", ""), None))
+            inherited = 1 + (body.get("inherited_events") or 0)
             differs = [key for key in HEADER_FROM_CREATED if header.get(key) != body.get(key)]
             if differs:
                 report.problems.append(f"line 1: the header's {', '.join(differs)} differ(s) "
@@ -155,7 +159,9 @@ def verify(lines: Iterable[str]) -> Report:
             epochs[-1] = (epochs[-1][0], seed)
         elif kind == "DiceCommitted":
             epochs.append((body["dice_commitment"], None))
-        if body.get("roll_index") is not None and epochs:
+        if body.get("roll_index") is not None and version <= inherited:
+            report.rolls_inherited += 1
+        elif body.get("roll_index") is not None and epochs:
             rolls.append((number, len(epochs) - 1, entropy, body))
     report.chain_head = prev
     if header is None:
