@@ -95,8 +95,10 @@ class RemoveMarker(Command):
 
 
 class RollDice(Command):
-    """Roll with the server's dice (`source: server`) or record physical dice (`table`,
-    with `results`, one per die, before any modifier)."""
+    """Roll with the server's dice (`source: server`) or record physical dice (`table`):
+    declared first, then thrown. With `results` (one per die, before any modifier) both are
+    recorded at once; without, the roll is only declared and `record_roll` gives the dice.
+    `success` states the success condition before the result exists (e.g. `total >= 7`)."""
 
     type: Literal["roll_dice"] = "roll_dice"
     notation: Annotated[str, Field(min_length=2, max_length=16)]
@@ -105,6 +107,14 @@ class RollDice(Command):
     unit_ids: Annotated[list[Id], Field(max_length=32)] = Field(default_factory=list)
     source: Literal["server", "table"] = "server"
     results: Annotated[list[Int], Field(max_length=100)] | None = None
+    success: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class RecordRoll(Command):
+    """The faces of the table dice declared last (one per die, before any modifier)."""
+
+    type: Literal["record_roll"] = "record_roll"
+    results: Annotated[list[Int], Field(min_length=1, max_length=100)]
 
 
 class SplitUnit(Command):
@@ -358,7 +368,7 @@ Action = Annotated[
     | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
-    | ResolveCombat | LoseStep | OpenDispute,
+    | ResolveCombat | LoseStep | OpenDispute | RecordRoll,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (
@@ -368,6 +378,7 @@ ACTION_TYPES: tuple[str, ...] = (
     "pass_initiative", "draw_cards", "discard_cards", "play_card", "shuffle_deck", "cut_deck",
     "rule_roll", "fire", "enter_result", "announce_reinforcements", "call_artillery",
     "declare_operation", "set_supply", "resolve_combat", "lose_step", "open_dispute",
+    "record_roll",
 )
 
 

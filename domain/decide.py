@@ -10,24 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import singledispatch
+from typing import Any
 
 from domain import commands as cmd
 from domain import events as ev
 from domain.context import REFEREE, Context, Emit, own_side, take
 from domain.context import side as _side
 from domain.context import unit as _unit
-from domain.dice import parse
+from domain.dice import DiceSpec, parse
 from domain.errors import InvalidAction, MatchOver, NotYourTurn, OutOfSequence, UndoRefused
 from domain.evolve import evolve
 from domain.history import UndoRequest
 from domain.rulesets import Ruleset
 from domain.sequence import ANY, Phase, Step, following, start
-from domain.state import MatchState, TurnMarker
+from domain.state import Declared, MatchState, TurnMarker
 
 __all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "decide_undo_answer",
            "next_marker"]
 
-ALWAYS_ALLOWED = ("advance", "add_note", "end_match", "open_dispute")  # in every step
+ALWAYS_ALLOWED = ("advance", "add_note", "end_match", "open_dispute", "record_roll")
 RECORDS = ("add_note", "open_dispute")  # accepted even after the end or while a result waits
 
 
@@ -39,11 +40,13 @@ def decide(
         raise MatchOver("the match has ended; only notes and disputes can be added",
                         rule="core-end")
     step = ruleset.sequence.step(state.turn.step)
-    if state.awaiting is not None and kind not in ("enter_result", "end_match", *RECORDS):
+    if state.awaiting is not None and kind not in ("enter_result", "record_roll", "end_match",
+                                                    *RECORDS):
+        needed = "record_roll" if state.awaiting.declared else "enter_result"
         raise OutOfSequence(
-            f"{state.awaiting.rule or 'core-results'}: enter the result of {state.awaiting.what} "
-            "first (enter_result)", rule=state.awaiting.rule or "core-results",
-            allowed=["enter_result", "add_note"])
+            f"{state.awaiting.rule or 'core-results'}: first the result of "
+            f"{state.awaiting.what} ({needed})", rule=state.awaiting.rule or "core-results",
+            allowed=[needed, "add_note"])
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
@@ -186,24 +189,55 @@ def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: Emit) ->
     spec = parse(command.notation)
     for unit_id in command.unit_ids:
         _unit(state, unit_id, in_play=False)
-    roll_index: int | None = None
     if command.source == "server":
         if command.results is not None:
             raise InvalidAction("server dice take no results; use source 'table' to record "
                                 "physical dice", rule="core-dice")
         roll_index = emit.roll_index
-        faces = emit.context.dice.roll(spec, roll_index)
-    else:
-        if command.results is None or len(command.results) != spec.count:
-            raise InvalidAction(f"table dice need {spec.count} result(s), one per die",
-                                rule="core-dice")
-        if not all(1 <= r <= spec.sides for r in command.results):
-            raise InvalidAction(f"each result of a d{spec.sides} is 1 to {spec.sides}",
-                                rule="core-dice")
-        faces = list(command.results)
-    emit(ev.DiceRolled, notation=spec.notation, dice=tuple(faces), modifier=spec.modifier,
-         total=sum(faces) + spec.modifier, purpose=command.purpose, source=command.source,
-         roll_index=roll_index, unit_ids=tuple(command.unit_ids), rule=command.rule)
+        emit(ev.DiceRolled, notation=spec.notation,
+             **_faces(spec, emit.context.dice.roll(spec, roll_index)), purpose=command.purpose,
+             source="server", roll_index=roll_index, unit_ids=tuple(command.unit_ids),
+             rule=command.rule, success=command.success)
+        return
+    if command.results is not None:
+        _check_table(spec, command.results)
+    declared = emit(ev.RollDeclared, notation=spec.notation, purpose=command.purpose,
+                    unit_ids=tuple(command.unit_ids), success=command.success,
+                    rule=command.rule)
+    if command.results is not None:
+        _thrown(declared.version, spec, command.results, emit, declared=declared)
+
+
+def _check_table(spec: DiceSpec, results: list[int]) -> None:
+    if len(results) != spec.count:
+        raise InvalidAction(f"table dice need {spec.count} result(s), one per die",
+                            rule="core-dice")
+    if not all(1 <= r <= spec.sides for r in results):
+        raise InvalidAction(f"each result of a d{spec.sides} is 1 to {spec.sides}",
+                            rule="core-dice")
+
+
+def _faces(spec: DiceSpec, faces: list[int]) -> dict[str, Any]:
+    return {"dice": tuple(faces), "modifier": spec.modifier,
+            "total": sum(faces) + spec.modifier}
+
+
+def _thrown(version: int, spec: DiceSpec, results: list[int], emit: Emit,
+            declared: ev.RollDeclared | Declared) -> None:
+    emit(ev.DiceRolled, notation=spec.notation, **_faces(spec, results),
+         purpose=declared.purpose, source="table", unit_ids=declared.unit_ids,
+         rule=declared.rule, success=declared.success, declared=version)
+
+
+@_handle.register
+def _(command: cmd.RecordRoll, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    declared = state.awaiting.declared if state.awaiting is not None else None
+    if declared is None:
+        raise InvalidAction("no table roll is declared: roll_dice with source 'table' first",
+                            rule="core-dice")
+    spec = parse(declared.notation)
+    _check_table(spec, command.results)
+    _thrown(declared.version, spec, command.results, emit, declared=declared)
 
 
 @_handle.register
@@ -271,8 +305,10 @@ def _(command: cmd.RuleRoll, state: MatchState, ruleset: Ruleset, emit: Emit) ->
 @_handle.register
 def _(command: cmd.EnterResult, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     awaiting = state.awaiting
-    if awaiting is None:
-        raise InvalidAction("no roll is waiting for a result", rule="core-results")
+    if awaiting is None or awaiting.declared is not None:
+        raise InvalidAction("no roll is waiting for a result read from a table" + (
+            " (declared table dice are given with record_roll)" if awaiting else ""),
+            rule="core-results")
     if emit.context.actor not in (REFEREE, awaiting.by):
         raise NotYourTurn(f"the result of {awaiting.what} is entered by {awaiting.by}",
                           rule=awaiting.rule or "core-results", allowed=[awaiting.by, REFEREE])

@@ -157,8 +157,19 @@ class MarkerRemoved(Event):
     location: str | None = None
 
 
+class RollDeclared(Event):
+    """Table dice declared before they are thrown: what for, which units, the notation and
+    the success condition, fixed before the result exists; `DiceRolled` follows with the
+    faces (`declared` names this version)."""
+
+    notation: str
+    purpose: str
+    unit_ids: tuple[Name, ...] = ()
+    success: str | None = None
+
+
 class DiceRolled(Event):
-    class_version: ClassVar[int] = 2  # 2: `awaits`
+    class_version: ClassVar[int] = 3  # 2: `awaits`; 3: `declared`, `success`
 
     notation: str
     dice: tuple[int, ...]
@@ -171,10 +182,16 @@ class DiceRolled(Event):
     # The roll's outcome is read by the players from a table the service does not hold: the
     # match waits for `ResultRecorded` (WC-6 Activation Table, NO-2 Combat Results Table).
     awaits: str | None = None
+    declared: int | None = None  # table dice: the version of their `RollDeclared`
+    success: str | None = None  # the success condition, as declared
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
         return {**state, "awaits": None}
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "declared": None, "success": None}
 
 
 class UnitSplit(Event):
@@ -420,7 +437,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
-        DisputeOpened, DisputeRuled,
+        DisputeOpened, DisputeRuled, RollDeclared,
     )
 }
 

@@ -16,6 +16,7 @@ from domain.sequence import start
 from domain.state import (
     TURN_FLAGS,
     Awaiting,
+    Declared,
     DiceLog,
     DiceRoll,
     MatchState,
@@ -139,7 +140,19 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
         update.update(_noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
     if event.awaits is not None:
         update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
+    elif event.declared is not None:
+        update["awaiting"] = None  # the declared table dice are thrown
     return state.model_copy(update=update)
+
+
+@_apply.register
+def _(event: ev.RollDeclared, state: MatchState) -> MatchState:
+    declared = Declared(version=event.originator_version, notation=event.notation,
+                        purpose=event.purpose, unit_ids=event.unit_ids, success=event.success,
+                        rule=event.rule)
+    return state.model_copy(update={"awaiting": Awaiting(
+        what=f"the table dice declared at version {declared.version} ({event.purpose})",
+        rule=event.rule, by=event.actor, declared=declared)})
 
 
 @_apply.register

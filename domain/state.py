@@ -122,12 +122,26 @@ class Outcome(Frozen):
     reason: str = ""
 
 
+class Declared(Frozen):
+    """Table dice declared before they are thrown (`RollDeclared`)."""
+
+    version: int
+    notation: str
+    purpose: str
+    unit_ids: tuple[Name, ...] = ()
+    success: str | None = None
+    rule: str | None = None
+
+
 class Awaiting(Frozen):
-    """A roll whose outcome the players read from their own table, not yet entered."""
+    """What the match waits for before anything else: the outcome of a roll the players
+    read from their own table (`enter_result`), or the dice of a declared table roll
+    (`record_roll`, when `declared` is set)."""
 
     what: str
     rule: str | None = None
     by: Name  # the seat that rolled (or the referee) enters it
+    declared: Declared | None = None
 
 
 class MatchState(Frozen):

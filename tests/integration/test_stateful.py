@@ -1,9 +1,12 @@
-"""A hypothesis state machine drives random valid and invalid actions, undos and redos from
-every seat against a real store: refusals append nothing, the version moves only on
-success, and the state rebuilt from the stored log always equals the live one."""
+"""A hypothesis state machine drives random valid and invalid actions, undos (with their
+consent requests and answers), redos, disputes and seed reveals from every seat against a
+real store: refusals append nothing, the version moves only on success, the state rebuilt
+from the stored log always equals the live one, the roll index never goes back, the export
+always verifies, and no dice seed shows on any surface before it is revealed."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,11 +16,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from pydantic import TypeAdapter, ValidationError
 
+from domain import events as ev
 from domain.application import Matches
 from domain.commands import Action, CreateMatch
 from domain.errors import DomainError
 from domain.history import replay
+from domain.integrity import verify
+from projections.export import export_lines
 from projections.store import sqlite_env
+from projections.views import board_view
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
 SEATS = ["referee", "red", "blue"]
@@ -40,6 +47,9 @@ action = st.one_of(
     st.just({"type": "advance"}),
     st.builds(lambda s, p: {"type": "score_vp", "side": s, "points": p},
               st.sampled_from(["red", "blue", "nobody"]), st.integers(-3, 3)),
+    st.builds(lambda v: {"type": "open_dispute", "about_version": v, "text": "that roll"},
+              st.integers(1, 40)),
+    st.just({"type": "end_match", "winner": None}),
 )
 
 
@@ -53,6 +63,7 @@ class MatchMachine(RuleBasedStateMachine):
                             sides=[{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}])
         self.match = self.app.create_match(setup).events[0].originator_id
         self.version = 1
+        self.rolls = 0
 
     def _try(self, call: Any) -> None:
         before = self.app.head(self.match).version
@@ -75,6 +86,35 @@ class MatchMachine(RuleBasedStateMachine):
     @rule(seat=st.sampled_from(SEATS))
     def redo(self, seat: str) -> None:
         self._try(lambda: self.app.redo(self.match, actor=seat))
+
+    @rule(seat=st.sampled_from(SEATS), accept=st.booleans())
+    def answer_undo(self, seat: str, accept: bool) -> None:
+        self._try(lambda: self.app.answer_undo(self.match, actor=seat, accept=accept))
+
+    @rule(seat=st.sampled_from(SEATS))
+    def reveal_seed(self, seat: str) -> None:
+        self._try(lambda: self.app.reveal_seed(self.match, actor=seat))
+
+    @invariant()
+    def the_roll_index_only_grows(self) -> None:
+        rolls = self.app.head(self.match).server_rolls
+        assert rolls >= self.rolls
+        self.rolls = rolls
+
+    @invariant()
+    def the_export_verifies(self) -> None:
+        report = verify(export_lines(self.app, self.match))
+        assert report.ok, report.problems
+
+    @invariant()
+    def no_seed_shows_before_it_is_revealed(self) -> None:
+        events = list(self.app.events_of(self.match))
+        seeds = {e.dice_seed for e in events if isinstance(e, ev.MatchCreated | ev.DiceCommitted)}
+        secret = seeds - {e.seed for e in events if isinstance(e, ev.DiceSeedRevealed)}
+        state = self.app.head(self.match).state
+        shown = json.dumps([[e.public(seat) for e in events] for seat in SEATS]) + "".join(
+            board_view(state, seat).model_dump_json() for seat in SEATS)
+        assert not any(seed in shown for seed in secret)
 
     @invariant()
     def stored_log_rebuilds_the_live_state(self) -> None:

@@ -135,9 +135,9 @@ def test_server_roll_is_the_match_dice_at_the_next_roll_index(table: Table) -> N
 
 
 def test_table_roll_records_the_faces_a_player_entered(deployed: Table) -> None:
-    [event] = deployed.act("red", type="roll_dice", notation="2d6-1", purpose="rally",
-                           source="table", results=[6, 5], unit_ids=["sq1"])
-    assert isinstance(event, ev.DiceRolled)
+    declared, event = deployed.act("red", type="roll_dice", notation="2d6-1", purpose="rally",
+                                   source="table", results=[6, 5], unit_ids=["sq1"])
+    assert isinstance(declared, ev.RollDeclared) and isinstance(event, ev.DiceRolled)
     assert (event.dice, event.modifier, event.total, event.roll_index, event.source,
             event.unit_ids) == ((6, 5), -1, 10, None, "table", ("sq1",))
     assert deployed.head.server_rolls == 0  # the server's dice were not used
@@ -300,9 +300,11 @@ REFUSALS: list[tuple[str, str, dict[str, Any], type[DomainError], str]] = [
     ("roll: server dice with results", "red",
      {"type": "roll_dice", "notation": "d6", "purpose": "x", "results": [3]},
      InvalidAction, "core-dice"),
-    ("roll: table dice without results", "red",
-     {"type": "roll_dice", "notation": "2d6", "purpose": "x", "source": "table"},
+    ("record a roll: none is declared", "red", {"type": "record_roll", "results": [3]},
      InvalidAction, "core-dice"),
+    ("dispute: about a version to come", "red",
+     {"type": "open_dispute", "about_version": 99, "text": "x"}, InvalidAction,
+     "core-disputes"),
     ("roll: table dice, one result short", "red",
      {"type": "roll_dice", "notation": "2d6", "purpose": "x", "source": "table",
       "results": [4]}, InvalidAction, "core-dice"),
@@ -416,7 +418,8 @@ def test_a_step_that_does_not_allow_an_action_refuses_it_naming_its_rule() -> No
     with pytest.raises(OutOfSequence) as refused:
         decide(RollDice(notation="d6", purpose="x"), state, ruleset, table.context())
     assert refused.value.rule == "XX-1"
-    assert refused.value.allowed == ["add_note", "advance", "end_match", "move_unit"]
+    assert refused.value.allowed == ["add_note", "advance", "end_match", "move_unit",
+                                     "open_dispute", "record_roll"]
     for always in ({"type": "advance"}, {"type": "add_note", "text": "x"}):
         assert decide(ACTIONS.validate_python(always), state, ruleset, table.context())
 
@@ -485,13 +488,14 @@ AFTER_THE_END: list[dict[str, Any]] = [
     {"type": "set_supply", "unit_ids": ["sq1"], "status": "isolated"},
     {"type": "resolve_combat", "attackers": ["sq1"], "defenders": ["sq2"], "odds": "2:1"},
     {"type": "lose_step", "unit_id": "sq1"},
+    {"type": "record_roll", "results": [3]},
 ]
 
 
 def test_after_the_match_ends_every_action_but_a_note_is_refused(deployed: Table) -> None:
     deployed.act("red", type="place_marker", kind="suppression", unit_id="sq1")
     deployed.act(type="end_match", winner=None, reason="draw agreed")
-    assert {a["type"] for a in AFTER_THE_END} == set(ACTION_TYPES) - {"add_note"}
+    assert {a["type"] for a in AFTER_THE_END} == set(ACTION_TYPES) - {"add_note", "open_dispute"}
     log = list(deployed.log)
     for action in AFTER_THE_END:
         for actor in ("red", "referee"):
@@ -507,3 +511,29 @@ def test_after_the_match_ends_every_action_but_a_note_is_refused(deployed: Table
     assert isinstance(note, ev.NoteAdded) and deployed.state.notes == 1
     assert note.timestamp > T0
 
+
+
+def test_table_dice_are_declared_first_and_thrown_second(deployed: Table) -> None:
+    """Declare before rolling: the purpose, units, notation and success condition are fixed
+    before the result exists; the faces follow, from any seat that saw them."""
+    [declared] = deployed.act("red", type="roll_dice", notation="2d6+1", purpose="rally sq1",
+                              unit_ids=["sq1"], source="table", success="total >= 8")
+    assert isinstance(declared, ev.RollDeclared) and deployed.state.awaiting is not None
+    with pytest.raises(OutOfSequence) as waiting:
+        deployed.act("red", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
+    assert "record_roll" in waiting.value.detail
+    with pytest.raises(InvalidAction):
+        deployed.act("blue", type="record_roll", results=[7])  # two dice were declared
+    with pytest.raises(InvalidAction):
+        deployed.act("blue", type="enter_result", result="8")  # dice are recorded, not read
+    [thrown] = deployed.act("blue", type="record_roll", results=[3, 4])
+    assert isinstance(thrown, ev.DiceRolled) and thrown.declared == declared.version
+    assert (thrown.total, thrown.success, thrown.purpose, thrown.actor) == (
+        8, "total >= 8", "rally sq1", "blue")
+    assert deployed.state.awaiting is None
+    with pytest.raises(InvalidAction):
+        deployed.act("blue", type="record_roll", results=[3, 4])  # nothing declared now
+    both = deployed.act("red", type="roll_dice", notation="d6", purpose="x", source="table",
+                        results=[5])
+    assert [type(e) for e in both] == [ev.RollDeclared, ev.DiceRolled]
+    assert both[1].declared == both[0].version  # type: ignore[attr-defined]
