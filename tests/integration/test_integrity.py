@@ -110,25 +110,27 @@ def rehash(lines: list[str], edit: Any) -> list[str]:
     return out
 
 
-def test_an_altered_die_result_is_named_even_with_a_rebuilt_chain(seeded: TestClient) -> None:
+def test_every_altered_die_result_is_named_even_with_a_rebuilt_chain(
+        seeded: TestClient) -> None:
     m = Played(seeded, MATCH)
     play(m)
     m.act("referee", type="end_match", winner=None)
     lines = export(seeded, m).splitlines(keepends=True)
-    rolled = next(json.loads(line) for line in lines[1:]
-                  if '"roll_index":1' in line)
+    rolls = [json.loads(line) for line in lines[1:] if '"roll_index":' in line]
+    assert len(rolls) == 3
+    for rolled in rolls:
+        other = [7 - rolled["dice"][0], rolled["dice"][1]]  # another face for the first die
 
-    def luckier(body: dict[str, Any]) -> None:
-        if body["version"] == rolled["version"]:
-            body["dice"] = [6, 6]
-            body["total"] = 12
-    forged = rehash(lines, luckier)
-    top = {**json.loads(forged[0]), "chain_head": json.loads(forged[-1])["hash"]}
-    forged[0] = canonical({**top, "hash": content_hash(top)}) + "\n"
-    report = verify(forged)
-    named = (f"line {rolled['version'] + 1}: event {rolled['version']}: server roll 1 should "
-             f"be {rolled['dice']}, not [6, 6]")
-    assert report.problems == [named]
+        def luckier(body: dict[str, Any], version: int = rolled["version"],
+                    dice: list[int] = other) -> None:
+            if body["version"] == version:
+                body["dice"], body["total"] = dice, sum(dice)
+        forged = rehash(lines, luckier)
+        top = {**json.loads(forged[0]), "chain_head": json.loads(forged[-1])["hash"]}
+        forged[0] = canonical({**top, "hash": content_hash(top)}) + "\n"
+        named = (f"line {rolled['version'] + 1}: event {rolled['version']}: server roll "
+                 f"{rolled['roll_index']} should be {rolled['dice']}, not {other}")
+        assert verify(forged).problems == [named]
     dropped = [lines[0], *lines[1:3], *lines[4:]]
     assert "event 4 where event 3 was expected" in verify(dropped).problems[0]
 
