@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from domain.commands import Action, CreateMatch
 from domain.decide import Context, decide, decide_undo
 from domain.dice import SeededDice
 from domain.history import Frame, fold, replay
+from domain.integrity import chained
 from domain.persistence import Checkpoint
 from domain.rulesets import get_ruleset
 from projections.store import sqlite_env
@@ -168,7 +170,7 @@ def build_long_match(path: str, n_events: int) -> UUID:
     deploy(app, match_id)
     head = app.head(match_id)
     ruleset = get_ruleset(head.state.ruleset, head.state.options)
-    dice = SeededDice(bytes.fromhex(app._seed(match_id)))
+    dice = SeededDice(bytes.fromhex(app._seed(match_id, head)))
     commands = [ACTIONS.validate_python(a) for a in MIX]
     recent: dict[int, Frame] = {head.version: head}
     batch: list[ev.Event] = []
@@ -183,6 +185,7 @@ def build_long_match(path: str, n_events: int) -> UUID:
         else:
             events = decide(commands[rng.randrange(len(commands))], head.state, ruleset,
                             context)
+        events = chained(events, head.chain_head)  # as the application stores them
         head = fold(head, events, lambda k: recent[k].state)
         recent[head.version] = head
         recent.pop(head.version - 200, None)
@@ -192,8 +195,7 @@ def build_long_match(path: str, n_events: int) -> UUID:
             batch = []
             assert app.snapshots is not None
             app.snapshots.put([Checkpoint.of(match_id, head, app.clock())])
-            head = Frame(head.version, head.state, head.seats, head.server_rolls, head.redo,
-                         checkpoint=head.version)
+            head = replace(head, checkpoint=head.version)
             recent[head.version] = head
         i += 1
     app.save(*batch)

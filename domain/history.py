@@ -79,43 +79,43 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
     requests = _requests(frame, event)
     if requests is not frame.requests:
         frame = replace(frame, requests=requests)
-    if event.hash:
-        frame = replace(frame, chain_head=event.hash)
+    head = event.hash or frame.chain_head  # the hash chain's head moves with every event
     if isinstance(event, ev.UndoRequested):
-        return replace(frame, version=version,
+        return replace(frame, version=version, chain_head=head,
                        undo_request=UndoRequest(version, event.to, event.actor,
                                                 event.resulting_turn))
     if isinstance(event, ev.UndoAccepted) and frame.undo_request is not None:
         request = frame.undo_request
-        return replace(frame, version=version, undo_request=replace(
+        return replace(frame, version=version, chain_head=head, undo_request=replace(
             request, accepted=(*request.accepted, event.actor)))
     if isinstance(event, ev.UndoDeclined | ev.UndoAccepted):
-        return replace(frame, version=version, undo_request=None)
+        return replace(frame, version=version, chain_head=head, undo_request=None)
     if frame.undo_request is not None and not isinstance(event, ev.SEAT_EVENTS):
         frame = replace(frame, undo_request=None)  # the match moved on: the request lapses
     if isinstance(event, ev.DiceCommitted):
-        return replace(frame, version=version, seed_version=version)
+        return replace(frame, version=version, chain_head=head, seed_version=version)
     if isinstance(event, ev.DiceSeedRevealed | ev.DisputeOpened | ev.DisputeRuled):
-        return replace(frame, version=version)  # facts of the log, not of the game
+        return replace(frame, version=version, chain_head=head)  # log facts, not game ones
     if isinstance(event, ev.SeatTokenIssued):
-        return replace(frame, version=version,
+        return replace(frame, version=version, chain_head=head,
                        tokens=(*frame.tokens, (event.token_hash, event.seat)))
     if isinstance(event, ev.SeatTokenRevoked):
-        return replace(frame, version=version,
+        return replace(frame, version=version, chain_head=head,
                        tokens=tuple(t for t in frame.tokens if t[0] != event.token_hash))
     if isinstance(event, ev.ActionsUndone):
-        return replace(frame, version=version, state=state_at(event.to),
+        return replace(frame, version=version, chain_head=head, state=state_at(event.to),
                        redo=(*frame.redo, version))
     if isinstance(event, ev.ActionsRedone):
-        return replace(frame, version=version, state=state_at(event.to), redo=frame.redo[:-1])
+        return replace(frame, version=version, chain_head=head, state=state_at(event.to),
+                       redo=frame.redo[:-1])
     if isinstance(event, ev.SeatJoined):
         entropy = (*frame.entropy, event.entropy) if event.entropy else frame.entropy
-        return replace(frame, version=version, seats=(*frame.seats, (event.side, event.player)),
-                       entropy=entropy)
+        return replace(frame, version=version, chain_head=head,
+                       seats=(*frame.seats, (event.side, event.player)), entropy=entropy)
     rolls = frame.server_rolls
     if getattr(event, "roll_index", None) is not None:  # a server roll or shuffle
         rolls += 1
-    return replace(frame, version=version, state=evolve(frame.state, event),
+    return replace(frame, version=version, chain_head=head, state=evolve(frame.state, event),
                    server_rolls=rolls, redo=())
 
 

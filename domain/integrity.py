@@ -38,17 +38,19 @@ def canonical(body: dict[str, Any]) -> str:
 
 def content_hash(body: dict[str, Any]) -> str:
     """SHA-256 of an event's content: its canonical JSON without `hash`."""
-    return hashlib.sha256(canonical({k: v for k, v in body.items() if k != "hash"}).encode()
-                          ).hexdigest()
+    content = {k: v for k, v in body.items() if v is not None and k != "hash"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode()).hexdigest()
 
 
 def chained(events: Iterable[Any], prev_hash: str) -> list[Any]:
     """`events` (domain events, in order) with their `prev_hash` and `hash` set."""
     out = []
     for event in events:
-        linked = event.model_copy(update={"prev_hash": prev_hash or GENESIS, "hash": ""})
-        digest = content_hash(linked.public("referee"))
-        out.append(linked.model_copy(update={"hash": digest}))
+        body = event.public("referee")
+        body["prev_hash"] = prev_hash = prev_hash or GENESIS
+        digest = content_hash(body)
+        out.append(event.model_copy(update={"prev_hash": prev_hash, "hash": digest}))
         prev_hash = digest
     return out
 
