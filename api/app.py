@@ -48,7 +48,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
                   lifespan=lifespan)
     app.state.settings = settings
     app.state.ready = False
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       larger={"/api/matches/import": settings.max_import_bytes})
     problems.install(app)
     for module in (match_routes, actions, views, events, integrity, disputes, scenario_routes,
                    health):

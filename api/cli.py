@@ -1,10 +1,13 @@
-"""The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`, and
-`battlelog verify FILE` (check a match export offline)."""
+"""The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`,
+`battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
+`battlelog import FILE` (the interchange format, docs/interchange.md)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
+from pathlib import Path
 
 import uvicorn
 
@@ -29,7 +32,73 @@ def _parser() -> argparse.ArgumentParser:
                     "recomputed from the revealed dice seed. Exit status 0: all good; 1: a "
                     "problem (named with its line and event); 2: the file cannot be read.")
     check.add_argument("file", help="the export (JSON Lines); - for standard input")
+    out = commands.add_parser(
+        "export", help="write a match's export (JSON Lines) from the store",
+        description="Write a match's complete (referee's) export from the store, streamed: "
+                    "the format of GET /api/matches/{id}/export (docs/interchange.md).")
+    out.add_argument("match", help="the match id")
+    out.add_argument("--format", choices=["jsonl"], default="jsonl", help="(default: jsonl)")
+    out.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
+    out.add_argument("--out", "-o", default="-", help="file to write (default: standard output)")
+    into = commands.add_parser(
+        "import", help="rebuild a match in the store from a referee's export",
+        description="Rebuild a match from a referee's export: the same events, versions, "
+                    "state and hash chain. Prints the new seat tokens. Exit status 0: "
+                    "imported; 1: refused (the line and reason are printed); 2: unreadable.")
+    into.add_argument("file", help="the export (JSON Lines); - for standard input")
+    into.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
     return parser
+
+
+def export(match: str, db: str | None, path: str) -> int:
+    from uuid import UUID
+
+    from domain.application import Matches
+    from domain.errors import DomainError
+    from projections.export import export_lines
+
+    try:
+        match_id = UUID(match)
+    except ValueError:
+        print(f"battlelog export: '{match}' is not a match id", file=sys.stderr)
+        return 1
+    matches = Matches(env=Settings(db=db).store_env())
+    try:
+        lines = export_lines(matches, match_id)
+        with (open(path, "w", encoding="utf-8", newline="") if path != "-"
+              else nullcontext(sys.stdout)) as target:
+            for line in lines:
+                target.write(line)
+    except DomainError as error:
+        print(f"battlelog export: {error.detail}", file=sys.stderr)
+        return 1
+    finally:
+        matches.close()
+    return 0
+
+
+def import_file(path: str, db: str | None) -> int:
+    from domain.application import Matches
+    from domain.errors import DomainError
+    from domain.integrity import split_lines
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    matches = Matches(env=Settings(db=db).store_env())
+    try:
+        result = matches.import_match(split_lines(text))
+    except DomainError as error:
+        print(f"battlelog import: refused: {error.detail}", file=sys.stderr)
+        return 1
+    finally:
+        matches.close()
+    print(f"imported match {result.events[0].originator_id} ({result.frame.version} events)")
+    for seat, token in result.tokens.items():
+        print(f"  {seat}: {token}")
+    return 0
 
 
 def verify(path: str) -> int:
@@ -74,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     elif args.command == "verify":
         return verify(args.file)
+    elif args.command == "export":
+        return export(args.match, args.db, args.out)
+    elif args.command == "import":
+        return import_file(args.file, args.db)
     return 0
 
 

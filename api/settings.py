@@ -23,6 +23,7 @@ class Settings(BaseModel):
             return self
         return self.model_copy(update={"admin_token": secrets.token_urlsafe(24)})
     max_body_bytes: int = 64 * 1024
+    max_import_bytes: int = 64 * 1024 * 1024  # POST /api/matches/import: a whole match
 
     def store_env(self) -> dict[str, str]:
         return env_from_environment(self.db)

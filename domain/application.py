@@ -16,10 +16,11 @@ from __future__ import annotations
 import bisect
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
@@ -40,8 +41,9 @@ from domain.decide import (
     decide_undo,
     decide_undo_answer,
 )
-from domain.dice import SeededDice, commitment
+from domain.dice import DiceSource, SeededDice, UnknownDice, commitment
 from domain.errors import (
+    DomainError,
     InvalidAction,
     MatchNotFound,
     MatchOver,
@@ -59,6 +61,7 @@ from domain.history import (
     undo_reach,
 )
 from domain.integrity import GENESIS, chained
+from domain.interchange import UNKNOWN_SEED, read_export
 from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
 from domain.rulesets import get_ruleset
 from domain.state import MatchState, Side
@@ -96,6 +99,17 @@ class ConcurrencyConflict(VersionConflict):
 
 SPECTATOR = "spectator"
 JOIN = "join:"
+
+
+def _header(lines: list[str]) -> dict[str, Any]:
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except ValueError:
+        header = None
+    if not isinstance(header, dict):
+        raise InvalidAction("line 1: not a battlelog match export (no header)",
+                            rule="core-import")
+    return header
 
 
 def _stamp(head: Frame, context: Context) -> Callable[[], dict[str, Any]]:
@@ -315,6 +329,46 @@ class Matches(Application[UUID]):
         self._remember(new_id, frame)
         return Result(frame, copies, tokens=tokens)
 
+    def import_match(self, lines: Iterable[str]) -> Result:
+        """Rebuild a match from a referee's export: identical events, versions, state and
+        hash chain, under the match id it had. All or nothing: a bad file is refused naming
+        its line, and nothing is stored. The answer holds fresh seat tokens."""
+        tokens: dict[str, str] = {}
+        hashes: dict[str, str] = {}
+
+        def seats(sides: Iterable[str]) -> dict[str, str]:
+            for seat in (REFEREE, SPECTATOR, *(f"{JOIN}{side}" for side in sides)):
+                tokens[seat] = self.token_source()
+                hashes[seat] = token_hash(tokens[seat])
+            return hashes
+
+        text = list(lines)
+        header = _header(text)
+        match_id, events = read_export(text, seats(s["id"] for s in header.get("sides", [])))
+        if self.recorder.select_events(match_id, limit=1):
+            raise InvalidAction(f"match {match_id} is already here", rule="core-import")
+        kept = {1: first_frame(cast(ev.MatchCreated, events[0]))}  # a frame per interval
+
+        def state_at(k: int) -> MatchState:
+            base = kept[max(v for v in kept if v <= k)]
+            return fold(base, events[base.version:k], state_at).state
+
+        frame = kept[1]
+        try:
+            for start in range(1, len(events), self.checkpoint_interval):
+                frame = fold(frame, events[start:start + self.checkpoint_interval], state_at)
+                kept[frame.version] = frame
+        except (DomainError, KeyError, ValueError) as error:
+            raise InvalidAction(f"the events do not replay to a match: {error}",
+                                rule="core-import") from None
+        self.save(*events)
+        assert self.snapshots is not None
+        self.snapshots.put([Checkpoint.of(match_id, f, self.clock())
+                            for v, f in kept.items() if v > 1])
+        frame = replace(frame, checkpoint=frame.version)
+        self._remember(match_id, frame)
+        return Result(frame, events[:1], tokens=tokens)
+
     def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
                      to: int | None = None, actor: str = REFEREE) -> Result:
         """The referee's ruling on the dispute opened at version `dispute`; it may order an
@@ -401,7 +455,7 @@ class Matches(Application[UUID]):
                 context = Context(
                     match_id=match_id, version=head.version, actor=actor,
                     command_id=command_id, now=self.clock(),
-                    dice=SeededDice(bytes.fromhex(self._seed(match_id, head)), head.entropy),
+                    dice=self._dice(match_id, head),
                     roll_index=head.server_rolls,
                 )
                 events = make(head, context)
@@ -502,6 +556,11 @@ class Matches(Application[UUID]):
     def _event(self, match_id: UUID, version: int) -> ev.Event:
         return next(iter(self.events_of(match_id, after=version - 1, upto=version)))
 
+    def _dice(self, match_id: UUID, head: Frame) -> DiceSource:
+        seed = self._seed(match_id, head)
+        return SeededDice(bytes.fromhex(seed), head.entropy) if seed != UNKNOWN_SEED else (
+            UnknownDice())
+
     def _seed(self, match_id: UUID, head: Frame) -> str:
         """The current dice seed: MatchCreated's, or the latest `DiceCommitted`'s."""
         key = (match_id, head.seed_version)
@@ -534,11 +593,11 @@ class Matches(Application[UUID]):
                                   allowed=[REFEREE])
             if head.state.outcome is not None:
                 raise MatchOver("the match has ended: its seed is revealed", rule="core-end")
-            stamp = _stamp(head, context)
-            return [self._reveal(head, context, 0),
-                    ev.DiceCommitted(**{**stamp(), "originator_version": head.version + 2},
-                                     dice_commitment=commitment(fresh), dice_seed=fresh.hex(),
-                                     rule="core-dice")]
+            known = self._seed(match_id, head) != UNKNOWN_SEED  # (an imported match's may not be)
+            revealed = [self._reveal(head, context, 0)] if known else []
+            stamp = _stamp(replace(head, version=head.version + len(revealed)), context)
+            return [*revealed, ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
+                                                dice_seed=fresh.hex(), rule="core-dice")]
 
         return self._execute(match_id, revealed, actor=actor)
 

@@ -119,3 +119,16 @@ class SeededDice:
 def commitment(seed: bytes) -> str:
     """The public commitment to a dice seed: its SHA-256, hex."""
     return hashlib.sha256(seed).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownDice:
+    """The dice of an imported match whose seed was never revealed: nothing can be rolled
+    until the referee commits a fresh seed (`POST .../dice/reveal`)."""
+
+    def roll(self, spec: DiceSpec, index: int) -> list[int]:
+        raise InvalidAction("this imported match's dice seed is not known here: the referee "
+                            "commits a fresh one first (POST .../dice/reveal)", rule="core-dice")
+
+    def shuffle(self, items: Sequence[T], label: str) -> list[T]:
+        return self.roll(DiceSpec(1, 6), 0)  # type: ignore[return-value]  # always raises

@@ -29,6 +29,13 @@ EXPORT_VERSION = 1
 HEADER_FROM_CREATED = ("ruleset", "ruleset_version", "scenario", "sides", "dice_commitment")
 
 
+def split_lines(text: str) -> list[str]:
+    """An export's lines, each with its newline. Only "\n" ends a line: a note may hold
+    other line separators (U+2028, ...), which `str.splitlines` would wrongly split on."""
+    parts = text.split("\n")
+    return [f"{part}\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
 def canonical(body: dict[str, Any]) -> str:
     """The canonical JSON of an export line or of an event's content: top-level keys whose
     value is null left out, keys sorted, no spaces, UTF-8."""
@@ -88,6 +95,7 @@ class Report:
     rolls_checked: int = 0
     rolls_unchecked: int = 0  # server rolls whose seed is not revealed yet
     rolls_inherited: int = 0  # a fork's copied rolls: the origin match's to verify
+    events_hidden: int = 0  # a player's export: events with hidden fields (not recomputed)
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -97,7 +105,7 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
                 "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
-                "rolls_inherited": self.rolls_inherited,
+                "rolls_inherited": self.rolls_inherited, "events_hidden": self.events_hidden,
                 "problems": self.problems}
 
 
@@ -136,7 +144,9 @@ def verify(lines: Iterable[str]) -> Report:
             report.problems.append(f"line {number}: event {version} does not follow event "
                                    f"{version - 1} (prev_hash is not its hash)")
             return report
-        if body.get("hash") != content_hash(body):
+        if "hidden" in body:  # a player's export: the links hold, the content is not all here
+            report.events_hidden += 1
+        elif body.get("hash") != content_hash(body):
             report.problems.append(f"line {number}: event {version} was altered (its content "
                                    "does not match its hash)")
             return report

@@ -1,5 +1,6 @@
-"""A match's export (docs/integrity.md): a header line, then one line per event as the
-referee sees it (never the private fields), each in canonical JSON. Streamed in chunks, so
+"""A match's export (docs/interchange.md): a header line, then one line per event as the
+viewer sees it (the referee: everything but the private fields; a player: without what that
+player may not see, named in `hidden`), each in canonical JSON. Streamed in chunks, so
 memory stays flat however long the match."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def battlelog_version() -> str:
         return "unknown"
 
 
-def header(matches: Matches, match_id: UUID) -> dict[str, Any]:
+def header(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> dict[str, Any]:
     """The first line: what the match is, and the chain head and event count it ends with;
     sealed with its own `hash`."""
     head = matches.head(match_id)
@@ -38,14 +39,14 @@ def header(matches: Matches, match_id: UUID) -> dict[str, Any]:
         "scenario": state.scenario, "sides": [s.model_dump() for s in state.sides],
         "seats": [{"side": side, "player": player} for side, player in head.seats],
         "dice_commitment": created.dice_commitment, "events": head.version,
-        "chain_head": head.chain_head,
+        "chain_head": head.chain_head, "viewer": viewer,
     }
     return {**top, "hash": content_hash(top)}
 
 
-def export_lines(matches: Matches, match_id: UUID) -> Iterator[str]:
+def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Iterator[str]:
     """The export, line by line (each ending in a newline), up to the head at the start."""
-    top = header(matches, match_id)
+    top = header(matches, match_id, viewer)
     yield canonical(top) + "\n"
     after, last = 0, top["events"]
     while after < last:
@@ -53,5 +54,5 @@ def export_lines(matches: Matches, match_id: UUID) -> Iterator[str]:
         if not chunk:
             break
         for event in chunk:
-            yield canonical(event.public(REFEREE)) + "\n"
+            yield canonical(event.public(viewer)) + "\n"
         after = chunk[-1].version

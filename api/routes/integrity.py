@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Response
@@ -19,10 +19,13 @@ router = APIRouter(prefix="/api/matches/{match_id}", tags=["integrity"])
 
 @router.get("/export", response_class=StreamingResponse,
             responses={200: {"content": {"application/x-ndjson": {}}}})
-def export(match_id: UUID, matches: MatchesDep, who: RefereeDep) -> StreamingResponse:
-    """The whole match as JSON Lines (referee only): a header, then every event with its
-    hashes. `battlelog verify FILE` checks it offline (docs/integrity.md)."""
-    lines = export_lines(matches, match_id)
+def export(match_id: UUID, matches: MatchesDep, who: ReaderDep,
+           format: Literal["jsonl"] = "jsonl") -> StreamingResponse:
+    """The whole match as JSON Lines: a header, then every event with its hashes, as your
+    seat sees it (the referee's export is complete and imports elsewhere; a player's hides
+    what that player may not see). `battlelog verify FILE` checks it offline
+    (docs/interchange.md, docs/integrity.md)."""
+    lines = export_lines(matches, match_id, who.name)
     first = next(lines)  # a missing match is a 404 before the stream starts
     return StreamingResponse(_chain(first, lines),
                              media_type="application/x-ndjson",

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, bearer
 from api.problems import Forbidden, Unauthorized
@@ -21,6 +22,8 @@ from api.schemas import (
 from domain.application import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
+from domain.errors import InvalidAction
+from domain.integrity import split_lines
 from projections.catalogue import CatalogueEntry
 from projections.views import turn_view
 
@@ -41,6 +44,26 @@ def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> 
                for name in ("self", "actions", "board", "vp", "turn", "events", "undo", "redo",
                              "export", "verify")},
     )
+
+
+@router.post("/import", status_code=status.HTTP_201_CREATED, openapi_extra={
+    "requestBody": {"required": True, "content": {"application/x-ndjson": {
+        "schema": {"type": "string", "description": "a referee's export (JSON Lines)"}}}}})
+async def import_match(request: Request, matches: MatchesDep,
+                       response: Response) -> MatchCreated:
+    """Rebuild a match from a referee's export (`GET .../export`): the same events, versions,
+    state and hash chain under the same match id. A bad file is refused naming its line and
+    leaves nothing behind. The answer holds fresh seat tokens."""
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidAction("the file is not UTF-8 text", rule="core-import") from None
+    result = await run_in_threadpool(matches.import_match, split_lines(text))
+    match_id = result.events[0].originator_id
+    base = f"/api/matches/{match_id}"
+    response.headers["Location"] = base
+    return MatchCreated(match_id=match_id, version=result.frame.version, tokens=result.tokens,
+                        links={"self": base, "export": f"{base}/export"})
 
 
 def admin(request: Request, token: Annotated[str, Depends(bearer)]) -> None:

@@ -187,7 +187,8 @@ def test_the_seed_appears_on_no_surface_before_it_is_revealed(seeded: TestClient
     surfaces = [export(seeded, m), json.dumps(m.get("")), json.dumps(m.get("/board")),
                 json.dumps(m.get("/events", limit=500)), json.dumps(m.get("/verify"))]
     assert not any(SEED.hex() in text for text in surfaces)
-    assert seeded.get(f"/api/matches/{m.match}/export", headers=m.auth("axis")).status_code == 403
+    assert SEED.hex() not in seeded.get(f"/api/matches/{m.match}/export",
+                                        headers=m.auth("axis")).text
 
 
 def test_battlelog_verify_reads_a_file_and_says_what_it_found(

@@ -40,3 +40,12 @@ def test_a_10000_roll_match_verifies_with_every_server_roll_recomputed(table: Ta
     body["hash"] = content_hash(body)
     report = verify([*lines[:5000], canonical(body) + "\n", *lines[5001:]])
     assert report.problems[0].startswith("line 5002: event 5001 does not follow event 5000")
+
+
+def test_only_a_newline_ends_an_export_line() -> None:
+    from domain.integrity import split_lines
+
+    text = '{"a":"one\u2028two\x85three"}\n{"b":1}\n'
+    assert split_lines(text) == ['{"a":"one\u2028two\x85three"}\n', '{"b":1}\n']
+    assert split_lines("x\ny") == ["x\n", "y"]  # a last line without its newline stays so
+    assert split_lines("") == []

@@ -1,0 +1,82 @@
+"""Reading a match export back (docs/interchange.md): the events exactly as they were, for
+`Matches.import_match`. Pure: the caller supplies the new seat token hashes.
+
+The export leaves out what is private on every surface: the dice seed (unless revealed) and
+the SHA-256 of seat tokens. An imported match gets fresh seat tokens; its seed is the one
+revealed in the file, or unknown (then the referee commits a fresh seed before any server
+roll: `POST .../dice/reveal`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from pydantic import ValidationError
+
+from domain import events as ev
+from domain.dice import commitment
+from domain.errors import InvalidAction
+from domain.integrity import content_hash, verify
+
+UNKNOWN_SEED = ""  # the dice seed of an imported match whose seed was never revealed
+IMPORTED_TOKEN = "imported"  # a seat token hash no token can have (not a SHA-256)
+
+
+def refused(detail: str) -> InvalidAction:
+    return InvalidAction(detail, rule="core-import")
+
+
+def read_export(lines: Iterable[str], token_hashes: dict[str, str]
+                ) -> tuple[UUID, list[ev.Event]]:
+    """The match id and the events of a complete (referee's) export, each checked: the file
+    verifies, every line is an event that loads and hashes as exported."""
+    text = list(lines)
+    report = verify(text)
+    if not report.ok:
+        raise refused(f"the file does not verify: {report.problems[0]}")
+    header = json.loads(text[0])
+    try:
+        match_id = UUID(str(header.get("match_id")))
+    except ValueError:
+        raise refused("line 1: no match id in the header") from None
+    bodies = [json.loads(line) for line in text[1:]]
+    revealed = {body["dice_commitment"]: body["seed"] for body in bodies
+                if body.get("type") == "DiceSeedRevealed"}
+    events = []
+    for number, body in enumerate(bodies, start=2):
+        events.append(_event(number, body, match_id, revealed, token_hashes))
+    return match_id, events
+
+
+def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str, str],
+           token_hashes: dict[str, str]) -> ev.Event:
+    if "hidden" in body:
+        raise refused(f"line {number}: this is a player's export (fields are hidden); "
+                      "import the referee's")
+    cls = ev.EVENT_TYPES.get(str(body.get("type")))
+    if cls is None:
+        raise refused(f"line {number}: unknown event type '{body.get('type')}'")
+    data = {k: v for k, v in body.items() if k not in ("version", "type")}
+    data.update(originator_id=match_id, originator_version=body["version"])
+    if cls in (ev.MatchCreated, ev.DiceCommitted):
+        data["dice_seed"] = revealed.get(body["dice_commitment"], UNKNOWN_SEED)
+    if cls is ev.MatchCreated:
+        data["token_hashes"] = token_hashes
+    if cls in (ev.SeatTokenIssued, ev.SeatTokenRevoked):
+        data["token_hash"] = IMPORTED_TOKEN
+    try:
+        event = cls(**data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise refused(f"line {number}: {body['type']} {where}: {first['msg']}") from None
+    if content_hash(event.public("referee")) != body["hash"]:
+        raise refused(f"line {number}: the event does not load as it was exported "
+                      "(a field this version of battlelog does not know?)")
+    seed = getattr(event, "dice_seed", None)
+    if seed and commitment(bytes.fromhex(seed)) != body.get("dice_commitment"):
+        raise refused(f"line {number}: the revealed seed does not open the commitment")
+    return event
