@@ -7,30 +7,53 @@ from typing import Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Response
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from api.deps import MatchesDep, ReaderDep, RefereeDep
 from api.schemas import ActedPublic
+from domain import events as ev
 from domain.integrity import verify as verify_export
+from projections.dice_stats import csv_lines, statistics
 from projections.export import export_lines
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["integrity"])
 
 
 @router.get("/export", response_class=StreamingResponse,
-            responses={200: {"content": {"application/x-ndjson": {}}}})
+            responses={200: {"content": {"application/x-ndjson": {}, "text/csv": {},
+                                         "application/json": {}}}})
 def export(match_id: UUID, matches: MatchesDep, who: ReaderDep,
-           format: Literal["jsonl"] = "jsonl") -> StreamingResponse:
-    """The whole match as JSON Lines: a header, then every event with its hashes, as your
-    seat sees it (the referee's export is complete and imports elsewhere; a player's hides
-    what that player may not see). `battlelog verify FILE` checks it offline
-    (docs/interchange.md, docs/integrity.md)."""
+           format: Literal["jsonl", "csv", "dice"] = "jsonl") -> Any:
+    """`jsonl`: the whole match as JSON Lines, a header then every event with its hashes, as
+    your seat sees it (the referee's export is complete and imports elsewhere; a player's
+    hides what that player may not see); `battlelog verify FILE` checks it offline
+    (docs/interchange.md). `csv`: every die rolled, one row each. `dice`: dice statistics
+    per seat, die type and purpose (docs/reports.md)."""
+    if format == "dice":
+        return JSONResponse(statistics(_all_events(matches, match_id)))
+    if format == "csv":
+        matches.head(match_id)  # a missing match is a 404 before the stream starts
+        return StreamingResponse(csv_lines(_all_events(matches, match_id)),
+                                 media_type="text/csv", headers={
+                                     "Content-Disposition":
+                                     f'attachment; filename="{match_id}-dice.csv"'})
     lines = export_lines(matches, match_id, who.name)
     first = next(lines)  # a missing match is a 404 before the stream starts
     return StreamingResponse(_chain(first, lines),
                              media_type="application/x-ndjson",
                              headers={"Content-Disposition":
                                       f'attachment; filename="{match_id}.jsonl"'})
+
+
+def _all_events(matches: MatchesDep, match_id: UUID) -> Iterator[ev.Event]:
+    """The match's events up to its head now, read in chunks."""
+    after, last = 0, matches.head(match_id).version
+    while after < last:
+        chunk = list(matches.events_of(match_id, after=after, upto=last, limit=1000))
+        if not chunk:
+            return
+        yield from chunk
+        after = chunk[-1].version
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
