@@ -185,20 +185,27 @@ def test_any_match_round_trips(client: TestClient, other: TestClient,
     same_match(m, other, r.json()["tokens"])
 
 
+def dice(m: Played, form: str) -> Any:
+    r = m.client.get(f"/api/matches/{m.match}/export", params={"format": form},
+                     headers=m.auth(m.body["sides"][-1]["id"]))
+    assert r.status_code == 200, r.text
+    return r
+
+
 def test_the_dice_as_csv_and_as_statistics(client: TestClient) -> None:
-    m = Played(client, scenario("battlegroup-demo"))
-    m.act("north", type="roll_initiative", source="table",
-          results={"north": 5, "south": 2, "west": 3})
-    for _ in range(3):
-        m.act("south", type="roll_dice", notation="2d6", purpose="fire")
-    r = client.get(f"/api/matches/{m.match}/export", params={"format": "csv"},
-                   headers=m.auth("west"))
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
-    rows = r.text.splitlines()
+    bg = Played(client, scenario("battlegroup-demo"))
+    bg.act("north", type="roll_initiative", source="table",
+           results={"north": 5, "south": 2, "west": 3})
+    rows = dice(bg, "csv").text.splitlines()
     assert rows[0].startswith("version,turn,timestamp,seat,source,notation")
-    assert len(rows) == 1 + 3 + 3  # three initiative dice (one per side), three rolls
-    stats = client.get(f"/api/matches/{m.match}/export", params={"format": "dice"},
-                       headers=m.auth("west")).json()["seats"]
-    assert stats["south"]["d6"]["dice"] == 1 + 6
-    assert set(stats["south"]["d6"]["by_purpose"]) == {"initiative", "fire"}
+    assert [row.split(",")[3] for row in rows[1:]] == ["north", "south", "west"]  # a die each
+    stats = dice(bg, "dice").json()["seats"]
     assert stats["north"]["d6"]["observed"]["5"] == 1
+    assert set(stats["south"]["d6"]["by_purpose"]) == {"initiative"}
+    m = Played(client, {"scenario": "fire", "sides": [{"id": "allies", "name": "Allies"},
+                                                      {"id": "axis", "name": "Axis"}]})
+    for _ in range(3):
+        m.act("axis", type="roll_dice", notation="2d6", purpose="fire")
+    r = dice(m, "csv")
+    assert r.headers["content-type"].startswith("text/csv") and len(r.text.splitlines()) == 4
+    assert dice(m, "dice").json()["seats"]["axis"]["d6"]["by_purpose"]["fire"]["dice"] == 6
