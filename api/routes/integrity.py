@@ -7,12 +7,13 @@ from typing import Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Response
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 
 from api.deps import MatchesDep, ReaderDep, RefereeDep
 from api.schemas import ActedPublic
 from domain import events as ev
 from domain.integrity import verify as verify_export
+from projections import report
 from projections.dice_stats import csv_lines, statistics
 from projections.export import export_lines
 
@@ -21,14 +22,21 @@ router = APIRouter(prefix="/api/matches/{match_id}", tags=["integrity"])
 
 @router.get("/export", response_class=StreamingResponse,
             responses={200: {"content": {"application/x-ndjson": {}, "text/csv": {},
-                                         "application/json": {}}}})
+                                         "application/json": {}, "text/markdown": {},
+                                         "text/html": {}}}})
 def export(match_id: UUID, matches: MatchesDep, who: ReaderDep,
-           format: Literal["jsonl", "csv", "dice"] = "jsonl") -> Any:
+           format: Literal["jsonl", "csv", "dice", "md", "html"] = "jsonl") -> Any:
     """`jsonl`: the whole match as JSON Lines, a header then every event with its hashes, as
     your seat sees it (the referee's export is complete and imports elsewhere; a player's
     hides what that player may not see); `battlelog verify FILE` checks it offline
     (docs/interchange.md). `csv`: every die rolled, one row each. `dice`: dice statistics
-    per seat, die type and purpose (docs/reports.md)."""
+    per seat, die type and purpose. `md`, `html`: the after-action report with its charts
+    (docs/reports.md)."""
+    if format in ("md", "html"):
+        built = report.build(_all_events(matches, match_id))
+        if format == "md":
+            return PlainTextResponse(report.markdown(built), media_type="text/markdown")
+        return HTMLResponse(report.html(built))
     if format == "dice":
         return JSONResponse(statistics(_all_events(matches, match_id)))
     if format == "csv":

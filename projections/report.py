@@ -1,0 +1,247 @@
+"""The after-action report: scenario, sides, outcome, a turn-by-turn summary, disputes and
+rulings, dice luck, and charts as hand-written inline SVG (VP per side over the turns, units
+and figures remaining per side, a histogram per die type). `markdown()` and `html()` (one
+self-contained page) render the same `Report`."""
+
+from __future__ import annotations
+
+import html as escape
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import events as ev
+from domain.evolve import evolve, initial_state
+from domain.history import effective_events
+from domain.state import MatchState
+from projections.dice_stats import rolls, statistics
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+           "#7f7f7f")
+
+
+@dataclass
+class TurnSummary:
+    turn: int
+    actions: dict[str, int] = field(default_factory=dict)  # seat -> actions taken
+    eliminated: list[str] = field(default_factory=list)  # "unit (side, reason)"
+    splits: list[str] = field(default_factory=list)
+    rallies: list[str] = field(default_factory=list)
+    vp: dict[str, int] = field(default_factory=dict)  # side -> VP scored this turn
+
+
+@dataclass
+class Report:
+    title: str
+    ruleset: str
+    sides: list[tuple[str, str]]
+    outcome: str
+    turns: list[TurnSummary]
+    vp_by_turn: dict[str, list[int]]  # side -> VP total at the end of each turn
+    units_by_turn: dict[str, list[int]]
+    figures_by_turn: dict[str, list[int]]
+    disputes: list[dict[str, Any]]
+    dice: dict[str, Any]
+    histograms: dict[str, dict[int, int]]  # die type -> face -> count (every seat)
+
+
+def build(events: Iterable[ev.Event]) -> Report:
+    log = list(events)
+    created = log[0]
+    assert isinstance(created, ev.MatchCreated)
+    kept = effective_events(log)
+    state = initial_state(created)
+    sides = [s.id for s in state.sides]
+    summaries: dict[int, TurnSummary] = {}
+    ends: dict[int, MatchState] = {}
+    commands: dict[int, dict[str, set[str | None]]] = defaultdict(lambda: defaultdict(set))
+    for event in kept[1:]:
+        before = state
+        state = evolve(state, event)
+        turn = event.turn
+        summary = summaries.setdefault(turn, TurnSummary(turn))
+        commands[turn][event.actor].add(event.command_id)
+        if isinstance(event, ev.UnitRemoved):
+            unit = before.units[event.unit_id]
+            summary.eliminated.append(f"{unit.name} ({unit.side}, {event.reason})")
+        elif isinstance(event, ev.UnitSplit):
+            summary.splits.append(f"{before.units[event.unit_id].name} -> {event.new_unit.id}")
+        elif isinstance(event, ev.UnitRallied):
+            summary.rallies.append(before.units[event.unit_id].name)
+        elif isinstance(event, ev.VictoryPointsScored):
+            summary.vp[event.side] = summary.vp.get(event.side, 0) + event.points
+        ends[before.turn.turn] = before
+        ends[state.turn.turn] = state
+    for turn, seats in commands.items():
+        summaries[turn].actions = {seat: len(ids) for seat, ids in sorted(seats.items())}
+    last = max(ends, default=1)
+    turns = range(1, last + 1)
+    snapshots = [ends.get(t) or state for t in turns]
+    outcome = ("in progress" if state.outcome is None else
+               f"{state.outcome.winner or 'a tie'}: {state.outcome.reason}".rstrip(": "))
+    disputes = [e.public("") for e in log if isinstance(e, ev.DisputeOpened | ev.DisputeRuled)]
+    histograms: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for roll in rolls(log):
+        for face in roll.faces:
+            histograms[f"d{roll.sides}"][face] += 1
+    return Report(
+        title=created.scenario, ruleset=f"{created.ruleset} v{created.ruleset_version}",
+        sides=[(s.id, s.name) for s in state.sides], outcome=outcome,
+        turns=[summaries[t] for t in sorted(summaries)],
+        vp_by_turn={s: [snap.vp[s].points for snap in snapshots] for s in sides},
+        units_by_turn={s: [len(snap.in_play(s)) for snap in snapshots] for s in sides},
+        figures_by_turn={s: [sum(u.figures or 0 for u in snap.in_play(s)) for snap in snapshots]
+                         for s in sides},
+        disputes=disputes, dice=statistics(log)["seats"],
+        histograms={die: dict(sorted(faces.items())) for die, faces in
+                    sorted(histograms.items(), key=lambda d: int(d[0][1:]))})
+
+
+# ---- charts -------------------------------------------------------------------------------
+
+W, H, PAD = 480, 220, 40
+
+
+def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) -> str:
+    """One line per side over the turns (x: turn 1..n), with axes, a legend and a title."""
+    n = max((len(v) for v in series.values()), default=0)
+    values = [v for vs in series.values() for v in vs] or [0]
+    low, high = min(0, *values), max(1, *values)
+
+    def x(i: int) -> float:
+        return PAD + (W - 2 * PAD) * (i / max(n - 1, 1))
+
+    def y(v: int) -> float:
+        return H - PAD - (H - 2 * PAD) * ((v - low) / (high - low))
+
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+             f'viewBox="0 0 {W} {H}" role="img" aria-label="{escape.escape(title)}">'),
+             f"<title>{escape.escape(title)}</title>",
+             f'<rect width="{W}" height="{H}" fill="#ffffff"/>',
+             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
+             f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
+             (f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">'
+             f"{escape.escape(title)}</text>"),
+             (f'<text x="{PAD - 6}" y="{y(high) + 4:.1f}" font-size="10" text-anchor="end" '
+             f'fill="#333">{high}</text>'),
+             (f'<text x="{PAD - 6}" y="{y(low) + 4:.1f}" font-size="10" text-anchor="end" '
+             f'fill="#333">{low}</text>')]
+    for i in range(n):
+        parts.append(f'<text x="{x(i):.1f}" y="{H - PAD + 14}" font-size="10" '
+                     f'text-anchor="middle" fill="#333">{i + 1}</text>')
+    parts.append(f'<text x="{W / 2:.0f}" y="{H - 6}" font-size="10" text-anchor="middle" '
+                 'fill="#333">turn</text>')
+    for k, (side, vs) in enumerate(series.items()):
+        colour = COLOURS[k % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs))
+        parts.append(f'<polyline data-side="{escape.escape(side)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')
+        parts.append(f'<text x="{W - PAD + 4}" y="{PAD + 14 * k}" font-size="11" '
+                     f'fill="{colour}">{escape.escape(names.get(side, side))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def histogram(die: str, faces: dict[int, int]) -> str:
+    """A bar per face of `die` (every face, zero or not)."""
+    sides = int(die[1:])
+    top = max(faces.values(), default=1) or 1
+    width = (W - 2 * PAD) / sides
+    title = f"{die}: how often each face came up"
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+             f'viewBox="0 0 {W} {H}" role="img" aria-label="{title}">'),
+             f"<title>{title}</title>", f'<rect width="{W}" height="{H}" fill="#ffffff"/>',
+             f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">{title}</text>',
+             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>']
+    for face in range(1, sides + 1):
+        count = faces.get(face, 0)
+        bar = (H - 2 * PAD) * count / top
+        left = PAD + (face - 1) * width
+        parts.append(f'<rect data-face="{face}" data-count="{count}" x="{left + 1:.1f}" '
+                     f'y="{H - PAD - bar:.1f}" width="{width - 2:.1f}" height="{bar:.1f}" '
+                     f'fill="{COLOURS[0]}"/>')
+        if sides <= 20:
+            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD + 14}" font-size="10" '
+                         f'text-anchor="middle" fill="#333">{face}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def charts(report: Report) -> list[str]:
+    names = dict(report.sides)
+    out = [line_chart("Victory points per side", report.vp_by_turn, names),
+           line_chart("Units in play per side", report.units_by_turn, names)]
+    if any(any(v) for v in report.figures_by_turn.values()):
+        out.append(line_chart("Figures remaining per side", report.figures_by_turn, names))
+    out += [histogram(die, faces) for die, faces in report.histograms.items()]
+    return out
+
+
+# ---- rendering ----------------------------------------------------------------------------
+
+def _turn_lines(report: Report) -> list[str]:
+    lines = []
+    for t in report.turns:
+        said = [", ".join(f"{seat} {n} action(s)" for seat, n in t.actions.items())]
+        if t.eliminated:
+            said.append("left play: " + "; ".join(t.eliminated))
+        if t.splits:
+            said.append("splits: " + "; ".join(t.splits))
+        if t.rallies:
+            said.append("rallied: " + ", ".join(t.rallies))
+        if t.vp:
+            said.append("VP: " + ", ".join(f"{s} {p:+d}" for s, p in t.vp.items()))
+        lines.append(f"Turn {t.turn}: " + ". ".join(said) + ".")
+    return lines
+
+
+def _luck_lines(report: Report) -> list[str]:
+    return [f"{seat}, {die}: {stats['dice']} dice, {stats['luck']}"
+            + (f" (chi-square p = {stats['p_value']})" if stats["p_value"] is not None else "")
+            for seat, dice in report.dice.items() for die, stats in dice.items()]
+
+
+def _dispute_lines(report: Report) -> list[str]:
+    out = []
+    for d in report.disputes:
+        if d["type"] == "DisputeOpened":
+            out.append(f"Version {d['version']}: {d['actor']} disputes version "
+                       f"{d['about_version']}: {d['text']}")
+        else:
+            out.append(f"Version {d['version']}: the referee rules on {d['dispute']}: "
+                       f"{d['ruling']} (order: {d['order']})")
+    return out
+
+
+def markdown(report: Report) -> str:
+    sides = ", ".join(f"{name} (`{side}`)" for side, name in report.sides)
+    parts = [f"# After-action report: {report.title}", "",
+             f"- Ruleset: {report.ruleset}", f"- Sides: {sides}",
+             f"- Outcome: {report.outcome}", "", "## Turn by turn", "",
+             *(f"- {line}" for line in _turn_lines(report)), "", "## Disputes and rulings", "",
+             *(f"- {line}" for line in _dispute_lines(report) or ["none"]), "",
+             "## Dice", "", *(f"- {line}" for line in _luck_lines(report) or ["no dice"]),
+             "", "## Charts", "", *(f"{svg}\n" for svg in charts(report))]
+    return "\n".join(parts) + "\n"
+
+
+def html(report: Report) -> str:
+    def items(lines: list[str]) -> str:
+        return "".join(f"<li>{escape.escape(line)}</li>" for line in lines)
+
+    sides = ", ".join(escape.escape(name) for _, name in report.sides)
+    title = escape.escape(report.title)
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>After-action report: {title}</title><style>"
+            "body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;"
+            "padding:0 1rem;color:#111;background:#fff}svg{max-width:100%;height:auto;"
+            "display:block;margin:1rem 0}li{margin:.2rem 0}</style></head><body>"
+            f"<h1>After-action report: {title}</h1><ul>"
+            f"<li>Ruleset: {escape.escape(report.ruleset)}</li><li>Sides: {sides}</li>"
+            f"<li>Outcome: {escape.escape(report.outcome)}</li></ul>"
+            f"<h2>Turn by turn</h2><ul>{items(_turn_lines(report))}</ul>"
+            f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report) or ['none'])}"
+            f"</ul><h2>Dice</h2><ul>{items(_luck_lines(report) or ['no dice'])}</ul>"
+            f"<h2>Charts</h2>{''.join(charts(report))}</body></html>\n")
