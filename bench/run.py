@@ -21,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -44,6 +45,7 @@ from domain.history import Frame, fold, replay
 from domain.integrity import chained
 from domain.persistence import Checkpoint
 from domain.rulesets import get_ruleset
+from projections.export import export_lines
 from projections.store import sqlite_env
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
@@ -240,6 +242,32 @@ def read_path(path: str, match_id: UUID, samples: int, cold_samples: int) -> dic
     }
 
 
+def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
+    """Export the long match as JSON Lines (as the API streams it) and import it into a
+    fresh store; the export's peak Python memory (tracemalloc) says whether it streams."""
+    app = Matches(env=sqlite_env(path))
+    app.head(match_id)
+    tracemalloc.start()
+    start = time.perf_counter()
+    lines = list(export_lines(app, match_id))
+    export_s = time.perf_counter() - start
+    tracemalloc.stop()
+    app.close()
+    tracemalloc.start()
+    sink = 0
+    start = time.perf_counter()
+    for line in export_lines(Matches(env=sqlite_env(path)), match_id):
+        sink += len(line)  # consumed as a client would, nothing kept
+    _, streamed_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    target = Matches(env=sqlite_env(other))
+    import_s = timed(lambda: target.import_match(lines))
+    target.close()
+    return {"export_events_per_s": (len(lines) - 1) / export_s,
+            "export_peak_mib": streamed_peak / 2**20, "export_bytes": sink,
+            "import_events_per_s": (len(lines) - 1) / import_s}
+
+
 # ---- the report ------------------------------------------------------------------------
 
 def main() -> int:
@@ -262,6 +290,8 @@ def main() -> int:
         build = timed(lambda: results.update(match=build_long_match(long_db, n_events)))
         reads = read_path(long_db, results["match"], 60 if args.quick else 200,
                           8 if args.quick else 20)
+        print("export and import ...", flush=True)
+        moved = interchange(long_db, os.path.join(tmp, "imported.db"), results["match"])
 
     figures = {
         "actions_per_s": actions,
@@ -270,6 +300,7 @@ def main() -> int:
         "raw_sqlite_commits_per_s": raw_sqlite,
         "build_long_match_s": build,
         **reads,
+        **moved,
     }
     checks = {
         "actions vs raw eventsourcing append (target >= 50%)": (actions / raw_es, 0.5),
@@ -308,6 +339,11 @@ def report(figures: dict[str, float], checks: dict[str, tuple[float, float]], ou
          "than the full replay"), "time_travel_cold_median_s"),
         ("undo of the last action, median", ms(figures["undo_last_median_s"]),
          "one commit, like any action", "undo_last_median_s"),
+        ("export (JSON Lines), events/s", f"{figures['export_events_per_s']:.0f}",
+         (f"peak Python memory {figures['export_peak_mib']:.1f} MiB streaming "
+          f"{figures['export_bytes'] / 2**20:.0f} MiB"), "export_events_per_s"),
+        ("import of that export, events/s", f"{figures['import_events_per_s']:.0f}",
+         "verified, replayed and checkpointed, one commit", "import_events_per_s"),
     ]
     print()
     print(f"{'figure':38} {'value':>12}  {'previous':>12}  beside its anchor")

@@ -20,6 +20,7 @@ from domain import events as ev
 from domain.dice import commitment
 from domain.errors import InvalidAction
 from domain.integrity import content_hash, verify
+from domain.rulesets import get_ruleset
 
 UNKNOWN_SEED = ""  # the dice seed of an imported match whose seed was never revealed
 IMPORTED_TOKEN = "imported"  # a seat token hash no token can have (not a SHA-256)
@@ -48,7 +49,34 @@ def read_export(lines: Iterable[str], token_hashes: dict[str, str]
     events = []
     for number, body in enumerate(bodies, start=2):
         events.append(_event(number, body, match_id, revealed, token_hashes))
+    diverged = divergence(events)
+    if diverged is not None:
+        raise refused(diverged)
     return match_id, events
+
+
+def divergence(events: list[ev.Event]) -> str | None:
+    """Where a log stops fitting the rules this battlelog has: the match pins its ruleset
+    and version (`MatchCreated`); every step the turn marker stood on must still exist. The
+    first divergence, with its line, event and rule; None if the log fits."""
+    created = events[0]
+    assert isinstance(created, ev.MatchCreated)
+    try:
+        ruleset = get_ruleset(created.ruleset, created.options)
+    except InvalidAction as error:
+        return f"line 2: event 1 (MatchCreated): {error.detail}"
+    played = f"played under {created.ruleset} v{created.ruleset_version}"
+    for event in events:
+        marker = getattr(event, "marker", None)
+        if marker is None:
+            continue
+        try:
+            ruleset.sequence.step(marker.step)
+        except KeyError:
+            return (f"line {event.version + 1}: event {event.version} ({event.type_name()}): "
+                    f"{ruleset.title} v{ruleset.version} has no step '{marker.step}' "
+                    f"({played}; rule {event.rule or 'core-sequence'})")
+    return None
 
 
 def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str, str],

@@ -49,3 +49,19 @@ def test_only_a_newline_ends_an_export_line() -> None:
     assert split_lines(text) == ['{"a":"one\u2028two\x85three"}\n', '{"b":1}\n']
     assert split_lines("x\ny") == ["x\n", "y"]  # a last line without its newline stays so
     assert split_lines("") == []
+
+
+def test_a_log_that_no_longer_fits_its_ruleset_is_named_at_its_first_divergence(
+        table: Table) -> None:
+    from domain.interchange import divergence
+
+    table.act(type="advance")
+    table.act(type="advance")
+    assert divergence(table.log) is None
+    moved = table.log[2]
+    assert isinstance(moved, ev.PhaseAdvanced)
+    gone = moved.model_copy(update={"marker": moved.marker.model_copy(
+        update={"step": "skirmish"})})
+    said = divergence([*table.log[:2], gone, *table.log[3:]])
+    assert said is not None and said.startswith("line 4: event 3 (PhaseAdvanced)")
+    assert "has no step 'skirmish'" in said and "played under freeform v1" in said
