@@ -100,7 +100,8 @@ def build(events: Iterable[ev.Event]) -> Report:
 
 # ---- charts -------------------------------------------------------------------------------
 
-W, H, PAD = 480, 220, 40
+W, H, PAD = 520, 220, 40
+RIGHT = 110  # room for the legend beside the plot
 
 
 def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) -> str:
@@ -110,7 +111,7 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
     low, high = min(0, *values), max(1, *values)
 
     def x(i: int) -> float:
-        return PAD + (W - 2 * PAD) * (i / max(n - 1, 1))
+        return PAD + (W - PAD - RIGHT) * (i / max(n - 1, 1))
 
     def y(v: int) -> float:
         return H - PAD - (H - 2 * PAD) * ((v - low) / (high - low))
@@ -119,7 +120,7 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
              f'viewBox="0 0 {W} {H}" role="img" aria-label="{escape.escape(title)}">'),
              f"<title>{escape.escape(title)}</title>",
              f'<rect width="{W}" height="{H}" fill="#ffffff"/>',
-             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
+             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - RIGHT}" y2="{H - PAD}" stroke="#333"/>',
              f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
              (f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">'
              f"{escape.escape(title)}</text>"),
@@ -130,15 +131,15 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
     for i in range(n):
         parts.append(f'<text x="{x(i):.1f}" y="{H - PAD + 14}" font-size="10" '
                      f'text-anchor="middle" fill="#333">{i + 1}</text>')
-    parts.append(f'<text x="{W / 2:.0f}" y="{H - 6}" font-size="10" text-anchor="middle" '
-                 'fill="#333">turn</text>')
+    parts.append(f'<text x="{(W - RIGHT + PAD) / 2:.0f}" y="{H - 6}" font-size="10" '
+                 'text-anchor="middle" fill="#333">turn</text>')
     for k, (side, vs) in enumerate(series.items()):
         colour = COLOURS[k % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs))
         parts.append(f'<polyline data-side="{escape.escape(side)}" fill="none" '
                      f'stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts.append(f'<text x="{W - PAD + 4}" y="{PAD + 14 * k}" font-size="11" '
-                     f'fill="{colour}">{escape.escape(names.get(side, side))}</text>')
+        parts.append(f'<text x="{W - RIGHT + 12}" y="{PAD + 14 * k}" font-size="11" '
+                     f'fill="{colour}">{escape.escape(names.get(side, side)[:16])}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -161,6 +162,9 @@ def histogram(die: str, faces: dict[int, int]) -> str:
         parts.append(f'<rect data-face="{face}" data-count="{count}" x="{left + 1:.1f}" '
                      f'y="{H - PAD - bar:.1f}" width="{width - 2:.1f}" height="{bar:.1f}" '
                      f'fill="{COLOURS[0]}"/>')
+        if sides <= 20 and count:
+            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD - bar - 3:.1f}" '
+                         f'font-size="10" text-anchor="middle" fill="#111">{count}</text>')
         if sides <= 20:
             parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD + 14}" font-size="10" '
                          f'text-anchor="middle" fill="#333">{face}</text>')
