@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -33,11 +35,14 @@ def _parser() -> argparse.ArgumentParser:
                     "problem (named with its line and event); 2: the file cannot be read.")
     check.add_argument("file", help="the export (JSON Lines); - for standard input")
     out = commands.add_parser(
-        "export", help="write a match's export (JSON Lines) from the store",
-        description="Write a match's complete (referee's) export from the store, streamed: "
-                    "the format of GET /api/matches/{id}/export (docs/interchange.md).")
+        "export", help="write a match's export, report or dice from the store",
+        description="Write what GET /api/matches/{id}/export?format=... gives, from the store: "
+                    "jsonl (the complete, referee's interchange file, streamed: "
+                    "docs/interchange.md), csv (every die rolled), dice (dice statistics, "
+                    "JSON), md or html (the after-action report: docs/reports.md).")
     out.add_argument("match", help="the match id")
-    out.add_argument("--format", choices=["jsonl"], default="jsonl", help="(default: jsonl)")
+    out.add_argument("--format", choices=["jsonl", "csv", "dice", "md", "html"],
+                     default="jsonl", help="(default: jsonl)")
     out.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
     out.add_argument("--out", "-o", default="-", help="file to write (default: standard output)")
     into = commands.add_parser(
@@ -50,11 +55,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def export(match: str, db: str | None, path: str) -> int:
+def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
+    import json
+    from collections.abc import Iterator
     from uuid import UUID
 
     from domain.application import Matches
     from domain.errors import DomainError
+    from projections import report
+    from projections.dice_stats import csv_lines, statistics
     from projections.export import export_lines
 
     try:
@@ -63,8 +72,20 @@ def export(match: str, db: str | None, path: str) -> int:
         print(f"battlelog export: '{match}' is not a match id", file=sys.stderr)
         return 1
     matches = Matches(env=Settings(db=db).store_env())
+
+    def events() -> Iterator[Any]:
+        return matches.events_of(match_id, upto=matches.head(match_id).version)
+
     try:
-        lines = export_lines(matches, match_id)
+        if form == "jsonl":
+            lines: Iterable[str] = export_lines(matches, match_id)
+        elif form == "csv":
+            lines = csv_lines(events())
+        elif form == "dice":
+            lines = [json.dumps(statistics(events()), indent=2) + "\n"]
+        else:
+            built = report.build(events())
+            lines = [report.markdown(built) if form == "md" else report.html(built)]
         with (open(path, "w", encoding="utf-8", newline="") if path != "-"
               else nullcontext(sys.stdout)) as target:
             for line in lines:
@@ -144,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "verify":
         return verify(args.file)
     elif args.command == "export":
-        return export(args.match, args.db, args.out)
+        return export(args.match, args.db, args.out, args.format)
     elif args.command == "import":
         return import_file(args.file, args.db)
     return 0

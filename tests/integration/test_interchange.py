@@ -150,6 +150,11 @@ def test_the_cli_exports_and_imports(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert cli(["import", str(out), "--db", there]) == 1  # already there
     assert "already here" in capsys.readouterr().err
     assert cli(["export", "not-a-match", "--db", here]) == 1
+    for form, starts in (("csv", "version,turn"), ("dice", "{"), ("md", "# After-action"),
+                         ("html", "<!doctype html>")):
+        target = tmp_path / f"out.{form}"
+        assert cli(["export", m.match, "--db", here, "--format", form, "-o", str(target)]) == 0
+        assert target.read_text(encoding="utf-8").startswith(starts), form
 
 
 ACTIONS = st.lists(st.one_of(
