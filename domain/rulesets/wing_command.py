@@ -161,9 +161,9 @@ def _leadership(command: cmd.RuleRoll, state: MatchState, emit: Emit, rule: str,
 
 
 def _casualty(state: MatchState, emit: Emit, removed: Unit, rule: str,
-              marker: str = "casualty") -> None:
+              marker: str = "casualty", reason: str = "casualty") -> None:
     """Remove a piece or unit from play and leave a casualty marker where it stood."""
-    emit(ev.UnitRemoved, unit_id=removed.id, reason="casualty", rule=rule)
+    emit(ev.UnitRemoved, unit_id=removed.id, reason=reason, rule=rule)
     if removed.position is not None and removed.position.box is None:
         emit(ev.MarkerPlaced, kind=marker, count=1, location=removed.position.label(),
              rule=rule)
@@ -275,10 +275,7 @@ def _remove(command: cmd.RemoveUnit, state: MatchState, emit: Emit) -> None:
     """A piece destroyed or removed as a casualty leaves a casualty marker (WC-2 (e), WC-7)."""
     removed = unit_in_play(state, command.unit_id)
     if command.reason in ("casualty", "destroyed"):
-        emit(ev.UnitRemoved, unit_id=removed.id, reason=command.reason, rule="WC-7")
-        if removed.position is not None and removed.position.box is None:
-            emit(ev.MarkerPlaced, kind="casualty", count=1, location=removed.position.label(),
-                 rule="WC-7")
+        _casualty(state, emit, removed, "WC-7", reason=command.reason)
     else:
         emit(ev.UnitRemoved, unit_id=removed.id, reason=command.reason, to_box=command.to_box)
 
