@@ -20,7 +20,7 @@ from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.dice import parse
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, end_by_points
+from domain.rulesets.base import Ruleset, end_by_points, number_option
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, MoraleDie, Unit
 
@@ -282,14 +282,6 @@ def _unit_info(state: MatchState, unit: Unit) -> dict[str, Any]:
     return info
 
 
-def _options(options: Mapping[str, Any]) -> int | None:
-    turns = options.get("turns")
-    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool)
-                              or not 1 <= turns <= 100):
-        raise InvalidAction("option 'turns' is a number of turns from 1 to 100", rule="core-ruleset")
-    return turns
-
-
 def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
     return Ruleset(
         id="atomic-africa", version=1, title="Atomic Africa", sequence=SEQUENCE,
@@ -304,7 +296,8 @@ def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
         checks=(_shuffle_check,),
         actions={"activate_unit": _activate, "split_unit": _split, "roll_morale": _roll_morale},
         on_enter={"cleanup/split": _enter_split},
-        end_of_turn=end_by_points(_options(options), "turn", "AA-1"),
+        end_of_turn=end_by_points(number_option(options, "turns", 1, 100, "a number of turns"), "turn",
+                                  "AA-1"),
         expects=_expects,
         where=WHERE,
         unit_info=_unit_info,

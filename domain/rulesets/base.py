@@ -102,6 +102,25 @@ class Ruleset:
                                 allowed=[] if isinstance(values, range) else list(values))
 
 
+def number_option(options: Mapping[str, Any], name: str, low: int, high: int,
+                  what: str, rule: str = "core-ruleset") -> int | None:
+    """An optional whole-number option (a turn limit, a target score), checked."""
+    value = options.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                              or not low <= value <= high):
+        raise InvalidAction(f"option '{name}' is {what} from {low} to {high}", rule=rule)
+    return value
+
+
+def roles_option(options: Mapping[str, Any], roles: tuple[str, str], rule: str) -> dict[str, str]:
+    """The required option `roles`: each of the two roles names a different side."""
+    given = options.get("roles")
+    if not isinstance(given, dict) or set(given) != set(roles) or len(set(given.values())) != 2:
+        raise InvalidAction(f"{rule}: option 'roles' names the two roles: "
+                            + "{" + ", ".join(f'"{r}": <side>' for r in roles) + "}", rule=rule)
+    return dict(given)
+
+
 def end_by_points(limit: int | None, what: str, rule: str) -> Hook:
     """The match ends when turn `limit` ends: most victory points wins, equal is a tie."""
     def end(state: MatchState, emit: Emit) -> None:

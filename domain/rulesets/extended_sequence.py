@@ -20,7 +20,7 @@ from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn, OutOfSequence
-from domain.rulesets.base import Roll, Ruleset, end_by_points, roll
+from domain.rulesets.base import Roll, Ruleset, end_by_points, number_option, roles_option, roll
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, Unit
 
@@ -373,26 +373,10 @@ def _expects(state: MatchState) -> list[str]:
     return [hints.get(step, "advance")]
 
 
-def _roles(options: Mapping[str, Any]) -> None:
-    roles = options.get("roles")
-    if not isinstance(roles, dict) or set(roles) != {"attacker", "defender"} or len(
-            set(roles.values())) != 2:
-        raise InvalidAction("ES-1: option 'roles' names the attacker and the defender: "
-                            '{"attacker": <side>, "defender": <side>}', rule="ES-1")
-    turns = options.get("turns")
-    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool)
-                              or not 1 <= turns <= 100):
-        raise InvalidAction("option 'turns' is a number of turns from 1 to 100",
-                            rule="core-ruleset")
-    contact = options.get("radio_contact", 4)
-    if not isinstance(contact, int) or isinstance(contact, bool) or not 1 <= contact <= 6:
-        raise InvalidAction("option 'radio_contact' is the d6 score for radio contact, 1 to 6",
-                            rule="ES-1")
-
-
 def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
-    _roles(options)
-    turns = options.get("turns")
+    roles_option(options, ("attacker", "defender"), "ES-1")
+    turns = number_option(options, "turns", 1, 100, "a number of turns")
+    number_option(options, "radio_contact", 1, 6, "the d6 score for radio contact", "ES-1")
     return Ruleset(
         id="extended-sequence", version=1, title="WW2 extended sequence", sequence=SEQUENCE,
         checks=(_check,),
@@ -405,7 +389,7 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
         },
         react=_react,
         on_enter={"admin/victory": _admin},
-        end_of_turn=end_by_points(turns if isinstance(turns, int) else None, "turn", "ES-6"),
+        end_of_turn=end_by_points(turns, "turn", "ES-6"),
         expects=_expects,
         where=WHERE,
         rolled_by_service=("ES-4", "ES-4a"),  # shots count against the ROF (ES-5)

@@ -20,7 +20,7 @@ from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, end_by_points, roll
+from domain.rulesets.base import Ruleset, end_by_points, number_option, roles_option, roll
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, Unit
 
@@ -291,16 +291,8 @@ def _expects(state: MatchState) -> list[str]:
 
 
 def _options(options: Mapping[str, Any]) -> tuple[dict[str, str], int | None]:
-    roles = options.get("roles")
-    if not isinstance(roles, dict) or set(roles) != {"allied", "german"} or len(
-            set(roles.values())) != 2:
-        raise InvalidAction("NO-1: option 'roles' names the two sides: "
-                            '{"allied": <side>, "german": <side>}', rule="NO-1")
-    turns = options.get("turns")
-    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool)
-                              or not 1 <= turns <= 200):
-        raise InvalidAction("option 'turns' is a number of Game-Turns from 1 to 200",
-                            rule="core-ruleset")
+    roles = roles_option(options, ("allied", "german"), "NO-1")
+    turns = number_option(options, "turns", 1, 200, "a number of Game-Turns")
     cities = options.get("cities", {})
     if not isinstance(cities, dict) or not set(cities.values()) <= set(roles.values()):
         raise InvalidAction("option 'cities' maps city hexes to the side controlling them",

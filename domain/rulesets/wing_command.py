@@ -21,7 +21,15 @@ from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Roll, Ruleset, by_totals, end_by_points, initiative, roll
+from domain.rulesets.base import (
+    Roll,
+    Ruleset,
+    by_totals,
+    end_by_points,
+    initiative,
+    number_option,
+    roll,
+)
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, Unit
 
@@ -335,15 +343,6 @@ def _unit_info(state: MatchState, unit: Unit) -> dict[str, Any]:
             "morale_modifier": morale_modifier(count, unit.casualty_value)}
 
 
-def _turns(options: Mapping[str, Any]) -> int | None:
-    turns = options.get("turns")
-    if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool)
-                              or not 1 <= turns <= 100):
-        raise InvalidAction("option 'turns' is a number of turns from 1 to 100",
-                            rule="core-ruleset")
-    return turns
-
-
 def wing_command(options: Mapping[str, Any]) -> Ruleset:
     return Ruleset(
         id="wing-command", version=1, title="Wing command", sequence=SEQUENCE,
@@ -362,7 +361,8 @@ def wing_command(options: Mapping[str, Any]) -> Ruleset:
             "activation": Roll("WC-6", (ACTIVATION,), _activation),
             "special_move": Roll("WC-8", (ACTIVATION,), _special_move),
         },
-        end_of_turn=end_by_points(_turns(options), "turn", "WC-10"),
+        end_of_turn=end_by_points(number_option(options, "turns", 1, 100, "a number of turns"),
+                                  "turn", "WC-10"),
         expects=_expects,
         where=WHERE,
         unit_info=_unit_info,
