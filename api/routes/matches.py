@@ -6,10 +6,11 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, bearer
-from api.problems import Forbidden, Unauthorized
+from api.problems import Forbidden, Unauthorized, problem
 from api.schemas import (
     MatchCreated,
     MatchPublic,
@@ -64,6 +65,16 @@ async def import_match(request: Request, matches: MatchesDep,
     response.headers["Location"] = base
     return MatchCreated(match_id=match_id, version=result.frame.version, tokens=result.tokens,
                         links={"self": base, "export": f"{base}/export"})
+
+
+@router.api_route("/import", methods=["GET", "PUT", "PATCH", "DELETE"],
+                  include_in_schema=False)
+def import_takes_post_only(request: Request) -> JSONResponse:
+    """`/api/matches/import` is not a match id: other methods are 405, not a bad id."""
+    response = problem(405, "Method Not Allowed", "import a match with POST",
+                       code="http-405", instance=request.url.path)
+    response.headers["Allow"] = "POST"
+    return response
 
 
 def admin(request: Request, token: Annotated[str, Depends(bearer)]) -> None:

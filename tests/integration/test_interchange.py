@@ -121,6 +121,11 @@ def test_a_bad_file_is_refused_naming_its_line_and_leaves_nothing(client: TestCl
     assert list(stored) == []  # nothing was left behind
 
 
+def test_import_takes_post_only(client: TestClient) -> None:
+    r = client.get("/api/matches/import")
+    assert r.status_code == 405 and r.headers["Allow"] == "POST"
+
+
 def test_a_players_export_hides_what_they_may_not_see_and_still_links(
         client: TestClient) -> None:
     m = atomic_africa(client)

@@ -29,6 +29,12 @@ MATCH, REFEREE = _created["match_id"], _created["tokens"]["referee"]
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
+@schemathesis.serializer("application/x-ndjson")
+def ndjson(ctx: Any, value: Any) -> bytes:
+    """An import body is text (a JSON Lines file): send what was generated as UTF-8."""
+    return value.encode() if isinstance(value, str) else str(value).encode()
+
+
 @schema.auth()
 class SeatToken:
     """The referee's token of the fuzzed match (the admin token for the catalogue);
