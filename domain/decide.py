@@ -205,7 +205,7 @@ def _(command: cmd.RollDice, state: MatchState, ruleset: Ruleset, emit: Emit) ->
                     unit_ids=tuple(command.unit_ids), success=command.success,
                     rule=command.rule)
     if command.results is not None:
-        _thrown(declared.version, spec, command.results, emit, declared=declared)
+        _thrown(spec, command.results, emit, declared)
 
 
 def _check_table(spec: DiceSpec, results: list[int]) -> None:
@@ -222,11 +222,12 @@ def _faces(spec: DiceSpec, faces: list[int]) -> dict[str, Any]:
             "total": sum(faces) + spec.modifier}
 
 
-def _thrown(version: int, spec: DiceSpec, results: list[int], emit: Emit,
+def _thrown(spec: DiceSpec, results: list[int], emit: Emit,
             declared: ev.RollDeclared | Declared) -> None:
+    """The faces of table dice, answering their declaration."""
     emit(ev.DiceRolled, notation=spec.notation, **_faces(spec, results),
          purpose=declared.purpose, source="table", unit_ids=declared.unit_ids,
-         rule=declared.rule, success=declared.success, declared=version)
+         rule=declared.rule, success=declared.success, declared=declared.version)
 
 
 @_handle.register
@@ -237,7 +238,7 @@ def _(command: cmd.RecordRoll, state: MatchState, ruleset: Ruleset, emit: Emit) 
                             rule="core-dice")
     spec = parse(declared.notation)
     _check_table(spec, command.results)
-    _thrown(declared.version, spec, command.results, emit, declared=declared)
+    _thrown(spec, command.results, emit, declared)
 
 
 @_handle.register

@@ -18,9 +18,8 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
-from domain.dice import parse
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, end_by_points, number_option
+from domain.rulesets.base import Ruleset, dice, end_by_points, number_option
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, MoraleDie, Unit
 
@@ -240,17 +239,8 @@ def _roll_morale(command: cmd.RollMorale, state: MatchState, emit: Emit) -> None
                             "or has rolled this turn)", rule="AA-7", allowed=[u.id for u in owed])
     die = current_die(unit)
     assert die is not None  # the Split sub-phase left no unit that must split
-    spec = parse(die)
-    if command.source == "server":
-        if command.result is not None:
-            raise InvalidAction("server dice take no result; use source 'table'", rule="core-dice")
-        index = emit.roll_index
-        score, = emit.context.dice.roll(spec, index)
-    else:
-        if command.result is None or not 1 <= command.result <= spec.sides:
-            raise InvalidAction(f"a table roll of a {die} needs a result from 1 to {spec.sides}",
-                                rule="core-dice")
-        index, score = None, command.result
+    [score], index = dice(command.source, None if command.result is None else [command.result],
+                          die, emit)
     suppression = unit.markers[SUPPRESSION]
     emit(ev.DiceRolled, notation=die, dice=(score,), modifier=0, total=score,
          purpose=f"AA-7 Morale roll for {unit.id} against {suppression} suppression",

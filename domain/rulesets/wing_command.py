@@ -168,7 +168,7 @@ def _leadership(command: cmd.RuleRoll, state: MatchState, emit: Emit, rule: str,
     return command.leadership
 
 
-def _casualty(state: MatchState, emit: Emit, removed: Unit, rule: str,
+def _casualty(emit: Emit, removed: Unit, rule: str,
               marker: str = "casualty", reason: str = "casualty") -> None:
     """Remove a piece or unit from play and leave a casualty marker where it stood."""
     emit(ev.UnitRemoved, unit_id=removed.id, reason=reason, rule=rule)
@@ -191,7 +191,7 @@ def _unit_morale(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
         return
     for piece in pieces(state, unit.id):
         emit(ev.UnitRemoved, unit_id=piece.id, reason="casualty", rule="WC-3")
-    _casualty(state, emit, unit, "WC-3", marker="unit_casualty")
+    _casualty(emit, unit, "WC-3", marker="unit_casualty")
 
 
 def _recovery(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
@@ -204,7 +204,7 @@ def _recovery(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     face, = roll(command, "d6", emit, f"WC-4 disruption recovery of {piece.id}: d6{cubes:+d} "
                  f"against QV {qv}; a natural 1 removes it", "WC-4", (piece.id,), cubes)
     if face == 1:
-        _casualty(state, emit, piece, "WC-4")
+        _casualty(emit, piece, "WC-4")
     elif passes(face + cubes, qv):
         emit(ev.UnitStatusChanged, unit_id=piece.id, cleared=("disrupted",), rule="WC-4")
 
@@ -283,7 +283,7 @@ def _remove(command: cmd.RemoveUnit, state: MatchState, emit: Emit) -> None:
     """A piece destroyed or removed as a casualty leaves a casualty marker (WC-2 (e), WC-7)."""
     removed = unit_in_play(state, command.unit_id)
     if command.reason in ("casualty", "destroyed"):
-        _casualty(state, emit, removed, "WC-7", reason=command.reason)
+        _casualty(emit, removed, "WC-7", reason=command.reason)
     else:
         emit(ev.UnitRemoved, unit_id=removed.id, reason=command.reason, to_box=command.to_box)
 
