@@ -6,17 +6,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
-from fastapi.responses import RedirectResponse
 
 from api import problems
 from api.deps import known_query_only
 from api.limits import BodyLimit
-from api.routes import actions, disputes, events, health, integrity, views
+from api.routes import actions, disputes, events, health, integrity, live, views, web
 from api.routes import matches as match_routes
 from api.routes import scenarios as scenario_routes
 from api.settings import Settings
 from domain.application import Matches
 from projections.catalogue import open_catalogue
+from projections.feed import MatchFeed
 
 DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
 
@@ -34,12 +34,15 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         app.state.matches = matches or Matches(env=settings.store_env())
         app.state.catalogue = open_catalogue(app.state.matches)
         app.state.catalogue.start()
+        app.state.feed = MatchFeed(app.state.matches)
+        app.state.feed.start()
         app.state.ready = True
         try:
             yield
         finally:
             app.state.ready = False  # readiness fails while shutting down
             app.state.catalogue.stop()
+            app.state.feed.stop()
             if owned:
                 app.state.matches.close()
 
@@ -48,17 +51,15 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
                   lifespan=lifespan)
     app.state.settings = settings
     app.state.ready = False
+    # Whether the server is shutting down (`battlelog serve` points it at uvicorn): live
+    # streams end then, so that a graceful shutdown does not wait for open pages.
+    app.state.stopping = lambda: False
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        larger={"/api/matches/import": settings.max_import_bytes})
     problems.install(app)
-    for module in (match_routes, actions, views, events, integrity, disputes, scenario_routes,
-                   health):
+    for module in (match_routes, actions, views, events, integrity, disputes, live,
+                   scenario_routes, health, web):
         app.include_router(module.router)
-
-    @app.get("/", include_in_schema=False)
-    def home() -> RedirectResponse:
-        """Until the table page lands, the front door is the API documentation."""
-        return RedirectResponse("/docs")
-
+    app.mount("/static", web.static_files, name="static")
     return app
 

@@ -157,11 +157,16 @@ def main(argv: list[str] | None = None) -> int:
                  else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
         base = f"http://{args.host}:{args.port}"
         print(f"battlelog is serving {base} (store: {where})\n"
+              f"open {base}/ in a browser to play; the API documentation is at {base}/docs\n"
               f"admin token for the match list (GET /api/matches): {admin}\n"
               f"start a sample match: curl -s {base}/api/scenarios/atomic-africa-demo | "
               f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-",
               flush=True)
-        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+        app = create_app(settings)
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
+                                               log_level="warning"))
+        app.state.stopping = lambda: server.should_exit
+        server.run()
     elif args.command == "verify":
         return verify(args.file)
     elif args.command == "export":

@@ -63,6 +63,7 @@ class MatchPublic(BaseModel):
     outcome: Outcome | None
     chain_head: str = Field(description="the hash of the latest event (docs/integrity.md)")
     dice_commitment: str = Field(description="SHA-256 of the current secret dice seed")
+    viewer: str = Field(description="whose token asked: `referee`, `spectator` or a side id")
 
 
 class UndoCreate(BaseModel):

@@ -110,6 +110,7 @@ def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
         seats=[SeatPublic(side=side, player=player) for side, player in head.seats],
         version=head.version, turn=turn_view(state), outcome=state.outcome,
         chain_head=head.chain_head, dice_commitment=matches.dice_commitment(match_id),
+        viewer=who.name,
     )
 
 

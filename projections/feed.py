@@ -1,0 +1,128 @@
+"""The live feed: which matches have new events, for the pages that follow them (SSE).
+
+One thread per process follows the store's notification log (woken by this process's saves
+and every quarter second for other processes' writes), reading only the stored records'
+match id and version, never decoding an event. Subscribers wait on an `asyncio.Event` of
+their own loop and are woken with the match's newest version. Nothing is polled while nobody
+is subscribed, so an idle server costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from domain.application import Matches
+
+POLL_SECONDS = 0.25
+BATCH = 1000
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One follower of one match: `version` is the newest version the feed has seen."""
+
+    match_id: UUID
+    version: int
+    loop: asyncio.AbstractEventLoop
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    idle: float = 0.0  # seconds waited without news
+
+    async def wait(self, timeout: float) -> bool:
+        """True when the match moved on within `timeout` seconds."""
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.changed.clear()
+        self.idle = 0.0
+        return True
+
+
+class MatchFeed:
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+        self._subscribers: dict[UUID, set[Subscription]] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._position = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._position = self.matches.recorder.max_notification_id() or 0
+        self.matches.saved_listeners.append(self._wake.set)
+        self._thread = threading.Thread(target=self._run, name="feed", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self._wake.set in self.matches.saved_listeners:
+            self.matches.saved_listeners.remove(self._wake.set)
+
+    def subscribe(self, match_id: UUID, version: int) -> Subscription:
+        sub = Subscription(match_id, version, asyncio.get_running_loop())
+        with self._lock:
+            self._subscribers.setdefault(match_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._subscribers.get(sub.match_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subscribers[sub.match_id]
+
+    @property
+    def followers(self) -> int:
+        with self._lock:
+            return sum(len(s) for s in self._subscribers.values())
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(timeout=POLL_SECONDS)
+            self._wake.clear()
+            try:
+                self._advance()
+            except Exception:  # noqa: BLE001 - a store hiccup: try again on the next tick
+                self._stop.wait(POLL_SECONDS)
+
+    def _advance(self) -> None:
+        with self._lock:
+            idle = not self._subscribers
+        recorder = self.matches.recorder
+        if idle:  # nobody follows: skip what happened meanwhile
+            self._position = recorder.max_notification_id() or self._position
+            return
+        newest: dict[UUID, int] = {}
+        while True:
+            batch = recorder.select_notifications(start=self._position + 1, limit=BATCH)
+            for n in batch:
+                newest[n.originator_id] = n.originator_version
+                self._position = n.id
+            if len(batch) < BATCH:
+                break
+        if newest:
+            self._publish(newest)
+
+    def _publish(self, newest: dict[UUID, int]) -> None:
+        with self._lock:
+            woken = [(sub, newest[m]) for m in newest.keys() & self._subscribers.keys()
+                     for sub in self._subscribers[m]]
+        for sub, version in woken:
+            def wake(sub: Subscription = sub, version: int = version) -> None:
+                sub.version = max(sub.version, version)
+                sub.changed.set()
+            try:
+                sub.loop.call_soon_threadsafe(wake)
+            except RuntimeError:  # its loop has closed: the page is gone
+                self.unsubscribe(sub)
+
+
+__all__ = ["MatchFeed", "Subscription"]
