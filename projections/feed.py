@@ -104,7 +104,8 @@ class MatchFeed:
         while True:
             batch = recorder.select_notifications(start=self._position + 1, limit=BATCH)
             for n in batch:
-                newest[n.originator_id] = n.originator_version
+                match = n.originator_id
+                newest[match if isinstance(match, UUID) else UUID(match)] = n.originator_version
                 self._position = n.id
             if len(batch) < BATCH:
                 break

@@ -52,10 +52,14 @@ export function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-/** A labelled form field: h("label") wrapping its text and control. */
+let fields = 0;
+
+/** A labelled form field: a label tied to its control (and its hint) by id. */
 export function field(label, control, hint) {
-  return h("label", { class: "field" }, h("span", { class: "label" }, label), control,
-    hint ? h("small", { class: "hint" }, hint) : null);
+  if (!control.id) control.id = `field-${++fields}`;
+  if (hint) control.setAttribute("aria-describedby", `${control.id}-hint`);
+  return h("div", { class: "field" }, h("label", { class: "label", for: control.id }, label), control,
+    hint ? h("small", { class: "hint", id: `${control.id}-hint` }, hint) : null);
 }
 
 /** A section with a heading; `id` makes it a landmark the keyboard can jump to. */

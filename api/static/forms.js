@@ -48,8 +48,7 @@ export function parsePosition(text) {
 
 function control(name, schema, all, required) {
   const [inner] = nonNull(schema, all);
-  const id = `f-${name}`;
-  const common = { name, id, required: required || undefined };
+  const common = { name, required: required || undefined };
   if (inner.enum) {
     return h("select", common, required ? null : h("option", { value: "" }, "—"),
       inner.enum.map((v) => h("option", { value: v, selected: v === schema.default || undefined }, v)));

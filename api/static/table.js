@@ -175,9 +175,10 @@ class Table {
         method: "POST", token: this.token, body, headers: { "Idempotency-Key": entropy() } });
       const roll = done.events.find((e) => e.type === "DiceRolled" && e.dice);
       if (roll) this.lastRoll = roll;
-      notice(`${what || body.type.replaceAll("_", " ")}: done (version ${done.version})`, "ok");
       this.placing = null;
+      this.fresh = true;
       await this.refresh();
+      notice(`${what || body.type.replaceAll("_", " ")}: done (version ${done.version})`, "ok");
       return done;
     } catch (error) {
       notice(error.explained || error.message);
@@ -188,8 +189,9 @@ class Table {
   async post(path, body, message) {
     try {
       const done = await api(`/api/matches/${this.id}${path}`, { method: "POST", token: this.token, body });
-      if (message) notice(typeof message === "function" ? message(done) : message, "ok");
+      this.fresh = true;
       await this.refresh();
+      if (message) notice(typeof message === "function" ? message(done) : message, "ok");
       return done;
     } catch (error) {
       notice(error.explained || error.message);
@@ -219,18 +221,23 @@ class Table {
     this.fill(S.dice, this.renderDice());
     this.fill(S.vp, this.renderVP());
     this.fill(S.time, this.renderTime());
-    this.fill(S.actions, this.renderActions());
+    const actionsKey = JSON.stringify([this.board.turn.allows, this.canAct, this.viewer]);
+    if (actionsKey !== this.actionsKey || this.fresh) this.fill(S.actions, this.renderActions());
+    this.actionsKey = actionsKey;
     this.fill(S.log, this.renderLog());
     this.fill(S.disputes, this.renderDisputes());
     this.fill(S.exports, this.renderExports());
     this.fill(S.seats, this.renderSeats());
+    this.fresh = false;
   }
 
-  /** Replace a panel's body, keeping its heading; keeps an open form open across updates. */
+  /** Replace a panel's body, keeping its heading. On an update that came from elsewhere,
+   *  what the user was doing survives: open drawers, typed values and the focus (by key). */
   fill(section, children) {
-    if (section.contains(document.activeElement) && document.activeElement.closest("form")) return;
+    const keep = this.fresh ? null : snapshot(section);
     const heading = section.firstChild;
     section.replaceChildren(heading, ...[children].flat(2).filter(Boolean));
+    if (keep) restore(section, keep);
   }
 
   sideName(id) {
@@ -324,13 +331,15 @@ class Table {
     if (tracks.length) out.push(h("dl", { class: "tracks" }, tracks.map(([k, v]) => [h("dt", {}, k), h("dd", {}, typeof v === "object" ? JSON.stringify(v) : String(v))])));
     for (const cards of this.board.cards) {
       out.push(h("p", { class: "hint" }, `${this.sideName(cards.side)} cards: deck ${cards.deck_count}, hand ${cards.hand_count}`,
-        cards.hand ? ` (hand: ${cards.hand.join(", ") || "empty"})` : "", cards.played.length ? `; played: ${cards.played.join(", ")}` : ""));
+        cards.hand ? ` (hand: ${cards.hand.join(", ") || "empty"})` : "",
+        cards.deck ? ` (deck, top first: ${cards.deck.join(", ") || "empty"})` : "", cards.played.length ? `; played: ${cards.played.join(", ")}` : ""));
     }
     return out;
   }
 
+  /** The owner's own buttons; the service refuses what the rules do not allow anyway. */
   mayCommand(unit) {
-    return this.canAct && (this.viewer === "referee" || this.viewer === unit.side);
+    return this.viewer === "referee" || this.viewer === unit.side;
   }
 
   renderUnits() {
@@ -353,21 +362,21 @@ class Table {
           markers.map(([k, v]) => h("span", { class: "marker" }, `${k} ×${v}`)),
           u.status.map((st) => h("span", { class: "status" }, st)),
           c.must_split ? h("span", { class: "status warn" }, "must split") : null) : null,
-        mine ? this.unitActions(u, allows) : null);
+        this.canAct ? this.unitActions(u, allows, mine) : null);
     }));
   }
 
-  unitActions(u, allows) {
-    const act = (type, label, extra = {}) => (allows.has(type)
+  unitActions(u, allows, mine) {
+    const act = (type, label, extra = {}) => (mine && allows.has(type)
       ? h("button", { type: "button", onclick: () => this.act({ type, unit_id: u.id, ...extra }, `${label} ${u.id}`) }, label) : null);
     const buttons = [
       act("activate_unit", "Activate"),
       act("roll_morale", "Morale roll"),
       act("rally_unit", "Rally"),
       act("lose_step", "Lose a step"),
-      allows.has("move_unit") ? h("button", { type: "button", class: "secondary", onclick: () => { this.placing = u.id; this.selected = u.id; this.render(); $("#board").scrollIntoView({ block: "nearest" }); } }, "Move") : null,
+      mine && allows.has("move_unit") ? h("button", { type: "button", class: "secondary", onclick: () => { this.placing = u.id; this.selected = u.id; this.render(); $("#board").scrollIntoView({ block: "nearest" }); } }, "Move") : null,
     ];
-    const split = allows.has("split_unit") ? h("details", { class: "inline" }, h("summary", {}, "Split"),
+    const split = mine && allows.has("split_unit") ? h("details", { class: "inline", "data-key": `split:${u.id}` }, h("summary", {}, "Split"),
       h("form", {
         class: "row", "aria-label": `Split ${u.id}`,
         onsubmit: (e) => {
@@ -380,7 +389,7 @@ class Table {
       }, field("New unit id", h("input", { name: "new_unit_id", required: true, value: this.freshId(u.id), maxlength: 64 })),
       field("Figures (blank: the rules divide)", h("input", { name: "figures", type: "number", min: 1 })),
       h("button", { type: "submit" }, "Split"))) : null;
-    const marker = (allows.has("place_marker") || allows.has("remove_marker")) ? h("details", { class: "inline" }, h("summary", {}, "Markers"),
+    const marker = (allows.has("place_marker") || allows.has("remove_marker")) ? h("details", { class: "inline", "data-key": `markers:${u.id}` }, h("summary", {}, "Markers"),
       h("form", { class: "row", "aria-label": `Markers on ${u.id}`, onsubmit: (e) => e.preventDefault() },
         field("Kind", h("input", { name: "kind", list: "marker-kinds", required: true, value: "wound", maxlength: 64 })),
         field("Count", h("input", { name: "count", type: "number", min: 1, max: 1000, value: 1 })),
@@ -410,7 +419,7 @@ class Table {
     }
     if (this.canAct) {
       out.push(h("form", {
-        class: "row dice-roller", "aria-label": "Roll dice",
+        class: "row dice-roller", "aria-label": "Roll dice", "data-key": "dice",
         onsubmit: (e) => {
           e.preventDefault();
           const f = e.target.elements;
@@ -419,7 +428,7 @@ class Table {
           this.act(body, "Roll");
         },
       },
-      field("Dice", h("input", { name: "notation", required: true, value: "2d6", size: 6, maxlength: 16, pattern: "[0-9]*d[0-9]+([+-][0-9]+)?" })),
+      field("Dice to roll", h("input", { name: "notation", required: true, value: "2d6", size: 6, maxlength: 16, pattern: "[0-9]*d[0-9]+([+-][0-9]+)?" })),
       field("Purpose", h("input", { name: "purpose", required: true, maxlength: 200, placeholder: "MG fires at 1st Squad" })),
       field("Dice from", h("select", { name: "source" }, h("option", { value: "server" }, "the server"), h("option", { value: "table" }, "the table"))),
       field("Table faces", h("input", { name: "results", placeholder: "e.g. 3, 5", size: 8 })),
@@ -437,7 +446,7 @@ class Table {
     const vp = this.board.vp;
     return [
       h("table", { class: "vp" }, h("tbody", {}, vp.tracks.map((t) => h("tr", {}, h("th", { scope: "row" }, t.name), h("td", { class: "num" }, t.points))))),
-      vp.tracks.length ? vpChart(vp, this.match.sides, this.board.turn.turn) : null,
+      this.board.turn.turn > 1 || vp.tracks.some((t) => t.points) ? vpChart(vp, this.match.sides, this.board.turn.turn) : null,
       h("p", { class: "hint" }, vp.leader ? `${this.sideName(vp.leader)} leads.` : "Level."),
     ];
   }
@@ -498,7 +507,7 @@ class Table {
     const seats = ["referee", ...this.match.sides.map((x) => x.id)];
     const types = [...new Set(this.log.map((e) => e.type))].sort();
     const filters = h("form", {
-      class: "row filters", "aria-label": "Filter the log",
+      class: "row filters", "aria-label": "Filter the log", "data-key": "filters",
       onchange: (e) => { const el = e.target; this.filters[el.name] = el.value; this.refresh(); },
       onsubmit: (e) => e.preventDefault(),
     },
@@ -514,6 +523,7 @@ class Table {
     let summary = JSON.stringify(rest);
     if (e.type === "DiceRolled" && e.dice) summary = `${e.purpose || ""}: ${e.notation} → ${e.dice.join(", ")} = ${e.total}`;
     if (e.type === "TurnAdvanced" && e.marker) summary = `turn ${e.marker.turn}, ${e.marker.step}`;
+    if (e.type === "MatchCreated") summary = `${e.scenario} (${e.ruleset}): ${e.sides.map((x) => x.name).join(" v ")}`;
     if (e.type === "NoteAdded") summary = `“${e.text}”${e.about_version ? ` about v${e.about_version}` : ""}`;
     if (summary.length > 180) summary = `${summary.slice(0, 177)}…`;
     const canNote = this.viewer !== "spectator";
@@ -521,7 +531,7 @@ class Table {
       h("button", { type: "button", class: "link", title: "Show the match as it was after this event", onclick: () => this.travel(e.version) }, `v${e.version}`),
       h("span", { class: "etype" }, ` ${e.type}`), h("span", { class: "meta" }, ` ${e.actor} · turn ${e.turn}`),
       h("div", { class: "summary" }, summary),
-      canNote ? h("details", { class: "inline" }, h("summary", {}, "Note or dispute"),
+      canNote ? h("details", { class: "inline", "data-key": `note:${e.version}` }, h("summary", {}, "Note or dispute"),
         h("form", { class: "stack", "aria-label": `Note or dispute about version ${e.version}`, onsubmit: (ev) => ev.preventDefault() },
           field("Text", h("textarea", { name: "text", rows: 2, required: true, maxlength: 2000 })),
           h("div", { class: "row" },
@@ -538,11 +548,11 @@ class Table {
   renderDisputes() {
     if (!this.disputes.length) return h("p", { class: "hint" }, "No dispute. Open one from an event of the log.");
     const referee = this.viewer === "referee" && this.at === null;
-    return h("ul", { class: "disputes" }, this.disputes.map((d) => h("li", {},
-      h("p", {}, h("strong", {}, `#${d.version}`), ` about v${d.about_version}${d.upto_version ? `–${d.upto_version}` : ""} by ${d.by || d.actor}: ${d.text}`),
-      d.ruling ? h("p", { class: "ruling" }, `Ruling: ${d.ruling.ruling || JSON.stringify(d.ruling)}${d.ruling.order && d.ruling.order !== "none" ? ` (${d.ruling.order})` : ""}`)
+    return h("ul", { class: "disputes" }, this.disputes.map(({ dispute: d, ruling }) => h("li", {},
+      h("p", {}, h("strong", {}, `#${d.version}`), ` about v${d.about_version}${d.upto_version ? `–${d.upto_version}` : ""} by ${this.sideName(d.actor)}: ${d.text}`),
+      ruling ? h("p", { class: "ruling" }, `Ruling: ${ruling.ruling}${ruling.order !== "none" ? ` (${ruling.order}${ruling.to ? ` to v${ruling.to}` : ""})` : ""}`)
         : referee ? h("form", {
-          class: "stack", "aria-label": `Rule on dispute ${d.version}`,
+          class: "stack", "aria-label": `Rule on dispute ${d.version}`, "data-key": `ruling:${d.version}`,
           onsubmit: (ev) => {
             ev.preventDefault();
             const f = ev.target.elements;
@@ -604,3 +614,25 @@ class Table {
   }
 }
 
+
+/** What the user has open, typed and focused in a panel, by `data-key`. */
+function snapshot(section) {
+  const open = new Set([...section.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key));
+  const values = new Map();
+  let focus = null;
+  for (const el of section.querySelectorAll("[data-key] input, [data-key] textarea, [data-key] select")) {
+    const key = `${el.closest("[data-key]").dataset.key}/${el.name}`;
+    values.set(key, el.value);
+    if (el === document.activeElement) focus = key;
+  }
+  return { open, values, focus };
+}
+
+function restore(section, { open, values, focus }) {
+  for (const d of section.querySelectorAll("details[data-key]")) if (open.has(d.dataset.key)) d.open = true;
+  for (const el of section.querySelectorAll("[data-key] input, [data-key] textarea, [data-key] select")) {
+    const key = `${el.closest("[data-key]").dataset.key}/${el.name}`;
+    if (values.has(key)) el.value = values.get(key);
+    if (key === focus) el.focus();
+  }
+}

@@ -80,3 +80,44 @@ def serve() -> Serve:
 def server(tmp_path: Path) -> Iterator[str]:
     with serving(tmp_path / "battlelog.db") as url:
         yield url
+
+
+# ---- the browser: Debian's chromium driven by Playwright (no browser download) ------------
+
+CHROMIUM = os.environ.get("BATTLELOG_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("BATTLELOG_ARTIFACTS", ROOT / "test-artifacts"))
+# The flags keep a headless Chromium off the network it would otherwise reach for.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium; skipped where it is missing unless BATTLELOG_REQUIRE_BROWSER=1
+    (CI sets it, so the browser tests always run there)."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """`shot(page, name)` saves a full-page PNG under test-artifacts/<test>/ (kept by CI)."""
+    folder = ARTIFACTS / request.node.name
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(page: Any, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return shot

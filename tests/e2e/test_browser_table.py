@@ -1,0 +1,313 @@
+"""The table page in a real browser (headless Chromium) against a real `battlelog serve`.
+
+Three seats in three browser contexts (so three separate devices): the referee starts the
+Atomic Africa demo from the lobby and hands out the join links; red joins on a desktop, blue
+on a 390-pixel phone. They play AA-X1 through the page (RULES.md: 11 figures, 2 wounds, 3
+more wounds and 4 suppression, the compulsory split into 6 and 5, then a morale roll), each
+page following the other live; then an undo that needs the other side's consent, time travel
+back and forward, and the exports. Every screen is saved under test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    """New browser contexts (separate devices) whose every request is checked: the page may
+    talk to its own server only (no CDN, nothing else)."""
+    opened: list[Any] = []
+    elsewhere: list[str] = []
+    errors: list[str] = []
+    origin = urlsplit(server).netloc
+
+    def open_context(**options: Any) -> Any:
+        context = browser.new_context(accept_downloads=True, **options)
+
+        def police(route: Any) -> None:
+            url = route.request.url
+            if urlsplit(url).netloc == origin or url.startswith(("data:", "blob:")):
+                route.continue_()
+            else:
+                elsewhere.append(url)
+                route.abort()
+
+        context.route("**/*", police)
+        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
+        opened.append(context)
+        return context
+
+    yield open_context
+    for context in opened:
+        context.close()
+    assert elsewhere == [], f"the page reached beyond its server: {elsewhere}"
+    assert errors == [], f"script errors in the page: {errors}"
+
+
+def unit_card(page: Any, unit_id: str) -> Any:
+    return page.locator(f'li.unit-card[data-unit="{unit_id}"]')
+
+
+def version_of(page: Any) -> int:
+    match = re.search(r"v(\d+)", page.locator("#where").inner_text())
+    assert match, page.locator("#where").inner_text()
+    return int(match.group(1))
+
+
+def wait_version(page: Any, version: int) -> None:
+    """Wait until the page shows `version` (it updates itself: no reload anywhere)."""
+    page.wait_for_function(
+        "v => (document.querySelector('#where')?.textContent || '').includes('v' + v)",
+        arg=version, timeout=10_000)
+
+
+def acted(page: Any) -> None:
+    """Wait for the success notice of the last action (and fail on an error notice)."""
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert "ok" in (notice.get_attribute("class") or ""), notice.inner_text()
+    page.evaluate("document.querySelector('#notice').hidden = true")
+
+
+def place_markers(page: Any, unit_id: str, kind: str, count: int) -> None:
+    card = unit_card(page, unit_id)
+    card.locator("summary", has_text="Markers").click()
+    card.get_by_label("Kind").fill(kind)
+    card.get_by_label("Count").fill(str(count))
+    card.get_by_role("button", name="Place").click()
+    acted(page)
+
+
+def join(context: Any, link: str, player: str, shot: Shot, name: str) -> Any:
+    page = context.new_page()
+    page.goto(link)
+    page.get_by_label("Your name").fill(player)
+    shot(page, f"{name}-join")
+    page.get_by_role("button", name="Take my seat").click()
+    page.wait_for_selector("#turn-marker")
+    assert urlsplit(page.url).fragment == "", "the token must leave the address bar"
+    return page
+
+
+def unlabelled_controls(page: Any) -> list[str]:
+    """Form controls a screen reader could not name."""
+    return list(page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, button')]
+        .filter(el => !el.hidden && el.type !== 'hidden')
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+                      && !(el.tagName === 'BUTTON' && el.textContent.trim()))
+        .map(el => el.outerHTML.slice(0, 120))"""))
+
+
+def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
+        contexts: Callable[..., Any], server: str, screenshots: Shot, tmp_path: Path) -> None:
+    # The referee starts the demo from the lobby.
+    referee = contexts(viewport={"width": 1280, "height": 900}).new_page()
+    referee.goto(server)
+    referee.get_by_label("Sample scenario", exact=True).select_option("atomic-africa-demo")
+    assert unlabelled_controls(referee) == []
+    screenshots(referee, "01-lobby")
+    referee.get_by_role("button", name="Start this match").first.click()
+    referee.wait_for_selector("#turn-marker")
+    assert "You: Referee" in referee.locator("#viewer").inner_text()
+    red_link = referee.get_by_label("Join link for Expeditionary Force").input_value()
+    blue_link = referee.get_by_label("Join link for Free Militia").input_value()
+    assert "#join=" in red_link and "#join=" in blue_link
+    screenshots(referee, "02-referee-table")
+
+    red = join(contexts(viewport={"width": 1280, "height": 900}), red_link, "Ann", screenshots,
+               "03-red")
+    blue = join(contexts(viewport=PHONE, is_mobile=True, has_touch=True), blue_link, "Bert",
+                screenshots, "04-blue-phone")
+    assert "You: Expeditionary Force" in red.locator("#viewer").inner_text()
+    assert "You: Free Militia" in blue.locator("#viewer").inner_text()
+    assert blue.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert unlabelled_controls(red) == []
+    # Private information: each side sees its own deck order, never the other's.
+    assert "red-" in red.locator("#board").inner_text()
+    assert "red-" not in blue.locator("main").inner_text()
+    assert "blue-" not in red.locator("main").inner_text()
+
+    # AA-1: red activates sq1; blue's page follows without a reload.
+    expects = red.locator(".expects")
+    assert "red to activate one of: sq1, sq2" in expects.inner_text()
+    unit_card(red, "sq1").get_by_role("button", name="Activate").click()
+    acted(red)
+    wait_version(blue, version_of(red))
+    assert "activated" in unit_card(blue, "sq1").inner_text()
+
+    # AA-X1: 3 more wounds (5 in all) and 4 suppression; the card says it must split.
+    place_markers(blue, "sq1", "wound", 3)
+    place_markers(blue, "sq1", "suppression", 4)
+    wait_version(red, version_of(blue))
+    card = unit_card(red, "sq1")
+    assert "wound ×5" in card.inner_text() and "suppression ×4" in card.inner_text()
+    assert "must split" in card.inner_text()
+    screenshots(red, "05-red-must-split")
+    screenshots(blue, "06-blue-phone-markers")
+
+    # The dice roller shows each die (red records fire).
+    red.get_by_label("Dice to roll").fill("3d6")
+    red.get_by_label("Purpose").fill("1st Squad fires at the Militia Band")
+    red.get_by_role("button", name="Roll", exact=True).click()
+    acted(red)
+    faces = red.locator("#last-roll .die")
+    assert faces.count() == 3
+    assert all(1 <= int(f) <= 6 for f in faces.all_inner_texts())
+
+    # Activations alternate until every unit has gone, then Clean-Up: Split.
+    for page, unit in ((red, None), (blue, "ml1"), (red, "sq2"), (blue, "mg1")):
+        if unit:
+            wait_version(page, max(version_of(red), version_of(blue)))
+            unit_card(page, unit).get_by_role("button", name="Activate").click()
+            acted(page)
+        page.get_by_role("button", name="Next step").click()
+        acted(page)
+    wait_version(red, version_of(blue))
+    assert "cleanup/split" in red.locator("li[aria-current=step]").inner_text()
+    assert "units that must split: sq1" in red.locator(".expects").inner_text()
+
+    # AA-3: the compulsory split, 11 figures into 6 and 5, wounds 3 + 2, suppression 2 + 2.
+    before_split = version_of(red)
+    card = unit_card(red, "sq1")
+    card.locator("summary", has_text="Split").click()
+    assert card.get_by_label("New unit id").input_value() == "sq1b"
+    card.get_by_role("button", name="Split").click()
+    acted(red)
+    first, second = unit_card(red, "sq1").inner_text(), unit_card(red, "sq1b").inner_text()
+    assert "6 figures" in first and "wound ×3" in first and "suppression ×2" in first
+    assert "5 figures" in second and "wound ×2" in second and "suppression ×2" in second
+    assert "morale d4 (base d10)" in first and "morale d6 (base d10)" in second
+    assert "must split" not in first
+    wait_version(blue, version_of(red))
+    assert unit_card(blue, "sq1b").count() == 1
+    screenshots(red, "07-red-after-split")
+
+    # AA-7: on to Morale; red rolls for sq1b (d6 against 2 suppression).
+    red.get_by_role("button", name="Next step").click()
+    acted(red)
+    assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
+    unit_card(red, "sq1b").get_by_role("button", name="Morale roll").click()
+    acted(red)
+    die = red.locator("#last-roll .die")
+    assert die.count() == 1 and 1 <= int(die.inner_text()) <= 6
+    rolled = version_of(red)
+    owed = red.locator(".expects").inner_text()
+    assert "sq1b" not in owed.split("units owing a Morale roll:")[-1]
+    screenshots(red, "08-red-morale-roll")
+
+    # Undo across the die: red asks, blue's page shows the question live, blue accepts.
+    red.get_by_role("button", name="Undo").click()
+    acted(red)
+    wait_version(blue, rolled + 1)
+    prompt = blue.locator("#prompt")
+    assert "asks to undo back to version" in prompt.inner_text()
+    screenshots(blue, "09-blue-undo-consent")
+    prompt.get_by_role("button", name="Accept").click()
+    acted(blue)
+    wait_version(red, version_of(blue))
+    assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
+    assert red.locator("#prompt").inner_text() == ""
+
+    # Time travel: back to before the split (the board says it is the past), then forward.
+    now = version_of(red)
+    slider = red.locator("#time-slider")
+    slider.fill(str(before_split))
+    slider.dispatch_event("change")
+    red.locator("#past").wait_for(state="visible")
+    assert f"version {before_split} of {now}" in red.locator("#past").inner_text()
+    assert unit_card(red, "sq1b").count() == 0
+    assert "11 figures" in unit_card(red, "sq1").inner_text()
+    assert red.get_by_role("button", name="Next step").count() == 0  # no acting in the past
+    screenshots(red, "10-red-time-travel")
+    red.get_by_role("button", name="One event forward").click()
+    red.wait_for_function("() => document.querySelector('#time-shown').textContent"
+                          f".startsWith('v{before_split + 1} ')")
+    assert unit_card(red, "sq1b").count() == 1
+    red.locator("#past").get_by_role("button", name="Back to now").click()
+    red.locator("#past").wait_for(state="hidden")
+    assert red.get_by_role("button", name="Next step").count() == 1
+
+    # Exports: the match file verifies as JSON Lines with every event; the report has charts.
+    with red.expect_download() as download:
+        red.get_by_role("button", name="Match file (JSONL)").click()
+    path = tmp_path / "match.jsonl"
+    download.value.save_as(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["format"] == "battlelog-match" and lines[0]["viewer"] == "red"
+    assert [e["version"] for e in lines[1:]] == list(range(1, now + 1))
+    with referee.expect_download() as download:
+        referee.get_by_role("button", name="Report (HTML)").click()
+    report = tmp_path / "report.html"
+    download.value.save_as(report)
+    assert "<svg" in report.read_text() and "Free Militia" in report.read_text()
+    wait_version(referee, now)
+    screenshots(referee, "11-referee-end")
+
+
+def test_the_log_filters_and_a_dispute_goes_to_the_referee(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    referee = contexts().new_page()
+    referee.goto(server)
+    referee.get_by_label("Sample scenario", exact=True).select_option("atomic-africa-demo")
+    referee.get_by_role("button", name="Start this match").first.click()
+    referee.wait_for_selector("#turn-marker")
+    blue = join(contexts(viewport=PHONE), referee.get_by_label(
+        "Join link for Free Militia").input_value(), "Bert", screenshots, "01-blue")
+
+    # Blue disputes the match's first event; the referee sees it live and rules.
+    entry = blue.locator('#log li[data-version="1"]')
+    entry.locator("summary").click()
+    entry.get_by_label("Text").fill("The 1st Squad started with 2 wounds? It had none.")
+    entry.get_by_role("button", name="Open dispute").click()
+    acted(blue)
+    wait_version(referee, version_of(blue))
+    disputes = referee.locator("#disputes")
+    assert "It had none" in disputes.inner_text()
+    disputes.get_by_label("Ruling").fill("The scenario sets 2 wounds; play on.")
+    disputes.get_by_role("button", name="Record the ruling").click()
+    acted(referee)
+    wait_version(blue, version_of(referee))
+    assert "Ruling: The scenario sets 2 wounds" in blue.locator("#disputes").inner_text()
+
+    # The log filters by seat and type.
+    log = referee.locator("#log")
+    log.get_by_label("Seat").select_option("blue")
+    referee.wait_for_function("() => [...document.querySelectorAll('#log li .meta')]"
+                              ".every(m => m.textContent.includes('blue'))")
+    assert log.locator("li").count() >= 1
+    screenshots(referee, "02-referee-dispute-ruled")
+
+
+def test_a_hex_game_draws_its_map_and_the_keyboard_selects_a_unit(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    page = contexts().new_page()
+    page.goto(server)
+    page.get_by_label("Sample scenario", exact=True).select_option("normandy-demo")
+    page.get_by_role("button", name="Start this match").first.click()
+    page.wait_for_selector("svg.map.hexes")
+    scenario = httpx.get(f"{server}/api/scenarios/normandy-demo").json()
+    on_hexes = [u["id"] for u in scenario["units"] if (u["position"] or {}).get("hex")]
+    units = page.locator("svg.map.hexes g.unit")
+    assert sorted(units.evaluate_all("gs => gs.map(g => g.dataset.unit)")) == sorted(on_hexes)
+    assert page.locator("svg.map.hexes g.hex").count() >= units.count()
+    # A unit on the map is a button: Tab to it, Enter selects its card.
+    first = units.first
+    first.focus()
+    page.keyboard.press("Enter")
+    selected = first.get_attribute("data-unit")
+    page.wait_for_selector(f'li.unit-card.selected[data-unit="{selected}"]')
+    assert unlabelled_controls(page) == []
+    screenshots(page, "01-normandy-hex-map")
