@@ -351,7 +351,7 @@ class Table {
       const facts = [
         u.figures !== null ? `${u.figures} figures` : null,
         u.steps !== null ? `${u.steps} steps` : null,
-        c.current_die ? `morale ${c.current_die}${c.base_die && c.base_die !== c.current_die ? ` (base ${c.base_die})` : ""}` : (u.morale_die ? `morale ${u.morale_die}` : null),
+        c.must_split ? null : c.current_die ? `morale ${c.current_die}${c.base_die && c.base_die !== c.current_die ? ` (base ${c.base_die})` : ""}` : (u.morale_die ? `morale ${u.morale_die}` : null),
         u.qv !== null ? `QV ${u.qv}` : null, u.lv !== null ? `LV ${u.lv}` : null, u.q !== null ? `Q ${u.q}` : null,
       ].filter(Boolean);
       const mine = this.mayCommand(u);
@@ -515,10 +515,11 @@ class Table {
     h("datalist", { id: "event-types" }, types.map((t) => h("option", { value: t }))),
     field("Seat", h("select", { name: "actor" }, h("option", { value: "" }, "any"), seats.map((x) => h("option", { value: x, selected: x === f.actor || undefined }, x)))),
     field("Turn", h("input", { name: "turn", type: "number", min: 1, value: f.turn, size: 4 })));
-    return [filters, h("ol", { class: "log", reversed: true }, this.log.map((e) => this.eventRow(e)))];
+    const undone = f.type || f.actor || f.turn ? new Set() : undoneVersions(this.log);
+    return [filters, h("ol", { class: "log", reversed: true }, this.log.map((e) => this.eventRow(e, undone.has(e.version))))];
   }
 
-  eventRow(e) {
+  eventRow(e, undone) {
     const rest = Object.fromEntries(Object.entries(e).filter(([k, v]) => !PLAIN.has(k) && v !== null && !(Array.isArray(v) && !v.length)));
     let summary = JSON.stringify(rest);
     if (e.type === "DiceRolled" && e.dice) summary = `${e.purpose || ""}: ${e.notation} → ${e.dice.join(", ")} = ${e.total}`;
@@ -527,9 +528,10 @@ class Table {
     if (e.type === "NoteAdded") summary = `“${e.text}”${e.about_version ? ` about v${e.about_version}` : ""}`;
     if (summary.length > 180) summary = `${summary.slice(0, 177)}…`;
     const canNote = this.viewer !== "spectator";
-    return h("li", { value: e.version, "data-version": e.version, class: this.at === e.version ? "current" : null },
+    return h("li", { value: e.version, "data-version": e.version, class: [this.at === e.version ? "current" : "", undone ? "undone" : ""].join(" ").trim() || null },
       h("button", { type: "button", class: "link", title: "Show the match as it was after this event", onclick: () => this.travel(e.version) }, `v${e.version}`),
       h("span", { class: "etype" }, ` ${e.type}`), h("span", { class: "meta" }, ` ${e.actor} · turn ${e.turn}`),
+      undone ? h("span", { class: "tag" }, " undone") : null,
       h("div", { class: "summary" }, summary),
       canNote ? h("details", { class: "inline", "data-key": `note:${e.version}` }, h("summary", {}, "Note or dispute"),
         h("form", { class: "stack", "aria-label": `Note or dispute about version ${e.version}`, onsubmit: (ev) => ev.preventDefault() },
@@ -635,4 +637,19 @@ function restore(section, { open, values, focus }) {
     if (values.has(key)) el.value = values.get(key);
     if (key === focus) el.focus();
   }
+}
+
+/** Versions a later undo took back (and no redo restored), from the newest page of the log. */
+function undoneVersions(newestFirst) {
+  const ranges = new Map();
+  for (const e of [...newestFirst].reverse()) {
+    if (e.type === "ActionsUndone") ranges.set(e.version, [e.to, e.version]);
+    if (e.type === "ActionsRedone") ranges.delete(e.reverses);
+  }
+  const out = new Set();
+  for (const e of newestFirst) {
+    if (/^(Undo|Seat|Dispute|DiceSeed|DiceCommitted)/.test(e.type)) continue;  // not game events
+    for (const [to, at] of ranges.values()) if (e.version > to && e.version < at) out.add(e.version);
+  }
+  return out;
 }

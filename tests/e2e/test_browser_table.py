@@ -220,6 +220,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     wait_version(red, version_of(blue))
     assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
     assert red.locator("#prompt").inner_text() == ""
+    assert red.locator(f'#log li.undone[data-version="{rolled}"]').count() == 1  # struck out
 
     # Time travel: back to before the split (the board says it is the past), then forward.
     now = version_of(red)
