@@ -77,6 +77,23 @@ function joinForm() {
   h("button", { type: "submit" }, "Open"));
 }
 
+function tokenForm() {
+  return h("form", {
+    class: "stack", "aria-label": "Open with a match id and token",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const f = event.target.elements;
+      const id = f.match.value.trim().toLowerCase();
+      if (!/^[0-9a-f-]{36}$/.test(id)) { notice("A match id looks like 0f8e…-…: 36 characters."); return; }
+      location.assign(`/play/${id}#token=${encodeURIComponent(f.token.value.trim())}`);
+    },
+  },
+  field("Match id", h("input", { name: "match", required: true, maxlength: 36, autocomplete: "off" })),
+  field("Token", h("input", { name: "token", required: true, type: "password", autocomplete: "off" }),
+    "a join token takes a side's seat; a seat token opens that seat"),
+  h("button", { type: "submit" }, "Open"));
+}
+
 export async function lobby(main) {
   document.title = "battlelog";
   const samples = await api("/api/scenarios").catch(() => []);
@@ -85,6 +102,6 @@ export async function lobby(main) {
     h("h1", {}, "Your table"),
     panel("yours", "Matches on this device", yourMatches()),
     panel("new", "New match", sampleForm(samples), h("h3", {}, "Or your own"), customForm(rulesets)),
-    panel("join", "Join with a link", joinForm()),
+    panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match id and token"), tokenForm()),
   );
 }

@@ -23,21 +23,23 @@ const MARKER_KINDS = ["wound", "suppression", "pinned", "smoke", "fire", "reserv
 function takeFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (location.hash) history.replaceState(null, "", location.pathname);
-  return { seat: params.get("seat"), join: params.get("join") };
+  return { seat: params.get("seat"), join: params.get("join"), token: params.get("token") };
 }
 
 export async function table(main, id) {
   const fragment = takeFragment();
+  if (fragment.token) {  // a token of unknown kind: a join token only joins (403 on reading)
+    const reading = await api(`/api/matches/${id}`, { token: fragment.token }).catch((error) => error);
+    if (reading.status === 403) return joinPage(main, id, fragment.token);
+    fragment.seat = fragment.token;
+  }
   if (fragment.seat) {
     try {
       const match = await api(`/api/matches/${id}`, { token: fragment.seat });
       devices.save(id, { tokens: { [match.viewer]: fragment.seat }, seat: match.viewer, scenario: match.scenario, ruleset: match.ruleset });
     } catch (error) { notice(`This link opens no seat: ${error.explained || error.message}`); }
   }
-  if (fragment.join) {
-    devices.save(id, { tokens: { [`join:?`]: fragment.join } });
-    return joinPage(main, id, fragment.join);
-  }
+  if (fragment.join) return joinPage(main, id, fragment.join);
   const entry = devices.get(id);
   if (!entry || !entry.seat || !entry.tokens[entry.seat]) {
     main.replaceChildren(h("h1", {}, "No seat here"),
@@ -56,10 +58,7 @@ function joinPage(main, id, token) {
       const player = event.target.elements.player.value.trim();
       try {
         const joined = await api(`/api/matches/${id}/seats`, { method: "POST", token, body: { player, entropy: entropy() } });
-        const all = devices.get(id);
-        delete all.tokens["join:?"];
-        devices.forget(id);
-        devices.save(id, { ...all, tokens: { ...all.tokens, [joined.side]: joined.token }, seat: joined.side });
+        devices.save(id, { tokens: { [joined.side]: joined.token }, seat: joined.side });
         location.replace(`/play/${id}`);
       } catch (error) { notice(error.explained || error.message); }
     },

@@ -111,13 +111,40 @@ def unlabelled_controls(page: Any) -> list[str]:
         .map(el => el.outerHTML.slice(0, 120))"""))
 
 
+def low_contrast(page: Any) -> list[str]:
+    """Text below WCAG AA contrast against the background it sits on (4.5:1, large 3:1)."""
+    return list(page.evaluate("""() => {
+      const rgba = (s) => { const m = s.match(/rgba?\\(([^)]+)\\)/);
+        const p = m ? m[1].split(',').map(Number) : [0, 0, 0, 0];
+        return { c: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 }; };
+      const lum = (c) => { const f = (v) => { v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+      const behind = (el) => { for (let e = el; e; e = e.parentElement) {
+        const b = rgba(getComputedStyle(e).backgroundColor); if (b.a > 0.5) return b.c; }
+        return [255, 255, 255]; };
+      const bad = [];
+      for (const el of document.querySelectorAll('body *')) {
+        if (el.closest('svg') || !el.checkVisibility()) continue;
+        if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const st = getComputedStyle(el);
+        const [a, b] = [lum(rgba(st.color).c), lum(behind(el))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        const size = parseFloat(st.fontSize);
+        const large = size >= 24 || (Number(st.fontWeight) >= 700 && size >= 18.66);
+        if (ratio < (large ? 3 : 4.5)) bad.push(`${el.tagName} ${ratio.toFixed(2)}: ${el.textContent.trim().slice(0, 40)}`);
+      }
+      return bad;
+    }"""))
+
+
 def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
         contexts: Callable[..., Any], server: str, screenshots: Shot, tmp_path: Path) -> None:
     # The referee starts the demo from the lobby.
     referee = contexts(viewport={"width": 1280, "height": 900}).new_page()
     referee.goto(server)
     referee.get_by_label("Sample scenario", exact=True).select_option("atomic-africa-demo")
-    assert unlabelled_controls(referee) == []
+    assert unlabelled_controls(referee) == [] and low_contrast(referee) == []
     screenshots(referee, "01-lobby")
     referee.get_by_role("button", name="Start this match").first.click()
     referee.wait_for_selector("#turn-marker")
@@ -134,7 +161,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert "You: Expeditionary Force" in red.locator("#viewer").inner_text()
     assert "You: Free Militia" in blue.locator("#viewer").inner_text()
     assert blue.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert unlabelled_controls(red) == []
+    assert unlabelled_controls(red) == [] and low_contrast(red) == []
     # Private information: each side sees its own deck order, never the other's.
     assert "red-" in red.locator("#board").inner_text()
     assert "red-" not in blue.locator("main").inner_text()
@@ -155,6 +182,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     card = unit_card(red, "sq1")
     assert "wound ×5" in card.inner_text() and "suppression ×4" in card.inner_text()
     assert "must split" in card.inner_text()
+    assert low_contrast(red) == [] and low_contrast(blue) == []
     screenshots(red, "05-red-must-split")
     screenshots(blue, "06-blue-phone-markers")
 
@@ -232,6 +260,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert unit_card(red, "sq1b").count() == 0
     assert "11 figures" in unit_card(red, "sq1").inner_text()
     assert red.get_by_role("button", name="Next step").count() == 0  # no acting in the past
+    assert low_contrast(red) == []
     screenshots(red, "10-red-time-travel")
     red.get_by_role("button", name="One event forward").click()
     red.wait_for_function("() => document.querySelector('#time-shown').textContent"
@@ -310,5 +339,5 @@ def test_a_hex_game_draws_its_map_and_the_keyboard_selects_a_unit(
     page.keyboard.press("Enter")
     selected = first.get_attribute("data-unit")
     page.wait_for_selector(f'li.unit-card.selected[data-unit="{selected}"]')
-    assert unlabelled_controls(page) == []
+    assert unlabelled_controls(page) == [] and low_contrast(page) == []
     screenshots(page, "01-normandy-hex-map")
