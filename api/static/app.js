@@ -18,5 +18,7 @@ async function route() {
   }
 }
 
+// A link to this same page with a new fragment (#join=…, #seat=…) starts the page afresh.
+window.addEventListener("hashchange", () => location.reload());
 window.addEventListener("unhandledrejection", (event) => notice(String(event.reason?.message || event.reason)));
 route();

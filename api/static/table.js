@@ -487,7 +487,10 @@ class Table {
   }
 
   renderActions() {
-    if (!this.canAct) return h("p", { class: "hint" }, this.at !== null ? "Back to now to act." : "Spectators watch.");
+    if (!this.canAct) {
+      return h("p", { class: "hint" }, this.at !== null ? "Back to now to act."
+        : this.board.turn.outcome ? "The match has ended." : "Spectators watch.");
+    }
     const allows = this.board.turn.allows;
     const { type = "", preset = {} } = this.actionPreset || {};
     const chosen = type || allows[0] || "add_note";
@@ -606,7 +609,7 @@ class Table {
       spectator ? field("Spectator link", h("input", { readonly: true, value: matchLink(this.id, "seat", spectator), onfocus: (e) => e.target.select() })) : null,
       h("p", { class: "hint" }, `Dice commitment ${this.match.dice_commitment.slice(0, 16)}…, chain head ${this.match.chain_head.slice(0, 16)}…`),
       this.viewer === "referee" ? h("div", { class: "row" },
-        this.at === null ? h("button", { type: "button", class: "secondary", onclick: () => this.post("/dice/reveal", undefined, "The dice seed is revealed; a fresh one is committed") }, "Reveal the dice seed now") : null,
+        this.at === null && !this.match.outcome ? h("button", { type: "button", class: "secondary", onclick: () => this.post("/dice/reveal", undefined, "The dice seed is revealed; a fresh one is committed") }, "Reveal the dice seed now") : null,
         h("button", {
           type: "button", class: "secondary", id: "fork",
           onclick: async () => this.keepFork(await this.post(`/fork?at=${shown}`, undefined)),

@@ -341,3 +341,70 @@ def test_a_hex_game_draws_its_map_and_the_keyboard_selects_a_unit(
     page.wait_for_selector(f'li.unit-card.selected[data-unit="{selected}"]')
     assert unlabelled_controls(page) == [] and low_contrast(page) == []
     screenshots(page, "01-normandy-hex-map")
+
+
+def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    """What a new user does after `make run`: start the demo, take both seats on this device,
+    play a turn switching seats, and end the match; the generic action form does the rest."""
+    page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(server)
+    page.get_by_role("button", name="Start this match").first.click()
+    page.wait_for_selector("#turn-marker")
+    for side, player in (("Expeditionary Force", "Ann"), ("Free Militia", "Bert")):
+        page.get_by_label("Acting as").select_option(label="Referee") if page.get_by_label(
+            "Acting as").count() else None
+        row = page.locator("#seats li", has_text=side)
+        row.get_by_role("button", name="Take this seat here").click()
+        page.get_by_label("Your name").fill(player)
+        page.get_by_role("button", name="Take my seat").click()
+        page.wait_for_selector("#turn-marker")
+        assert f"You: {side}" in page.locator("#viewer").inner_text()
+    seats = page.get_by_label("Acting as")
+
+    def as_side(label: str) -> None:
+        seats.select_option(label=label)
+        page.wait_for_function(
+            "l => document.querySelector('#viewer').textContent.includes(l)", arg=label)
+
+    # Turn 1's activations, alternating seats on the one device.
+    for label, unit in (("Expeditionary Force", "sq1"), ("Free Militia", "ml1"),
+                        ("Expeditionary Force", "sq2"), ("Free Militia", "mg1")):
+        as_side(label)
+        unit_card(page, unit).get_by_role("button", name="Activate").click()
+        acted(page)
+        page.get_by_role("button", name="Next step").click()
+        acted(page)
+    for _ in range(2):  # nothing to split, no morale owed
+        page.get_by_role("button", name="Next step").click()
+        acted(page)
+    assert "cleanup/cards" in page.locator("li[aria-current=step]").inner_text()
+
+    # AA-8 through the form built from the API schema: each side shuffles, the other cuts.
+    def action(kind: str, **values: str) -> None:
+        panel = page.locator("#actions")
+        panel.get_by_label("Action").select_option(kind)
+        form = panel.locator(f'form[data-action="{kind}"]')
+        form.locator("button[type=submit]").wait_for()
+        for name, value in values.items():
+            form.locator(f'[name="{name}"]').fill(value)
+        form.locator("button[type=submit]").click()
+        acted(page)
+
+    for side, other, label in (("red", "blue", "Expeditionary Force"),
+                               ("blue", "red", "Free Militia")):
+        as_side(label)
+        action("shuffle_deck")
+    for side, label in (("blue", "Expeditionary Force"), ("red", "Free Militia")):
+        as_side(label)
+        action("cut_deck", side=side, at="2")
+    page.get_by_role("button", name="Next step").click()
+    acted(page)
+    assert "Turn 2" in page.locator("#turn-marker").inner_text()
+
+    # The referee ends the match: the page says who won and offers no more actions.
+    as_side("Referee")
+    action("end_match", winner="red", reason="demo over")
+    assert "Ended: Expeditionary Force wins" in page.locator(".match-head").inner_text()
+    assert page.get_by_role("button", name="Next step").count() == 0
+    screenshots(page, "01-demo-ended-phone")

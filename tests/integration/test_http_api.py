@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from fastapi.testclient import TestClient
 from freezegun import freeze_time
+
+import api
 
 SIDES = [{"id": "allies", "name": "Allies"}, {"id": "axis", "name": "Axis"}]
 SQUAD = {"id": "sq1", "side": "allies", "name": "1st Squad", "figures": 11,
@@ -60,6 +65,10 @@ def test_created_match_is_listed_and_readable(client: TestClient) -> None:
     assert got.headers["etag"] == f'"{J}"'
     assert got.json()["turn"]["step"] == "setup"
     assert "dice_seed" not in client.get(f"/api/matches/{match}/events", headers=auth(match)).text
+    # the match says whose token asked (the table page shows "You: ...")
+    assert {seat: _get(client, match, seat=seat).json()["viewer"]
+            for seat in ("referee", "spectator", "allies", "axis")} == {
+        "referee": "referee", "spectator": "spectator", "allies": "allies", "axis": "axis"}
 
 
 def test_tour_deploy_roll_mark_advance_undo_and_look_back(client: TestClient) -> None:
@@ -233,7 +242,21 @@ def test_health_names_the_store(client: TestClient, store_env: dict[str, str]) -
                              else "sqlite")
 
 
-def test_the_front_door_leads_to_the_api_docs(client: TestClient) -> None:
-    r = client.get("/", follow_redirects=False)
-    assert r.status_code == 307 and r.headers["location"] == "/docs"
+def test_the_front_door_is_the_table_page_with_nothing_from_elsewhere(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert '<script type="module" src="/static/app.js">' in page.text
+    match = client.get(f"/play/{uuid4()}")
+    assert match.status_code == 200 and match.text == page.text
+    assert client.get("/play/not-a-match").status_code == 422
+    static = Path(api.__file__).parent / "static"
+    for name in sorted(p.name for p in static.iterdir()):
+        served = client.get(f"/static/{name}")
+        assert served.status_code == 200, name
+        assert served.headers["x-content-type-options"] == "nosniff"
+        # no CDN, no font or script from anywhere else: every URL is the page's own
+        assert not re.search(r"(?:src|href)=\"https?://|import .* from \"https?:|url\(https?:",
+                             served.text), name
+    assert client.get("/static/../pyproject.toml").status_code == 404
     assert client.get("/docs").status_code == 200
