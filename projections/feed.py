@@ -3,8 +3,8 @@
 One thread per process follows the store's notification log (woken by this process's saves
 and every quarter second for other processes' writes), reading only the stored records'
 match id and version, never decoding an event. Subscribers wait on an `asyncio.Event` of
-their own loop and are woken with the match's newest version. Nothing is polled while nobody
-is subscribed, so an idle server costs nothing.
+their own loop and are woken with the match's newest version. Nothing is queried while nobody
+follows a match, so an idle server costs nothing.
 """
 
 from __future__ import annotations
@@ -45,14 +45,14 @@ class MatchFeed:
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
         self._subscribers: dict[UUID, set[Subscription]] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the subscribers
+        self._following = threading.Lock()  # the position in the notification log
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._position = 0
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self._position = self.matches.recorder.max_notification_id() or 0
         self.matches.saved_listeners.append(self._wake.set)
         self._thread = threading.Thread(target=self._run, name="feed", daemon=True)
         self._thread.start()
@@ -65,10 +65,16 @@ class MatchFeed:
         if self._wake.set in self.matches.saved_listeners:
             self.matches.saved_listeners.remove(self._wake.set)
 
-    def subscribe(self, match_id: UUID, version: int) -> Subscription:
-        sub = Subscription(match_id, version, asyncio.get_running_loop())
-        with self._lock:
-            self._subscribers.setdefault(match_id, set()).add(sub)
+    def subscribe(self, match_id: UUID, loop: asyncio.AbstractEventLoop) -> Subscription:
+        """Follow `match_id` from now on (blocking: call it off the event loop). Read the
+        match's head after this, so that no version falls between the two."""
+        sub = Subscription(match_id, 0, loop)
+        with self._following:
+            with self._lock:
+                first = not self._subscribers
+                self._subscribers.setdefault(match_id, set()).add(sub)
+            if first:  # the feed was idle: start from the store's newest notification
+                self._position = self.matches.recorder.max_notification_id() or 0
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -95,20 +101,20 @@ class MatchFeed:
 
     def _advance(self) -> None:
         with self._lock:
-            idle = not self._subscribers
-        recorder = self.matches.recorder
-        if idle:  # nobody follows: skip what happened meanwhile
-            self._position = recorder.max_notification_id() or self._position
-            return
+            if not self._subscribers:
+                return  # nobody follows: no query at all
         newest: dict[UUID, int] = {}
-        while True:
-            batch = recorder.select_notifications(start=self._position + 1, limit=BATCH)
-            for n in batch:
-                match = n.originator_id
-                newest[match if isinstance(match, UUID) else UUID(match)] = n.originator_version
-                self._position = n.id
-            if len(batch) < BATCH:
-                break
+        with self._following:
+            while True:
+                batch = self.matches.recorder.select_notifications(start=self._position + 1,
+                                                                   limit=BATCH)
+                for n in batch:
+                    match = n.originator_id
+                    match = match if isinstance(match, UUID) else UUID(match)
+                    newest[match] = n.originator_version
+                    self._position = n.id
+                if len(batch) < BATCH:
+                    break
         if newest:
             self._publish(newest)
 

@@ -7,6 +7,7 @@ it missed a version. The stream ends when the server shuts down."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated
 from uuid import UUID
@@ -36,10 +37,11 @@ async def stream(match_id: UUID, request: Request, matches: MatchesDep, who: Rea
                  ) -> AsyncIterator[ServerSentEvent]:
     """Follow a match: its version now, then each new version as it is stored (by any
     process sharing the store). Read what changed through the views with your own token."""
-    head = await run_in_threadpool(matches.head, match_id)
-    sub = feed.subscribe(match_id, head.version)
+    sub = await run_in_threadpool(feed.subscribe, match_id, asyncio.get_running_loop())
     sent = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
     try:
+        head = await run_in_threadpool(matches.head, match_id)
+        sub.version = max(sub.version, head.version)
         while not request.app.state.stopping():
             if sub.version != sent:
                 sent = sub.version

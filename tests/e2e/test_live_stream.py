@@ -94,9 +94,10 @@ def test_a_reconnect_with_last_event_id_hears_only_what_it_missed(server: str) -
         assert messages.get(timeout=10)["data"] == {"version": 2}  # missed one: told at once
 
 
-def test_writes_from_another_process_reach_the_followers(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
-    with serving(db) as one, serving(db) as two:
+def test_writes_from_another_process_reach_the_followers(tmp_path: Path,
+                                                        store: dict[str, str]) -> None:
+    db = tmp_path / "shared.db"  # SQLite: one file; PostgreSQL: one database (`store`)
+    with serving(db, store) as one, serving(db, store) as two:
         created = new_match(one)
         match, ref = created["match_id"], created["tokens"]["referee"]
         with following(one, match, ref) as messages:
