@@ -145,24 +145,31 @@ class Table {
     const t = this.token;
     const point = this.at === null ? "" : `?at=${this.at}`;
     const acting = this.viewer !== "spectator";
-    const [match, board, undo, log, disputes] = await Promise.all([
+    const [match, board, undo] = await Promise.all([
       api(`/api/matches/${this.id}`, { token: t }),
       api(`/api/matches/${this.id}/board${point}`, { token: t }),
       acting ? api(`/api/matches/${this.id}/undo`, { token: t }).catch(() => null) : null,
-      this.loadLog(),
-      api(`/api/matches/${this.id}/disputes`, { token: t }).catch(() => []),
     ]);
-    Object.assign(this, { match, board, undo, log, disputes });
+    const log = await this.loadLog(match.version);
+    // The dispute list reads the whole log: read it again only when a dispute event is new.
+    const seen = this.disputesAt ?? -Infinity;
+    const newer = log.filter((e) => e.version > seen);
+    if (this.disputes === undefined || match.version - seen > newer.length || newer.some((e) => e.type.startsWith("Dispute"))) {
+      this.disputes = await api(`/api/matches/${this.id}/disputes`, { token: t }).catch(() => []);
+    }
+    this.disputesAt = match.version;
+    Object.assign(this, { match, board, undo, log });
     this.head = match.version;
     devices.save(this.id, { scenario: match.scenario, ruleset: match.ruleset });
     this.render();
   }
 
-  async loadLog() {
+  /** The newest 40 events up to `head`, or the first 200 that pass the filters. */
+  async loadLog(head) {
     const f = this.filters;
     const filtered = f.type || f.actor || f.turn;
     const params = new URLSearchParams({ limit: filtered ? "200" : "40" });
-    if (!filtered) params.set("after", String(Math.max(0, (this.head || 40) - 40)));
+    if (!filtered) params.set("after", String(Math.max(0, head - 40)));
     for (const [k, v] of Object.entries(f)) if (v) params.set(k, v);
     const answer = await api(`/api/matches/${this.id}/events?${params}`, { token: this.token });
     return answer.events.reverse();
