@@ -131,13 +131,13 @@ class Table {
     });
   }
 
-  /** Re-read the views (one refresh at a time; a request during one runs once after it). */
+  /** Re-read the views, one load at a time. A call during a load gets a promise that
+   *  settles after a load that started after the call, so the caller sees what it did. */
   refresh() {
     if (this.refreshing) { this.again = true; return this.refreshing; }
-    this.refreshing = this.load().finally(() => {
-      this.refreshing = null;
-      if (this.again) { this.again = false; this.refresh(); }
-    });
+    this.refreshing = (async () => {
+      do { this.again = false; await this.load(); } while (this.again);
+    })().finally(() => { this.refreshing = null; });
     return this.refreshing;
   }
 
