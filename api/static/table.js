@@ -359,6 +359,7 @@ class Table {
         u.steps !== null ? `${u.steps} steps` : null,
         c.must_split ? null : c.current_die ? `morale ${c.current_die}${c.base_die && c.base_die !== c.current_die ? ` (base ${c.base_die})` : ""}` : (u.morale_die ? `morale ${u.morale_die}` : null),
         u.qv !== null ? `QV ${u.qv}` : null, u.lv !== null ? `LV ${u.lv}` : null, u.q !== null ? `Q ${u.q}` : null,
+        where(u.position),
       ].filter(Boolean);
       const mine = this.mayCommand(u);
       return h("li", { class: `unit-card${this.selected === u.id ? " selected" : ""}`, id: `unit-${u.id}`, "data-unit": u.id, style: `border-left-color:${colours[u.side]}` },
@@ -661,4 +662,11 @@ function undoneVersions(newestFirst) {
     for (const [to, at] of ranges.values()) if (e.version > to && e.version < at) out.add(e.version);
   }
   return out;
+}
+
+function where(position) {
+  if (!position) return null;
+  if (position.hex) return `hex ${position.hex}`;
+  if (position.box) return `in the ${position.box} box`;
+  return `at ${position.x}, ${position.y}`;
 }

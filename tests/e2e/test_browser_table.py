@@ -373,6 +373,24 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
         as_side(label)
         unit_card(page, unit).get_by_role("button", name="Activate").click()
         acted(page)
+        if unit == "sq1":  # the activated squad moves: tap Move, then the table
+            card = unit_card(page, "sq1")
+            assert "at 10, 12" in card.inner_text()
+            card.get_by_role("button", name="Move").click()
+            page.locator("svg.map.placing").wait_for()
+            box = page.locator("svg.map").bounding_box()
+            page.locator("svg.map").click(position={"x": box["width"] / 2, "y": box["height"] / 2})
+            acted(page)
+            moved = re.search(r"at ([\d.]+), ([\d.]+)", unit_card(page, "sq1").inner_text())
+            assert moved and (moved.groups() != ("10", "12"))
+            assert 20 < float(moved.group(1)) < 28  # the middle of a 48-inch table
+            # the move is red's own since the last barrier: undo is immediate, redo too
+            page.get_by_role("button", name="Undo").click()
+            acted(page)
+            assert "at 10, 12" in unit_card(page, "sq1").inner_text()
+            page.get_by_role("button", name="Redo").click()
+            acted(page)
+            assert f"at {moved.group(1)}, {moved.group(2)}" in unit_card(page, "sq1").inner_text()
         page.get_by_role("button", name="Next step").click()
         acted(page)
     for _ in range(2):  # nothing to split, no morale owed
