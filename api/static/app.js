@@ -14,7 +14,7 @@ async function route() {
     if (match) await table(main, match[1].toLowerCase());
     else await lobby(main);
   } catch (error) {
-    notice(error.explained || error.message);
+    notice(error);
   }
 }
 

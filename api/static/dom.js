@@ -32,10 +32,11 @@ export const $ = (selector, root = document) => root.querySelector(selector);
 
 let noticeTimer = null;
 
-/** Tell the user something (an error is announced at once by screen readers). */
+/** Tell the user something: a text, or an error (an API error names the rule). Errors are
+ *  announced at once by screen readers. */
 export function notice(message, kind = "error") {
   const box = $("#notice");
-  box.textContent = message;
+  box.textContent = message instanceof Error ? message.explained || message.message : message;
   box.className = `notice ${kind}`;
   box.hidden = false;
   clearTimeout(noticeTimer);

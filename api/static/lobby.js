@@ -33,7 +33,7 @@ function sampleForm(samples) {
       try {
         const body = await api(`/api/scenarios/${encodeURIComponent(select.value)}`);
         await create(body);
-      } catch (error) { notice(error.explained || error.message); }
+      } catch (error) { notice(error); }
     },
   }, field("Sample scenario", select), h("button", { type: "submit" }, "Start this match"));
 }
@@ -48,7 +48,7 @@ function customForm(rulesets) {
         .map((name) => ({ id: name.toLowerCase().replace(/[^a-z0-9_.:-]+/g, "-"), name }));
       try {
         await create({ ruleset: f.ruleset.value, scenario: f.scenario.value.trim(), sides, casual: f.casual.checked });
-      } catch (error) { notice(error.explained || error.message); }
+      } catch (error) { notice(error); }
     },
   },
   field("Ruleset", h("select", { name: "ruleset" }, rulesets.map((r) => h("option", { value: r }, r)))),

@@ -28,18 +28,15 @@ function takeFragment() {
 
 export async function table(main, id) {
   const fragment = takeFragment();
-  if (fragment.token) {  // a token of unknown kind: a join token only joins (403 on reading)
-    const reading = await api(`/api/matches/${id}`, { token: fragment.token }).catch((error) => error);
-    if (reading.status === 403) return joinPage(main, id, fragment.token);
-    fragment.seat = fragment.token;
-  }
-  if (fragment.seat) {
-    try {
-      const match = await api(`/api/matches/${id}`, { token: fragment.seat });
-      devices.save(id, { tokens: { [match.viewer]: fragment.seat }, seat: match.viewer, scenario: match.scenario, ruleset: match.ruleset });
-    } catch (error) { notice(`This link opens no seat: ${error.explained || error.message}`); }
-  }
   if (fragment.join) return joinPage(main, id, fragment.join);
+  const token = fragment.seat || fragment.token;
+  if (token) {
+    const match = await api(`/api/matches/${id}`, { token }).catch((error) => error);
+    // a token of unknown kind (typed in the lobby) that only joins is a join token
+    if (fragment.token && match.status === 403) return joinPage(main, id, token);
+    if (match instanceof Error) notice(match);
+    else devices.save(id, { tokens: { [match.viewer]: token }, seat: match.viewer, scenario: match.scenario, ruleset: match.ruleset });
+  }
   const entry = devices.get(id);
   if (!entry || !entry.seat || !entry.tokens[entry.seat]) {
     main.replaceChildren(h("h1", {}, "No seat here"),
@@ -60,7 +57,7 @@ function joinPage(main, id, token) {
         const joined = await api(`/api/matches/${id}/seats`, { method: "POST", token, body: { player, entropy: entropy() } });
         devices.save(id, { tokens: { [joined.side]: joined.token }, seat: joined.side });
         location.replace(`/play/${id}`);
-      } catch (error) { notice(error.explained || error.message); }
+      } catch (error) { notice(error); }
     },
   },
   field("Your name", h("input", { name: "player", required: true, maxlength: 120, autocomplete: "nickname" })),
@@ -80,7 +77,6 @@ class Table {
     this.placing = null;      // the unit being moved by a click on the map
     this.filters = { type: "", actor: "", turn: "" };
     this.lastRoll = null;
-    this.pending = null;
   }
 
   get entry() { return devices.get(this.id); }
@@ -175,32 +171,24 @@ class Table {
     return answer.events.reverse();
   }
 
-  async act(body, what) {
-    try {
-      const done = await api(`/api/matches/${this.id}/actions`, {
-        method: "POST", token: this.token, body, headers: { "Idempotency-Key": entropy() } });
-      const roll = done.events.find((e) => e.type === "DiceRolled" && e.dice);
-      if (roll) this.lastRoll = roll;
-      this.placing = null;
-      this.fresh = true;
-      await this.refresh();
-      notice(`${what || body.type.replaceAll("_", " ")}: done (version ${done.version})`, "ok");
-      return done;
-    } catch (error) {
-      notice(error.explained || error.message);
-      return null;
-    }
+  /** Perform an action; the notice says it is done once the page shows it. */
+  act(body, what) {
+    return this.post("/actions", body, (done) => `${what || body.type.replaceAll("_", " ")}: done (version ${done.version})`,
+      { "Idempotency-Key": entropy() });
   }
 
-  async post(path, body, message) {
+  async post(path, body, message, headers = {}) {
     try {
-      const done = await api(`/api/matches/${this.id}${path}`, { method: "POST", token: this.token, body });
+      const done = await api(`/api/matches/${this.id}${path}`, { method: "POST", token: this.token, body, headers });
+      const roll = done.events?.find((e) => e.type === "DiceRolled" && e.dice);
+      if (roll) this.lastRoll = roll;
+      this.placing = null;
       this.fresh = true;
       await this.refresh();
       if (message) notice(typeof message === "function" ? message(done) : message, "ok");
       return done;
     } catch (error) {
-      notice(error.explained || error.message);
+      notice(error);
       return null;
     }
   }
@@ -250,20 +238,22 @@ class Table {
     return this.match.sides.find((x) => x.id === id)?.name || id;
   }
 
+  seatName(seat) {
+    return seat === "referee" ? "Referee" : seat === "spectator" ? "Spectator" : this.sideName(seat);
+  }
+
   renderHead() {
     const m = this.match;
     const seats = Object.keys(this.entry.tokens).filter((k) => !k.startsWith("join:"));
     const colour = sideColours(m.sides)[this.viewer];
-    const who = this.viewer === "referee" ? "Referee" : this.viewer === "spectator" ? "Spectator" : this.sideName(this.viewer);
     return [
       h("h1", {}, m.scenario),
       h("p", { class: "meta" },
-        h("span", { class: "seat-badge", style: colour ? `border-color:${colour}` : null, id: "viewer" }, `You: ${who}`),
+        h("span", { class: "seat-badge", style: colour ? `border-color:${colour}` : null, id: "viewer" }, `You: ${this.seatName(this.viewer)}`),
         seats.length > 1 ? field("Acting as", h("select", {
           id: "seat-switch",
           onchange: (e) => { devices.save(this.id, { seat: e.target.value }); this.listen(); this.refresh(); },
-        }, seats.map((k) => h("option", { value: k, selected: k === this.viewer || undefined },
-          k === "referee" ? "Referee" : k === "spectator" ? "Spectator" : this.sideName(k))))) : null,
+        }, seats.map((k) => h("option", { value: k, selected: k === this.viewer || undefined }, this.seatName(k))))) : null,
         m.casual ? h("span", { class: "tag" }, "casual") : null,
         m.outcome ? h("strong", { class: "tag ended" }, `Ended: ${m.outcome.winner ? `${this.sideName(m.outcome.winner)} wins` : "a tie"}`) : null),
     ];
@@ -594,7 +584,7 @@ class Table {
         try {
           const response = await api(`/api/matches/${this.id}/export?format=${format}`, { token: this.token, raw: true });
           saveBlob(await response.blob(), `battlelog-${this.id.slice(0, 8)}.${format === "dice" ? "dice." : ""}${ext}`);
-        } catch (error) { notice(error.explained || error.message); }
+        } catch (error) { notice(error); }
       },
     }, label)));
   }
