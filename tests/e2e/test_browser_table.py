@@ -70,7 +70,7 @@ def version_of(page: Any) -> int:
 def wait_version(page: Any, version: int) -> None:
     """Wait until the page shows `version` (it updates itself: no reload anywhere)."""
     page.wait_for_function(
-        "v => (document.querySelector('#where')?.textContent || '').includes('v' + v)",
+        "v => (document.querySelector('#where')?.textContent || '').endsWith(' v' + v)",
         arg=version, timeout=10_000)
 
 
@@ -166,6 +166,17 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert "red-" in red.locator("#board").inner_text()
     assert "red-" not in blue.locator("main").inner_text()
     assert "blue-" not in red.locator("main").inner_text()
+
+    # Out of turn: blue may not activate while red activates; the page names the rule and
+    # nothing is recorded.
+    before = version_of(blue)
+    unit_card(blue, "ml1").get_by_role("button", name="Activate").click()
+    notice = blue.locator("#notice")
+    notice.wait_for(state="visible")
+    assert "error" in (notice.get_attribute("class") or "") and "(AA-1)" in notice.inner_text()
+    assert version_of(blue) == before == version_of(red)
+    screenshots(blue, "04b-blue-out-of-turn")
+    blue.evaluate("document.querySelector('#notice').hidden = true")
 
     # AA-1: red activates sq1; blue's page follows without a reload.
     expects = red.locator(".expects")
