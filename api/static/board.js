@@ -44,6 +44,12 @@ function unitMark(unit, x, y, size, colour, opts) {
   return g;
 }
 
+/** How many units already stand on `spot` (and count this one). */
+function stacked(stacks, spot) {
+  stacks[spot] = (stacks[spot] || 0) + 1;
+  return stacks[spot] - 1;
+}
+
 function svgPoint(svg, event) {
   const point = svg.createSVGPoint();
   point.x = event.clientX;
@@ -56,6 +62,7 @@ function tableMap(units, colours, opts) {
   const width = Math.max(48, ...placed.map((u) => Math.ceil(u.position.x) + 6));
   const height = Math.max(32, ...placed.map((u) => Math.ceil(u.position.y) + 6));
   const grid = [];
+  const stacks = {};
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
   const svg = s("svg", {
@@ -64,7 +71,10 @@ function tableMap(units, colours, opts) {
   },
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
-  placed.map((u) => unitMark(u, u.position.x, u.position.y, 1.1, colours[u.side], opts)));
+  placed.map((u) => {
+    const n = stacked(stacks, `${u.position.x},${u.position.y}`);  // units on one spot fan out
+    return unitMark(u, u.position.x + n * 1.6, u.position.y + n * 0.6, 1.1, colours[u.side], opts);
+  }));
   if (opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -111,7 +121,7 @@ function hexMap(units, colours, markers, opts) {
   const marks = onMap.map((u) => {
     const [c, r] = u.position.hex.match(HEX_ID).slice(1).map(Number);
     const [x, y] = hexCentre(c, r);
-    const n = (stacks[u.position.hex] = (stacks[u.position.hex] || 0) + 1) - 1;
+    const n = stacked(stacks, u.position.hex);
     return unitMark(u, x + n * 0.28 - 0.2, y + n * 0.18 - 0.1, 0.32, colours[u.side], opts);
   });
   const [left, top] = hexCentre(c0, r0);

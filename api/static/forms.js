@@ -97,7 +97,7 @@ export function actionForm(type, preset, submit) {
     if (!schema) { form.append(h("p", {}, `Unknown action ${type}`)); return; }
     const required = new Set(schema.required || []);
     const names = Object.keys(schema.properties).filter((n) => n !== "type");
-    if (schema.description) form.append(h("p", { class: "hint" }, schema.description));
+    if (schema.description) form.append(h("p", { class: "hint" }, schema.description.replaceAll("`", "")));
     for (const name of names) {
       const prop = schema.properties[name];
       const input = control(name, prop, all, required.has(name));
