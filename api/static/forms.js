@@ -37,6 +37,11 @@ function isPosition(schema) {
   return schema.title === "Position";
 }
 
+/** A number or a text (a track's value): typed as text, a number when it reads as one. */
+function isScalar(schema, all) {
+  return Boolean(schema.anyOf) && schema.anyOf.every((o) => ["string", "integer", "number"].includes(resolve(o, all).type));
+}
+
 /** Turn "10, 12" / "1508" / "reserve" into a Position. */
 export function parsePosition(text) {
   const t = text.trim();
@@ -59,6 +64,7 @@ function control(name, schema, all, required) {
       min: inner.minimum, max: inner.maximum, value: schema.default ?? undefined });
   }
   if (isPosition(inner)) return h("input", { ...common, placeholder: "x, y (inches) or hex id or box" });
+  if (isScalar(inner, all)) return h("input", { ...common, placeholder: "a number or a word" });
   if (inner.type === "array" && ["string", "integer"].includes(resolve(inner.items, all).type)) {
     return h("input", { ...common, placeholder: "comma separated" });
   }
@@ -76,6 +82,7 @@ function read(form, name, schema, all) {
   if (text === "") return undefined;
   if (inner.type === "integer" || inner.type === "number") return Number(text);
   if (isPosition(inner)) return parsePosition(text);
+  if (isScalar(inner, all)) return text !== "" && !Number.isNaN(Number(text)) ? Number(text) : text;
   if (inner.type === "array" && ["string", "integer"].includes(resolve(inner.items, all).type)) {
     const items = text.split(",").map((x) => x.trim()).filter(Boolean);
     return resolve(inner.items, all).type === "integer" ? items.map(Number) : items;

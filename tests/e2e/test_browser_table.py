@@ -433,6 +433,16 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
 
     # The referee ends the match: the page says who won and offers no more actions.
     as_side("Referee")
+    action("set_track", name="weather", value="rain")
+    action("set_track", name="turn_limit", value="3")
+    tracks = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#board dl.tracks dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))""")
+    assert tracks == {"weather": "rain", "turn_limit": "3"}
+    api_tracks = httpx.get(f"{server}/api/matches/{page.url.rsplit('/', 1)[-1]}/board",
+                           headers={"Authorization": "Bearer " + page.evaluate(
+                               "() => Object.values(JSON.parse(localStorage['battlelog.matches']))"
+                               "[0].tokens.referee")}).json()["tracks"]
+    assert api_tracks == {"weather": "rain", "turn_limit": 3}  # a number stays a number
     action("end_match", winner="red", reason="demo over")
     assert "Ended: Expeditionary Force wins" in page.locator(".match-head").inner_text()
     assert page.get_by_role("button", name="Next step").count() == 0
