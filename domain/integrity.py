@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from domain.dice import SeededDice, commitment, parse
 
 GENESIS = "0" * 64
@@ -41,6 +43,36 @@ def canonical(body: dict[str, Any]) -> str:
     value is null left out, keys sorted, no spaces, UTF-8."""
     return json.dumps({k: v for k, v in body.items() if v is not None}, sort_keys=True,
                       separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_line(body: dict[str, Any], *, floats: bool = True) -> str:
+    """`canonical(body) + "\n"`, for a body decoded from JSON (no NaN or infinity), through
+    orjson: the same bytes, several times faster. orjson writes a float below 1e-4 in
+    magnitude differently from Python's `json` ("0.00001", "2.5e-7" for "1e-05",
+    "2.5e-07"): a line that may hold one, or an integer beyond 64 bits, takes `canonical`.
+    `floats=False` promises the body holds no float at all (its schema has none)."""
+    try:
+        out = orjson.dumps(body if None not in body.values() else {
+            k: v for k, v in body.items() if v is not None},
+            option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    except orjson.JSONEncodeError:
+        return canonical(body) + "\n"
+    if floats and _small_float(out):
+        return canonical(body) + "\n"
+    return out.decode()
+
+
+def _small_float(out: bytes) -> bool:
+    """Whether orjson's `out` may hold a float below 1e-4 in magnitude (or only a string that
+    looks like one: then the slow path is taken for nothing, still right)."""
+    if b"0.0000" in out:
+        return True
+    at = out.find(b"e-")
+    while at > 0:
+        if 48 <= out[at - 1] <= 57:  # a digit before the exponent
+            return True
+        at = out.find(b"e-", at + 2)
+    return False
 
 
 def content_hash(body: dict[str, Any]) -> str:
