@@ -1,6 +1,7 @@
 """The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`,
 `battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
-`battlelog import FILE` (the interchange format, docs/interchange.md)."""
+`battlelog import FILE` (the interchange format, docs/interchange.md), and
+`battlelog project` (the read models' runner, as a process of its own: docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,35 @@ def _parser() -> argparse.ArgumentParser:
                     "imported; 1: refused (the line and reason are printed); 2: unreadable.")
     into.add_argument("file", help="the export (JSON Lines); - for standard input")
     into.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
+    runner = commands.add_parser(
+        "project", help="keep the read models (the match catalogue) up to date, as a process "
+                        "of its own",
+        description="Run the projections (the match catalogue) until stopped (SIGTERM or "
+                    "Ctrl-C), for API processes started with BATTLELOG_PROJECTIONS=external: "
+                    "one such process per store (docs/deploy.md). It resumes where it stopped.")
+    runner.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db); "
+                        "ignored when BATTLELOG_STORE=postgres")
     return parser
+
+
+def project(db: str | None) -> int:
+    import signal
+    import threading
+
+    from domain.application import Matches
+    from projections.catalogue import open_catalogue
+
+    stopping = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stopping.set())
+    matches = Matches(env=Settings(db=db).store_env())
+    store = matches.env.get("SQLITE_DBNAME") or f"PostgreSQL {matches.env.get('POSTGRES_DBNAME')}"
+    print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)
+    try:
+        open_catalogue(matches).run_forever(stopping)
+    finally:
+        matches.close()
+    return 0
 
 
 def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
@@ -173,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         return export(args.match, args.db, args.out, args.format)
     elif args.command == "import":
         return import_file(args.file, args.db)
+    elif args.command == "project":
+        return project(args.db)
     return 0
 
 

@@ -5,10 +5,17 @@ event is applied exactly once and a restarted runner resumes where it stopped. O
 (whose recorder has no subscriptions) a small polling thread drives the projection, woken
 after every save of this process and every half second for other processes; on PostgreSQL,
 eventsourcing's `ProjectionRunner` does.
+
+With several API processes on one PostgreSQL, exactly one process should run the
+projection: two runners would both apply each event, and the second's tracking record
+would conflict. `BATTLELOG_PROJECTIONS=external` (see `projections.store`) keeps an API
+process to reading the catalogue, and `battlelog project` (`CatalogueService.run_forever`)
+is that one runner, restarted from its tracking position after any error.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -25,6 +32,9 @@ from pydantic import BaseModel
 
 from domain import events as ev
 from domain.application import Matches
+from projections.store import projections_inline
+
+log = logging.getLogger(__name__)
 
 TABLE = "battlelog_catalogue"
 COLUMNS = ("match_id", "ruleset", "scenario", "sides", "created", "last_activity", "turn",
@@ -215,6 +225,10 @@ class CatalogueService:
         self.projection = CatalogueProjection(view=self.view)
 
     def start(self) -> None:
+        """Run the projection in this process, unless another process runs it
+        (`BATTLELOG_PROJECTIONS=external`)."""
+        if not projections_inline():
+            return
         if self._postgres:
             self._runner = ProjectionRunner(
                 application_class=Matches, projection_class=CatalogueProjection,
@@ -234,6 +248,27 @@ class CatalogueService:
             self._thread.join(timeout=5)
         if self._wake.set in self.matches.saved_listeners:
             self.matches.saved_listeners.remove(self._wake.set)
+
+    def run_forever(self, stopping: threading.Event, poll: float = 0.25) -> None:
+        """The projection runner of `battlelog project`: apply every event, then each new
+        one, until `stopping` is set. On PostgreSQL through eventsourcing's
+        `ProjectionRunner` (a subscription: LISTEN/NOTIFY), restarted after an error from the
+        recorded position; on SQLite by polling."""
+        while not stopping.is_set():
+            try:
+                if not self._postgres:
+                    self.catch_up()
+                    stopping.wait(poll)
+                    continue
+                with ProjectionRunner(application_class=Matches,
+                                      projection_class=CatalogueProjection,
+                                      view_class=PostgresCatalogueView,
+                                      env=dict(self.matches.env)) as runner:
+                    while not stopping.is_set():
+                        runner.run_forever(timeout=poll)
+            except Exception:  # a runner that stops is no runner: log it and resume
+                log.exception("catalogue projection failed; resuming from its position")
+                stopping.wait(1.0)
 
     def position(self) -> int:
         return self.view.max_tracking_id(self.matches.name) or 0

@@ -23,6 +23,10 @@ Environment variables read by :func:`env_from_environment`:
     User (default ``battlelog``).
 ``BATTLELOG_PG_PASSWORD``
     Password (default empty).
+``BATTLELOG_PROJECTIONS``
+    ``inline`` (default): each API process keeps the read models (the match catalogue) up to
+    date itself. ``external``: it only reads them, and one ``battlelog project`` process
+    keeps them; the setting for several API processes on one PostgreSQL (docs/deploy.md).
 
 Variables put into the returned env (read by eventsourcing, all timeouts in whole seconds):
 
@@ -55,6 +59,7 @@ __all__ = [
     "DurableSQLiteFactory",
     "env_from_environment",
     "postgres_env",
+    "projections_inline",
     "sqlite_env",
 ]
 
@@ -154,3 +159,13 @@ def env_from_environment(
         msg = f"BATTLELOG_STORE must be 'sqlite' or 'postgres', not {store!r}"
         raise ValueError(msg)
     return sqlite_env(db_path or source.get("BATTLELOG_DB") or DEFAULT_DB_PATH)
+
+
+def projections_inline(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this process keeps the read models itself (``BATTLELOG_PROJECTIONS``)."""
+    source = os.environ if environ is None else environ
+    mode = source.get("BATTLELOG_PROJECTIONS", "inline").strip().lower() or "inline"
+    if mode not in ("inline", "external"):
+        msg = f"BATTLELOG_PROJECTIONS must be 'inline' or 'external', not {mode!r}"
+        raise ValueError(msg)
+    return mode == "inline"
