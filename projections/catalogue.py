@@ -18,20 +18,24 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import singledispatchmethod
+from functools import singledispatch
 from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.utils import get_topic
 from pydantic import BaseModel
 
 from domain import events as ev
 from domain.application import Matches
+from domain.persistence import OrjsonTranscoder
 from projections.store import projections_inline
 
 log = logging.getLogger(__name__)
@@ -99,6 +103,11 @@ class _CatalogueSQL:
              int(change.ended), change.winner, str(change.match_id)),
         )
 
+    def statements(self, rows: Iterable[Change | CatalogueEntry]
+                   ) -> list[tuple[str, tuple[Any, ...]]]:
+        return [self.insert_sql(r) if isinstance(r, CatalogueEntry) else self.update_sql(r)
+                for r in rows]
+
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         raise NotImplementedError
 
@@ -123,7 +132,10 @@ class _CatalogueSQL:
 
 
 class CatalogueView(Protocol):
-    def record(self, sql: tuple[str, tuple[Any, ...]], tracking: Tracking) -> None: ...
+    def record_many(self, sqls: list[tuple[str, tuple[Any, ...]]],
+                    tracking: Tracking) -> None: ...
+    def statements(self, rows: Iterable[Change | CatalogueEntry]
+                   ) -> list[tuple[str, tuple[Any, ...]]]: ...
     def insert_sql(self, entry: CatalogueEntry) -> tuple[str, tuple[Any, ...]]: ...
     def update_sql(self, change: Change) -> tuple[str, tuple[Any, ...]]: ...
     def list(self, limit: int, offset: int, status: str | None) -> list[CatalogueEntry]: ...
@@ -139,9 +151,10 @@ class SQLiteCatalogueView(_CatalogueSQL, SQLiteTrackingRecorder):
         for statement in self._statements():
             c.execute(statement)
 
-    def record(self, sql: tuple[str, tuple[Any, ...]], tracking: Tracking) -> None:
+    def record_many(self, sqls: list[tuple[str, tuple[Any, ...]]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute(*sql)
+            for sql in sqls:
+                c.execute(*sql)
             self._insert_tracking(c, tracking)
 
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
@@ -158,9 +171,10 @@ class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
         for statement in self._statements():
             curs.execute(statement)
 
-    def record(self, sql: tuple[str, tuple[Any, ...]], tracking: Tracking) -> None:
+    def record_many(self, sqls: list[tuple[str, tuple[Any, ...]]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute(sql[0], sql[1])
+            for sql in sqls:
+                curs.execute(sql[0], sql[1])
             self._insert_tracking(curs, tracking)
 
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
@@ -172,40 +186,75 @@ class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
 class CatalogueProjection(Projection[Any]):
     name = "catalogue"
 
-    @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        event: ev.Event = domain_event
-        self._change(Change(event.originator_id, event.version, event.timestamp), tracking)
+        self.view.record_many(self.view.statements(coalesce([row_change(domain_event)])),
+                              tracking)
 
-    @process_event.register
-    def _(self, domain_event: ev.MatchCreated, tracking: Tracking) -> None:
-        e = domain_event
-        entry = CatalogueEntry(
-            match_id=e.originator_id, ruleset=e.ruleset, scenario=e.scenario,
-            sides=[s.id for s in e.sides], created=e.timestamp, last_activity=e.timestamp,
-            turn=e.turn, status="active", winner=None, version=e.version)
-        self.view.record(self.view.insert_sql(entry), tracking)
 
-    @process_event.register
-    def _(self, domain_event: ev.TurnAdvanced, tracking: Tracking) -> None:
-        e = domain_event
-        self._change(Change(e.originator_id, e.version, e.timestamp, turn=e.marker.turn),
-                     tracking)
+@singledispatch
+def row_change(domain_event: Any) -> Change | CatalogueEntry:
+    """What one event does to its match's row: a new row, or a change to it."""
+    e: ev.Event = domain_event
+    return Change(e.originator_id, e.version, e.timestamp)
 
-    @process_event.register
-    def _(self, domain_event: ev.ActionsUndone | ev.ActionsRedone, tracking: Tracking) -> None:
-        e = domain_event
-        self._change(Change(e.originator_id, e.version, e.timestamp, turn=e.resulting_turn),
-                     tracking)
 
-    @process_event.register
-    def _(self, domain_event: ev.MatchEnded, tracking: Tracking) -> None:
-        e = domain_event
-        self._change(Change(e.originator_id, e.version, e.timestamp, ended=True,
-                            winner=e.winner), tracking)
+@row_change.register
+def _(domain_event: ev.MatchCreated) -> Change | CatalogueEntry:
+    e = domain_event
+    return CatalogueEntry(
+        match_id=e.originator_id, ruleset=e.ruleset, scenario=e.scenario,
+        sides=[s.id for s in e.sides], created=e.timestamp, last_activity=e.timestamp,
+        turn=e.turn, status="active", winner=None, version=e.version)
 
-    def _change(self, change: Change, tracking: Tracking) -> None:
-        self.view.record(self.view.update_sql(change), tracking)
+
+@row_change.register
+def _(domain_event: ev.TurnAdvanced) -> Change | CatalogueEntry:
+    e = domain_event
+    return Change(e.originator_id, e.version, e.timestamp, turn=e.marker.turn)
+
+
+@row_change.register
+def _(domain_event: ev.ActionsUndone | ev.ActionsRedone) -> Change | CatalogueEntry:
+    e = domain_event
+    return Change(e.originator_id, e.version, e.timestamp, turn=e.resulting_turn)
+
+
+@row_change.register
+def _(domain_event: ev.MatchEnded) -> Change | CatalogueEntry:
+    e = domain_event
+    return Change(e.originator_id, e.version, e.timestamp, ended=True, winner=e.winner)
+
+
+# The events whose row change needs more than the envelope (the rest: `Change` of it).
+TYPED = frozenset(get_topic(cls) for cls in (ev.MatchCreated, ev.TurnAdvanced,
+                                             ev.ActionsUndone, ev.ActionsRedone,
+                                             ev.MatchEnded))
+
+
+def coalesce(changes: Iterable[Change | CatalogueEntry]) -> list[Change | CatalogueEntry]:
+    """Row changes in log order, folded to at most one per match (a new row with its later
+    changes applied, or one change), with the effect of applying them one by one."""
+    rows: dict[UUID, Change | CatalogueEntry] = {}
+    for change in changes:
+        if isinstance(change, CatalogueEntry):
+            rows[change.match_id] = change
+            continue
+        before = rows.get(change.match_id)
+        if isinstance(before, CatalogueEntry):
+            rows[change.match_id] = before.model_copy(update={
+                "version": change.version, "last_activity": change.when,
+                "turn": before.turn if change.turn is None else change.turn,
+                "status": "ended" if change.ended else before.status,
+                "winner": change.winner if change.ended else before.winner})
+        elif before is not None:
+            rows[change.match_id] = Change(
+                change.match_id, change.version, change.when,
+                turn=before.turn if change.turn is None else change.turn,
+                ended=before.ended or change.ended,
+                winner=change.winner if change.ended else before.winner)
+        else:
+            rows[change.match_id] = change
+    return list(rows.values())
 
 
 class CatalogueService:
@@ -281,17 +330,35 @@ class CatalogueService:
             self._wake.set()
             time.sleep(0.005)
 
-    def catch_up(self) -> int:
-        """Apply every event not yet applied; the number applied."""
+    def catch_up(self, batch: int = 1000) -> int:
+        """Apply every event not yet applied, `batch` events to a transaction (their row
+        changes folded per match, then written with the last event's tracking); the number
+        applied. An event whose row change is its envelope alone is read from its stored
+        JSON, without building the model."""
+        mapper = self.matches.mapper
+        plain = isinstance(mapper.transcoder, OrjsonTranscoder) and not (
+            mapper.compressor or mapper.cipher)
         done = 0
         while True:
             start = self.position() + 1
-            batch = self.matches.recorder.select_notifications(start=start, limit=500)
-            for n in batch:
-                event = self.matches.mapper.to_domain_event(n)
-                self.projection.process_event(event, Tracking(self.matches.name, n.id))
-            done += len(batch)
-            if len(batch) < 500:
+            notifications = self.matches.recorder.select_notifications(start=start,
+                                                                        limit=batch)
+            if not notifications:
+                return done
+            changes: list[Change | CatalogueEntry] = []
+            for n in notifications:
+                if plain and n.topic not in TYPED:
+                    stamp = orjson.loads(n.state)["timestamp"]
+                    oid = n.originator_id
+                    changes.append(Change(oid if isinstance(oid, UUID) else UUID(oid),
+                                          n.originator_version,
+                                          datetime.fromisoformat(stamp)))
+                else:
+                    changes.append(row_change(mapper.to_domain_event(n)))
+            self.view.record_many(self.view.statements(coalesce(changes)),
+                                  Tracking(self.matches.name, notifications[-1].id))
+            done += len(notifications)
+            if len(notifications) < batch:
                 return done
 
     def _poll(self) -> None:
