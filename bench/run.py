@@ -6,6 +6,14 @@
     same store vs raw SQLite commits/s (the physical limit of one commit per action).
 (b) read path on a long match: cold load, time travel to random versions (warm and cold),
     undo of the last action, vs a naive full replay of the whole log.
+(c) export and import of the long match (export: events/s and peak memory).
+(d) HTTP: 32 concurrent clients against a real `battlelog serve` on SQLite (p50, p99,
+    actions/s) vs raw SQLite commits/s and vs FastAPI+uvicorn alone (bench/hello_app.py).
+(e) rebuild of the read models from 1,000 matches of 1,000 events vs eventsourcing's replay
+    of the same log (bench/rebuild.py).
+(f) PostgreSQL (pgserver): 1 and 2 API processes and the projection runner, 32 clients, vs
+    raw single-row commits/s on the same server; eventsourcing settings tried (bench/scale.py).
+(g) memory: peak RSS of one server holding 1,000 active matches.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 """
 
@@ -31,10 +39,14 @@ from uuid import UUID
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+import http_load
+import rebuild as rebuilding
+import scale
 from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate, event
 from pydantic import TypeAdapter
+from rebuild import Counter
 
 from domain import events as ev
 from domain.application import Matches
@@ -88,12 +100,6 @@ def raw_sqlite_commits(path: str, seconds: float) -> float:
     elapsed = time.perf_counter() - start
     db.close()
     return rate(n, elapsed)
-
-
-class Counter(Aggregate):
-    @event("Incremented")
-    def increment(self, by: int) -> None:
-        self.count = getattr(self, "count", 0) + by
 
 
 def raw_eventsourcing_appends(path: str, seconds: float) -> float:
@@ -269,97 +275,227 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 
 # ---- the report ------------------------------------------------------------------------
 
+SECTIONS = ("write", "read", "export", "http", "rebuild", "postgres", "variants", "memory")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="about 30 s: fewer events")
+    parser.add_argument("--quick", action="store_true",
+                        help="a few minutes: fewer events, matches and seconds")
     parser.add_argument("--events", type=int, help="events in the long match (default 100000)")
+    parser.add_argument("--matches", type=int,
+                        help="matches of 1,000 events for the rebuild (default 1000)")
+    parser.add_argument("--only", default=",".join(s for s in SECTIONS if s != "variants"),
+                        help=f"comma-separated sections of {', '.join(SECTIONS)} (default: "
+                             "all but variants: the PostgreSQL settings tried one by one)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args()
+    only = set(args.only.split(","))
     n_events = args.events or (20_000 if args.quick else 100_000)
     seconds = 2.0 if args.quick else 5.0
+    n_matches = args.matches or (100 if args.quick else 1000)
+    figures: dict[str, float] = {}
 
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"write path ({seconds:.0f} s each, SQLite WAL, synchronous=FULL) ...", flush=True)
-        raw_sqlite = raw_sqlite_commits(os.path.join(tmp, "raw.db"), seconds)
-        raw_es = raw_eventsourcing_appends(os.path.join(tmp, "es.db"), seconds)
-        actions = battlelog_actions(os.path.join(tmp, "bl.db"), seconds)
-        ruleset = ruleset_actions(os.path.join(tmp, "rs.db"), seconds)
-        print(f"building a {n_events:,}-event match ...", flush=True)
-        long_db = os.path.join(tmp, "long.db")
-        build = timed(lambda: results.update(match=build_long_match(long_db, n_events)))
-        reads = read_path(long_db, results["match"], 60 if args.quick else 200,
-                          8 if args.quick else 20)
-        print("export and import ...", flush=True)
-        moved = interchange(long_db, os.path.join(tmp, "imported.db"), results["match"])
+        if only & {"write", "http", "postgres"}:
+            print(f"raw commits ({seconds:.0f} s, SQLite WAL, synchronous=FULL) ...", flush=True)
+            figures["raw_sqlite_commits_per_s"] = raw_sqlite_commits(
+                os.path.join(tmp, "raw.db"), seconds)
+        if "write" in only:
+            print("write path ...", flush=True)
+            figures["raw_eventsourcing_appends_per_s"] = raw_eventsourcing_appends(
+                os.path.join(tmp, "es.db"), seconds)
+            figures["actions_per_s"] = battlelog_actions(os.path.join(tmp, "bl.db"), seconds)
+            figures["ruleset_actions_per_s"] = ruleset_actions(os.path.join(tmp, "rs.db"),
+                                                               seconds)
+        if only & {"read", "export"}:
+            print(f"building a {n_events:,}-event match ...", flush=True)
+            long_db = os.path.join(tmp, "long.db")
+            figures["build_long_match_s"] = timed(
+                lambda: results.update(match=build_long_match(long_db, n_events)))
+            if "read" in only:
+                figures.update(read_path(long_db, results["match"], 60 if args.quick else 200,
+                                         8 if args.quick else 20))
+            if "export" in only:
+                print("export and import ...", flush=True)
+                figures.update(interchange(long_db, os.path.join(tmp, "imported.db"),
+                                           results["match"]))
+        if "http" in only:
+            print("HTTP: 32 clients against battlelog serve, then against FastAPI alone ...",
+                  flush=True)
+            got = http_load.http_figures(os.path.join(tmp, "http.db"), seconds * 2)
+            figures.update({f"http_{k}": v for k, v in got.items()})
+            figures["hello_requests_per_s"] = http_load.hello_figures(seconds)["actions_per_s"]
+        if "rebuild" in only:
+            print(f"rebuild from {n_matches:,} matches of 1,000 events ...", flush=True)
+            template = os.path.join(tmp, "template.db")
+            template_id = build_long_match(template, 1000)
+            figures.update(rebuilding.rebuild_figures(tmp, template, template_id, n_matches))
+        if only & {"postgres", "variants"}:
+            print("PostgreSQL (pgserver): raw commits, 1 and 2 API processes ...", flush=True)
+            figures.update(scale.postgres_figures(tmp, seconds * 2, "variants" in only))
+        if "memory" in only:
+            n = 200 if args.quick else 1000
+            print(f"memory: one server holding {n:,} active matches ...", flush=True)
+            figures.update(scale.memory_figures(tmp, n, 5))
 
-    figures = {
-        "actions_per_s": actions,
-        "ruleset_actions_per_s": ruleset,
-        "raw_eventsourcing_appends_per_s": raw_es,
-        "raw_sqlite_commits_per_s": raw_sqlite,
-        "build_long_match_s": build,
-        **reads,
-        **moved,
-    }
-    checks = {
-        "actions vs raw eventsourcing append (target >= 50%)": (actions / raw_es, 0.5),
-        "time travel warm median (target <= 20 ms)": (reads["time_travel_warm_median_s"], 0.020),
-    }
-    report(figures, checks, Path(args.out))
+    report(figures, Path(args.out))
     return 0
 
 
 results: dict[str, Any] = {}
 
 
-def report(figures: dict[str, float], checks: dict[str, tuple[float, float]], out: Path) -> None:
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def per_s(value: float) -> str:
+    return f"{value:,.0f}/s"
+
+
+def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """(figure, value, its anchor and the ratio, key for the previous run's value)."""
+    out: list[tuple[str, str, str, str]] = []
+
+    def add(key: str, name: str, value: str, anchor: str) -> None:
+        if key in f:
+            out.append((name, value, anchor, key))
+
+    if "actions_per_s" in f:
+        add("actions_per_s", "actions/s through Matches.act", per_s(f["actions_per_s"]),
+            f"{f['actions_per_s'] / f['raw_eventsourcing_appends_per_s']:.0%} of raw "
+            f"eventsourcing append ({per_s(f['raw_eventsourcing_appends_per_s'])}), "
+            f"{f['actions_per_s'] / f['raw_sqlite_commits_per_s']:.0%} of raw SQLite "
+            f"commits ({per_s(f['raw_sqlite_commits_per_s'])})")
+        add("ruleset_actions_per_s", "actions/s, extended-sequence fire",
+            per_s(f["ruleset_actions_per_s"]),
+            f"{f['ruleset_actions_per_s'] / f['raw_eventsourcing_appends_per_s']:.0%} of raw "
+            "eventsourcing append: a ruleset's procedures and its after-action check")
+    if "cold_load_s" in f:
+        replay = f["naive_full_replay_s"]
+        add("cold_load_s", f"cold load, {f['events']:,.0f}-event match", ms(f["cold_load_s"]),
+            f"naive full replay {replay:.2f} s")
+        add("time_travel_warm_median_s", "time travel, warm, median",
+            ms(f["time_travel_warm_median_s"]),
+            f"{replay / f['time_travel_warm_median_s']:,.0f}x faster than the full replay; "
+            f"p95 {ms(f['time_travel_warm_p95_s'])}")
+        add("time_travel_cold_median_s", "time travel, cold app, median",
+            ms(f["time_travel_cold_median_s"]),
+            f"{replay / f['time_travel_cold_median_s']:,.0f}x faster than the full replay")
+        add("undo_last_median_s", "undo of the last action, median", ms(f["undo_last_median_s"]),
+            "one commit, like any action")
+    if "export_events_per_s" in f:
+        add("export_events_per_s", "export (JSON Lines), events/s", per_s(f["export_events_per_s"]),
+            f"peak Python memory {f['export_peak_mib']:.1f} MiB streaming "
+            f"{f['export_bytes'] / 2**20:.0f} MiB; target 100,000/s")
+        add("import_events_per_s", "import of that export, events/s",
+            per_s(f["import_events_per_s"]), "verified, replayed and checkpointed, one commit")
+    if "http_actions_per_s" in f:
+        add("http_actions_per_s", "HTTP actions/s, 32 clients, SQLite", per_s(f["http_actions_per_s"]),
+            f"{f['http_actions_per_s'] / f['raw_sqlite_commits_per_s']:.0%} of raw SQLite "
+            f"commits; {f['http_actions_per_s'] / f['hello_requests_per_s']:.0%} of FastAPI "
+            f"alone ({per_s(f['hello_requests_per_s'])}); target 20% of raw commits")
+        add("http_p50_s", "HTTP action round trip, p50", ms(f["http_p50_s"]), "32 clients")
+        add("http_p99_s", "HTTP action round trip, p99", ms(f["http_p99_s"]), "target <= 50 ms")
+    if "rebuild_events_per_s" in f:
+        add("rebuild_events_per_s",
+            f"rebuild of the catalogue, {f['rebuild_events']:,.0f} events",
+            per_s(f["rebuild_events_per_s"]),
+            f"{f['rebuild_events_per_s'] / f['eventsourcing_log_replay_per_s']:.1f}x "
+            f"eventsourcing's log replay ({per_s(f['eventsourcing_log_replay_per_s'])}), "
+            f"{f['rebuild_events_per_s'] / f['eventsourcing_aggregate_replay_per_s']:.1f}x its "
+            f"aggregate replay ({per_s(f['eventsourcing_aggregate_replay_per_s'])}); "
+            "target 50,000/s")
+    for n in (1, 2):
+        key = f"pg_{n}_actions_per_s"
+        if key in f:
+            add(key, f"PostgreSQL, {n} API process{'es' if n > 1 else ''}, actions/s",
+                per_s(f[key]),
+                f"{f[key] / f['raw_postgres_commits_per_s']:.0%} of raw single-row commits "
+                f"({per_s(f['raw_postgres_commits_per_s'])}; "
+                f"{per_s(f['raw_postgres_commits_32_per_s'])} from 32 connections); "
+                f"p50 {ms(f[f'pg_{n}_p50_s'])}, p99 {ms(f[f'pg_{n}_p99_s'])}; target 50%")
+    for label in scale.VARIANTS:
+        key = f"pg_2_{label}_actions_per_s"
+        add(key, f"PostgreSQL, 2 processes, {label}", per_s(f.get(key, 0)),
+            f"p99 {ms(f.get(f'pg_2_{label}_p99_s', 0))}")
+    if "memory_peak_rss_mib" in f:
+        add("memory_peak_rss_mib", f"peak RSS, {f['memory_matches']:,.0f} active matches",
+            f"{f['memory_peak_rss_mib']:.0f} MiB",
+            f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
+            f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
+            " KiB per match")
+    return out
+
+
+def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
+    out = []
+
+    def check(needed: str, name: str, ok: Callable[[], bool], shown: Callable[[], str]) -> None:
+        if needed in f:
+            out.append((name, ok(), shown()))
+
+    check("actions_per_s", "actions >= 50% of raw eventsourcing append",
+          lambda: f["actions_per_s"] >= 0.5 * f["raw_eventsourcing_appends_per_s"],
+          lambda: f"{f['actions_per_s'] / f['raw_eventsourcing_appends_per_s']:.0%}")
+    check("time_travel_warm_median_s", "time travel warm median <= 20 ms",
+          lambda: f["time_travel_warm_median_s"] <= 0.020,
+          lambda: ms(f["time_travel_warm_median_s"]))
+    check("time_travel_cold_median_s", "time travel cold median <= 1 s",
+          lambda: f["time_travel_cold_median_s"] <= 1.0,
+          lambda: ms(f["time_travel_cold_median_s"]))
+    check("undo_last_median_s", "undo median <= 10 ms",
+          lambda: f["undo_last_median_s"] <= 0.010, lambda: ms(f["undo_last_median_s"]))
+    check("export_events_per_s", "export >= 100,000 events/s",
+          lambda: f["export_events_per_s"] >= 100_000,
+          lambda: per_s(f["export_events_per_s"]))
+    check("http_p99_s", "HTTP p99 <= 50 ms (SQLite, 32 clients)",
+          lambda: f["http_p99_s"] <= 0.050, lambda: ms(f["http_p99_s"]))
+    check("http_actions_per_s", "HTTP actions/s >= 20% of raw SQLite commits",
+          lambda: f["http_actions_per_s"] >= 0.2 * f["raw_sqlite_commits_per_s"],
+          lambda: f"{f['http_actions_per_s'] / f['raw_sqlite_commits_per_s']:.0%}")
+    check("rebuild_events_per_s", "rebuild >= 50,000 events/s",
+          lambda: f["rebuild_events_per_s"] >= 50_000, lambda: per_s(f["rebuild_events_per_s"]))
+    for n in (1, 2):
+        check(f"pg_{n}_actions_per_s", f"PostgreSQL {n} process(es) >= 50% of raw commits",
+              lambda n=n: f[f"pg_{n}_actions_per_s"] >= 0.5 * f["raw_postgres_commits_per_s"],
+              lambda n=n: f"{f[f'pg_{n}_actions_per_s'] / f['raw_postgres_commits_per_s']:.0%}")
+    return out
+
+
+def run_order(path: Path) -> tuple[str, int]:
+    """Result files in the order of their runs: 2026-11-23.json, 2026-11-23-2.json, ..."""
+    day, n = path.stem[:10], path.stem[11:]
+    return day, int(n) if n.isdigit() else 1
+
+
+def report(figures: dict[str, float], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    previous_files = sorted(out.glob("*.json"))
+    previous_files = sorted(out.glob("*.json"), key=run_order)
+    target = out / f"{date.today().isoformat()}.json"
+    n = 2
+    while target.exists():  # a second run the same day: keep the first beside it
+        target, n = out / f"{date.today().isoformat()}-{n}.json", n + 1
     previous = json.loads(previous_files[-1].read_text())["figures"] if previous_files else {}
-    ms = lambda s: f"{s * 1000:.2f} ms"
-    rows = [
-        ("actions/s through Matches.act", f"{figures['actions_per_s']:.0f}",
-         (f"{figures['actions_per_s'] / figures['raw_eventsourcing_appends_per_s']:.0%} of raw "
-         f"eventsourcing ({figures['raw_eventsourcing_appends_per_s']:.0f}/s), "
-         f"{figures['actions_per_s'] / figures['raw_sqlite_commits_per_s']:.0%} of raw SQLite "
-         f"commits ({figures['raw_sqlite_commits_per_s']:.0f}/s)"), "actions_per_s"),
-        (f"cold load of a {figures['events']:,.0f}-event match", ms(figures["cold_load_s"]),
-         f"naive full replay {figures['naive_full_replay_s']:.2f} s", "cold_load_s"),
-        ("actions/s, extended-sequence fire", f"{figures['ruleset_actions_per_s']:.0f}",
-         (f"{figures['ruleset_actions_per_s'] / figures['raw_eventsourcing_appends_per_s']:.0%}"
-          " of raw eventsourcing: a ruleset's procedures and its after-action check"),
-         "ruleset_actions_per_s"),
-        ("time travel, warm, median", ms(figures["time_travel_warm_median_s"]),
-         (f"{figures['naive_full_replay_s'] / figures['time_travel_warm_median_s']:.0f}x faster "
-         f"than the full replay; p95 {ms(figures['time_travel_warm_p95_s'])}"),
-         "time_travel_warm_median_s"),
-        ("time travel, cold app, median", ms(figures["time_travel_cold_median_s"]),
-         (f"{figures['naive_full_replay_s'] / figures['time_travel_cold_median_s']:.0f}x faster "
-         "than the full replay"), "time_travel_cold_median_s"),
-        ("undo of the last action, median", ms(figures["undo_last_median_s"]),
-         "one commit, like any action", "undo_last_median_s"),
-        ("export (JSON Lines), events/s", f"{figures['export_events_per_s']:.0f}",
-         (f"peak Python memory {figures['export_peak_mib']:.1f} MiB streaming "
-          f"{figures['export_bytes'] / 2**20:.0f} MiB"), "export_events_per_s"),
-        ("import of that export, events/s", f"{figures['import_events_per_s']:.0f}",
-         "verified, replayed and checkpointed, one commit", "import_events_per_s"),
-    ]
     print()
-    print(f"{'figure':38} {'value':>12}  {'previous':>12}  beside its anchor")
-    for name, value, anchor, key in rows:
+    print(f"{'figure':44} {'value':>12}  {'previous':>12}  beside its anchor")
+    for name, value, anchor, key in rows(figures):
         before = previous.get(key)
-        shown = "" if before is None else (f"{before:.0f}" if key.endswith("per_s") else ms(before))
-        print(f"{name:38} {value:>12}  {shown:>12}  {anchor}")
+        shown = "" if before is None else (
+            per_s(before) if key.endswith("per_s") else
+            f"{before:.0f} MiB" if key.endswith("mib") else ms(before))
+        print(f"{name:44} {value:>12}  {shown:>12}  {anchor}")
     print()
-    for name, (value, target) in checks.items():
-        ok = value >= target if "50%" in name else value <= target
-        shown = f"{value:.0%}" if "50%" in name else ms(value)
+    for name, ok, shown in checks(figures):
         print(f"{'PASS' if ok else 'MISS'}  {name}: {shown}")
     machine = {"nproc": os.cpu_count(), "python": platform.python_version(),
                "sqlite": sqlite3.sqlite_version, "platform": platform.platform()}
-    target = out / f"{date.today().isoformat()}.json"
-    target.write_text(json.dumps({"figures": figures, "machine": machine}, indent=2) + "\n")
-    print(f"\nwritten to {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+    target.write_text(json.dumps({"figures": figures, "machine": machine,
+                                  "previous": previous_files[-1].name if previous_files
+                                  else None}, indent=2) + "\n")
+    print(f"\nwritten to {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}"
+          + (f"; previous: {previous_files[-1].name}" if previous_files else ""))
 
 
 if __name__ == "__main__":

@@ -26,10 +26,10 @@ from typing import Any, Literal, Protocol, cast
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import StoredEvent, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
-from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel
 
@@ -234,27 +234,28 @@ TYPED = frozenset(get_topic(cls) for cls in (ev.MatchCreated, ev.TurnAdvanced,
 def coalesce(changes: Iterable[Change | CatalogueEntry]) -> list[Change | CatalogueEntry]:
     """Row changes in log order, folded to at most one per match (a new row with its later
     changes applied, or one change), with the effect of applying them one by one."""
-    rows: dict[UUID, Change | CatalogueEntry] = {}
+    entries: dict[UUID, CatalogueEntry] = {}
+    merged: dict[UUID, Change] = {}
     for change in changes:
         if isinstance(change, CatalogueEntry):
-            rows[change.match_id] = change
+            entries[change.match_id] = change
+            merged.pop(change.match_id, None)  # (an update before its row changed nothing)
             continue
-        before = rows.get(change.match_id)
-        if isinstance(before, CatalogueEntry):
-            rows[change.match_id] = before.model_copy(update={
-                "version": change.version, "last_activity": change.when,
-                "turn": before.turn if change.turn is None else change.turn,
-                "status": "ended" if change.ended else before.status,
-                "winner": change.winner if change.ended else before.winner})
-        elif before is not None:
-            rows[change.match_id] = Change(
-                change.match_id, change.version, change.when,
-                turn=before.turn if change.turn is None else change.turn,
-                ended=before.ended or change.ended,
-                winner=change.winner if change.ended else before.winner)
-        else:
-            rows[change.match_id] = change
-    return list(rows.values())
+        before = merged.get(change.match_id)
+        merged[change.match_id] = change if before is None else Change(
+            change.match_id, change.version, change.when,
+            turn=before.turn if change.turn is None else change.turn,
+            ended=before.ended or change.ended,
+            winner=change.winner if change.ended else before.winner)
+    rows: list[Change | CatalogueEntry] = []
+    for match_id, entry in entries.items():
+        last = merged.pop(match_id, None)
+        rows.append(entry if last is None else entry.model_copy(update={
+            "version": last.version, "last_activity": last.when,
+            "turn": entry.turn if last.turn is None else last.turn,
+            "status": "ended" if last.ended else entry.status,
+            "winner": last.winner if last.ended else entry.winner}))
+    return [*rows, *merged.values()]
 
 
 class CatalogueService:
@@ -340,26 +341,47 @@ class CatalogueService:
             mapper.compressor or mapper.cipher)
         done = 0
         while True:
-            start = self.position() + 1
-            notifications = self.matches.recorder.select_notifications(start=start,
-                                                                        limit=batch)
-            if not notifications:
+            records = self._log(self.position() + 1, batch)
+            if not records:
                 return done
             changes: list[Change | CatalogueEntry] = []
-            for n in notifications:
-                if plain and n.topic not in TYPED:
-                    stamp = orjson.loads(n.state)["timestamp"]
-                    oid = n.originator_id
-                    changes.append(Change(oid if isinstance(oid, UUID) else UUID(oid),
-                                          n.originator_version,
-                                          datetime.fromisoformat(stamp)))
+            for _, match_id, version, topic, state in records:
+                if plain and topic not in TYPED:
+                    stamp = orjson.loads(state)["timestamp"]
+                    changes.append(Change(match_id, version, datetime.fromisoformat(stamp)))
                 else:
-                    changes.append(row_change(mapper.to_domain_event(n)))
+                    changes.append(row_change(mapper.to_domain_event(
+                        StoredEvent(match_id, version, topic, state))))
             self.view.record_many(self.view.statements(coalesce(changes)),
-                                  Tracking(self.matches.name, notifications[-1].id))
-            done += len(notifications)
-            if len(notifications) < batch:
+                                  Tracking(self.matches.name, records[-1][0]))
+            done += len(records)
+            if len(records) < batch:
                 return done
+
+    def _log(self, start: int, limit: int) -> list[tuple[int, UUID, int, str, bytes]]:
+        """(notification id, match id, version, topic, state) of the application's log from
+        `start`. On SQLite one plain query: the recorder's `Notification` rows parse a
+        UUID each, which cost more than the rest of the catalogue's work."""
+        recorder = self.matches.recorder
+        ids: dict[Any, UUID] = {}
+
+        def uuid(value: Any) -> UUID:
+            known = ids.get(value)
+            if known is None:
+                known = ids[value] = value if isinstance(value, UUID) else UUID(value)
+            return known
+
+        if isinstance(recorder, SQLiteApplicationRecorder):
+            with recorder.datastore.transaction(commit=False) as c:
+                cursor = c.sqlite_cursor  # rows as tuples, not `sqlite3.Row`s
+                cursor.row_factory = None
+                cursor.execute(
+                    "SELECT rowid, originator_id, originator_version, topic, state FROM "
+                    f"{recorder.events_table_name} WHERE rowid>=? ORDER BY rowid LIMIT ?",
+                    (start, limit))
+                return [(r[0], uuid(r[1]), r[2], r[3], r[4]) for r in cursor.fetchall()]
+        return [(n.id, uuid(n.originator_id), n.originator_version, n.topic, n.state)
+                for n in recorder.select_notifications(start=start, limit=limit)]
 
     def _poll(self) -> None:
         while not self._stop.is_set():
