@@ -477,7 +477,9 @@ def report(figures: dict[str, float], out: Path) -> None:
     n = 2
     while target.exists():  # a second run the same day: keep the first beside it
         target, n = out / f"{date.today().isoformat()}-{n}.json", n + 1
-    previous = json.loads(previous_files[-1].read_text())["figures"] if previous_files else {}
+    previous: dict[str, float] = {}  # each figure from the latest run that measured it
+    for earlier in previous_files:
+        previous.update(json.loads(earlier.read_text())["figures"])
     print()
     print(f"{'figure':44} {'value':>12}  {'previous':>12}  beside its anchor")
     for name, value, anchor, key in rows(figures):

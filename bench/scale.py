@@ -45,7 +45,7 @@ def raw_postgres_commits(pg: dict[str, Any], seconds: float, clients: int = 1) -
 
     import psycopg
 
-    env = new_database(pg, "raw_commits")
+    env = new_database(pg, f"raw_commits_{clients}")
     kwargs = {"dbname": env["BATTLELOG_PG_DBNAME"], "host": pg["host"], "port": pg["port"],
               "user": pg["user"], "autocommit": True}
     with psycopg.connect(**kwargs) as conn:
@@ -92,6 +92,7 @@ VARIANTS: dict[str, dict[str, str]] = {
     "defaults": {},
     "pool 10+10": {"BATTLELOG_POSTGRES_POOL_SIZE": "10", "BATTLELOG_POSTGRES_MAX_OVERFLOW": "10"},
     "db functions": {"BATTLELOG_POSTGRES_ENABLE_DB_FUNCTIONS": "y"},
+    "checkpoint every 1000": {"BATTLELOG_CHECKPOINT_INTERVAL": "1000"},
 }
 
 
