@@ -92,7 +92,7 @@ VARIANTS: dict[str, dict[str, str]] = {
     "defaults": {},
     "pool 10+10": {"BATTLELOG_POSTGRES_POOL_SIZE": "10", "BATTLELOG_POSTGRES_MAX_OVERFLOW": "10"},
     "db functions": {"BATTLELOG_POSTGRES_ENABLE_DB_FUNCTIONS": "y"},
-    "checkpoint every 1000": {"BATTLELOG_CHECKPOINT_INTERVAL": "1000"},
+    "checkpoints 1000": {"BATTLELOG_CHECKPOINT_INTERVAL": "1000"},
 }
 
 

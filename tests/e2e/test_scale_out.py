@@ -30,10 +30,12 @@ def pg_env(pg: dict[str, Any]) -> dict[str, str]:
             "BATTLELOG_PROJECTIONS": "external", "BATTLELOG_ADMIN_TOKEN": ADMIN}
 
 
-def start_projector(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "project"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, **env})
+def start_projector(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """`battlelog project`, its errors (if any) appended to `log`."""
+    with log.open("ab") as errors:
+        proc = subprocess.Popen([sys.executable, "-m", "api.cli", "project"], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=errors,
+                                env={**os.environ, **env})
     assert proc.stdout is not None
     assert b"projecting" in proc.stdout.readline()  # it has started
     return proc
@@ -70,7 +72,8 @@ def test_two_api_processes_and_one_projector_share_one_postgres(
     env = pg_env(pg_database)
     with ExitStack() as stack:
         urls = [stack.enter_context(serving(tmp_path / "unused.db", env)) for _ in range(2)]
-        projector = start_projector(env)
+        log = tmp_path / "projector.log"
+        projector = start_projector(env, log)
         try:
             created = httpx.post(f"{urls[0]}/api/matches", json={
                 "scenario": "Scale-out", "sides": SIDES}, timeout=10)
@@ -106,8 +109,9 @@ def test_two_api_processes_and_one_projector_share_one_postgres(
                 seen = int(wrote.headers["etag"].strip('"'))
             row = catalogue_row(urls[1], match)
             assert row is not None and row["version"] < seen
-            projector = start_projector(env)
+            projector = start_projector(env, log)
             wait_for_catalogue(urls[1], match, seen)
+            assert "Traceback" not in log.read_text()  # the runner never failed
         finally:
             if projector.poll() is None:
                 stop(projector)
