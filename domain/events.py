@@ -82,9 +82,9 @@ class Event(BaseModel):
 
 @dataclass(frozen=True)
 class RecordPlan:
-    """For one event class (and any seat but the private fields' owners: `private_fields`
-    are seen by nobody), the stored record's keys, what the public line drops from it, and
-    whether a float may be anywhere in it."""
+    """For one event class whose visibility is the same for every seat (its
+    `private_fields`, hidden from everyone): the stored record's keys, what the public line
+    drops from it, and whether a float may be anywhere in it."""
 
     name: str
     class_version: int

@@ -61,21 +61,20 @@ def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Ite
     yield canonical(top) + "\n"
     after, last = 0, top["events"]
     plain = _records_are_plain_json(matches)
-    plans: dict[str, tuple[type[ev.Event], ev.RecordPlan | None]] = {}
+    plans: dict[str, ev.RecordPlan | None] = {}  # by topic
     loads = orjson.loads
     while after < last:
         rows = _records(matches, match_id, after, last, CHUNK)
         if not rows:
             break
         for number, topic, state in rows:
-            known = plans.get(topic)
-            if known is None:
-                cls = cast(type[ev.Event], resolve_topic(topic))
-                known = plans[topic] = (cls, cls.record_plan() if plain else None)
-            plan = known[1]
+            if topic not in plans:
+                plans[topic] = cast(type[ev.Event], resolve_topic(topic)).record_plan() if (
+                    plain) else None
+            plan = plans[topic]
             body = plan.public(number, loads(state)) if plan is not None else None
-            if body is not None:
-                yield canonical_line(body, floats=plan.floats)  # type: ignore[union-attr]
+            if plan is not None and body is not None:
+                yield canonical_line(body, floats=plan.floats)
             else:
                 event = cast(ev.Event, matches.mapper.to_domain_event(
                     StoredEvent(match_id, number, topic, state)))
