@@ -9,6 +9,8 @@
 (c) export and import of the long match (export: events/s and peak memory).
 (d) HTTP: 32 concurrent clients against a real `battlelog serve` on SQLite (p50, p99,
     actions/s) vs raw SQLite commits/s and vs FastAPI+uvicorn alone (bench/hello_app.py).
+(d') live updates: from an action to every follower of its match knowing (bench/live.py),
+    beside the action's own round trip.
 (e) rebuild of the read models from 1,000 matches of 1,000 events vs eventsourcing's replay
     of the same log (bench/rebuild.py).
 (f) PostgreSQL (pgserver): 1 and 2 API processes and the projection runner, 32 clients, vs
@@ -42,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import http_load
+import live
 import rebuild as rebuilding
 import scale
 from eventsourcing.application import Application
@@ -275,7 +278,8 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 
 # ---- the report ------------------------------------------------------------------------
 
-SECTIONS = ("write", "read", "export", "http", "rebuild", "postgres", "variants", "memory")
+SECTIONS = ("write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
+            "memory")
 
 
 def main() -> int:
@@ -326,6 +330,15 @@ def main() -> int:
             got = http_load.http_figures(os.path.join(tmp, "http.db"), seconds * 2)
             figures.update({f"http_{k}": v for k, v in got.items()})
             figures["hello_requests_per_s"] = http_load.hello_figures(seconds)["actions_per_s"]
+        if "live" in only:
+            print("live updates: followers of one match hearing each action ...", flush=True)
+            got = live.measure(20 if args.quick else 50, 50 if args.quick else 200)
+            figures.update({
+                "live_followers": got["followers"],
+                "live_followers_missing_the_end": got["followers_missing_the_end"],
+                "live_action_round_trip_p50_s": got["action_round_trip_ms_p50"] / 1000,
+                "live_delivery_p50_s": got["delivery_ms_p50"] / 1000,
+                "live_delivery_p99_s": got["delivery_ms_p99"] / 1000})
         if "rebuild" in only:
             print(f"rebuild from {n_matches:,} matches of 1,000 events ...", flush=True)
             template = os.path.join(tmp, "template.db")
@@ -398,6 +411,13 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"alone ({per_s(f['hello_requests_per_s'])}); target 20% of raw commits")
         add("http_p50_s", "HTTP action round trip, p50", ms(f["http_p50_s"]), "32 clients")
         add("http_p99_s", "HTTP action round trip, p99", ms(f["http_p99_s"]), "target <= 50 ms")
+    if "live_delivery_p50_s" in f:
+        add("live_delivery_p50_s", f"live: all {f['live_followers']:.0f} followers know, p50",
+            ms(f["live_delivery_p50_s"]),
+            f"{f['live_delivery_p50_s'] / f['live_action_round_trip_p50_s']:.2f}x the action's "
+            f"own round trip ({ms(f['live_action_round_trip_p50_s'])}); p99 "
+            f"{ms(f['live_delivery_p99_s'])}; {f['live_followers_missing_the_end']:.0f} "
+            "missed the end")
     if "rebuild_events_per_s" in f:
         add("rebuild_events_per_s",
             f"rebuild of the catalogue, {f['rebuild_events']:,.0f} events",
