@@ -1,5 +1,6 @@
 """Dependencies shared by the routes: the application, who is asking, `If-Match`,
-`Idempotency-Key`."""
+`Idempotency-Key`. Those that touch no store are `async def`: FastAPI runs a plain `def`
+dependency in a worker thread, and those hops were most of a request's CPU under load."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _query_names(dependant: Dependant) -> set[str]:
     return names
 
 
-def known_query_only(request: Request) -> None:
+async def known_query_only(request: Request) -> None:
     """Refuse query parameters the route does not take (a typo would silently mean 'now'),
     and repeated ones (which one would count?)."""
     route = request.scope.get("route")
@@ -42,12 +43,12 @@ def known_query_only(request: Request) -> None:
                             rule="core-requests")
 
 
-def get_matches(request: Request) -> Matches:
+async def get_matches(request: Request) -> Matches:
     matches: Matches = request.app.state.matches
     return matches
 
 
-def get_catalogue(request: Request) -> CatalogueService:
+async def get_catalogue(request: Request) -> CatalogueService:
     catalogue: CatalogueService = request.app.state.catalogue
     return catalogue
 
@@ -59,8 +60,8 @@ CatalogueDep = Annotated[CatalogueService, Depends(get_catalogue)]
 _bearer = HTTPBearer(auto_error=False, description="a seat token of the match")
 
 
-def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None,
-                                  Depends(_bearer)]) -> str:
+async def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                        Depends(_bearer)]) -> str:
     if credentials is None or not credentials.credentials.strip():
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'",
                            rule="core-seats")
@@ -90,26 +91,26 @@ def seat(match_id: UUID, matches: MatchesDep, token: Annotated[str, Depends(bear
     return Seat(name)
 
 
-def reader(who: Annotated[Seat, Depends(seat)]) -> Seat:
+async def reader(who: Annotated[Seat, Depends(seat)]) -> Seat:
     if who.name.startswith(JOIN):
         raise Forbidden("a join token only joins; join the side to get your seat's token",
                         rule="core-seats")
     return who
 
 
-def actor(who: Annotated[Seat, Depends(reader)]) -> str:
+async def actor(who: Annotated[Seat, Depends(reader)]) -> str:
     if who.name == SPECTATOR:
         raise Forbidden("spectators watch; they do not act", rule="core-seats")
     return who.name
 
 
-def referee(who: Annotated[Seat, Depends(seat)]) -> str:
+async def referee(who: Annotated[Seat, Depends(seat)]) -> str:
     if who.name != REFEREE:
         raise Forbidden("only the referee may do this", rule="core-seats")
     return who.name
 
 
-def expected_version(
+async def expected_version(
     if_match: Annotated[str | None, Header(max_length=32, description=(
         "The match version the action was decided on; 412 if the match moved on."))] = None,
 ) -> int | None:
@@ -122,7 +123,7 @@ def expected_version(
     return int(raw)
 
 
-def idempotency_key(
+async def idempotency_key(
     idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200, description=(
         "Retrying with the same key (same seat, same body) returns the first response and "
         "appends nothing"))] = None,

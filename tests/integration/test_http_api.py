@@ -260,3 +260,21 @@ def test_the_front_door_is_the_table_page_with_nothing_from_elsewhere(client: Te
                              served.text), name
     assert client.get("/static/../pyproject.toml").status_code == 404
     assert client.get("/docs").status_code == 200
+
+
+def test_numbers_json_cannot_carry_are_refused_and_leave_nothing(client: TestClient) -> None:
+    match = _create(client)
+    before = _version(client, match)
+    for value in (2**70, -(2**53)):  # beyond what a JSON reader holds exactly
+        r = _act(client, match, type="set_track", name="score", value=value)
+        assert r.status_code == 422, r.text
+    nan = client.post(f"/api/matches/{match}/actions", headers={
+        **auth(match), "Content-Type": "application/json"},
+        content=b'{"type": "set_track", "name": "score", "value": NaN}')
+    assert nan.status_code == 422
+    assert _version(client, match) == before
+    created = client.post("/api/matches", json={
+        "scenario": "big", "sides": SIDES, "options": {"turns": 2**64}})
+    assert created.status_code == 422
+    assert _act(client, match, type="set_track", name="score",
+                value=2**53 - 1).status_code == 201

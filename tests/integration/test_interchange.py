@@ -20,7 +20,8 @@ from api.app import create_app
 from api.cli import main as cli
 from api.settings import Settings
 from domain.application import Matches
-from domain.integrity import verify
+from domain.integrity import canonical, verify
+from projections.export import export_lines
 from projections.store import sqlite_env
 
 
@@ -219,3 +220,17 @@ def test_the_dice_as_csv_and_as_statistics(client: TestClient) -> None:
     r = dice(m, "csv")
     assert r.headers["content-type"].startswith("text/csv") and len(r.text.splitlines()) == 4
     assert dice(m, "dice").json()["seats"]["axis"]["d6"]["by_purpose"]["fire"]["dice"] == 6
+
+
+def test_the_fast_export_path_writes_what_the_models_would(client: TestClient) -> None:
+    """Export lines are made from the stored records without models where that is safe; each
+    must be byte for byte the canonical JSON of the event as that seat sees it."""
+    m = atomic_africa(client)
+    m.act("referee", type="set_track", name="tiny", value=0.00001)  # 1e-05: json, not orjson
+    m.act("referee", type="set_track", name="odd", value="line\u2028separator")
+    matches: Matches = client.app.state.matches  # type: ignore[attr-defined]
+    match = UUID(m.match)
+    events = list(matches.events_of(match))
+    for viewer in ("referee", "red", "blue", "spectator"):
+        lines = list(export_lines(matches, match, viewer))[1:]
+        assert lines == [canonical(e.public(viewer)) + "\n" for e in events], viewer
