@@ -115,17 +115,8 @@ async def _player(port: int, match: str, token: str, stop_at: float, results: li
             start = time.perf_counter()
             writer.write(requests[i % len(requests)])
             i += 1
-            status_line = await reader.readline()
-            length = 0
-            while True:
-                line = await reader.readline()
-                if line in (b"\r\n", b""):
-                    break
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
+            status = await _read_response(reader)
             elapsed = time.perf_counter() - start
-            status = int(status_line.split()[1])
             if status == 201:
                 results.append(elapsed)
             else:
@@ -172,10 +163,10 @@ def fill(matches: list[tuple[Server, str, str]], actions: int) -> None:
         for i in range(actions):
             body = bodies[i % len(bodies)]
             writer.write((head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
-            await _skip_response(reader)
+            await _read_response(reader)
         writer.write((f"GET /api/matches/{match}/board HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                       f"Authorization: Bearer {token}\r\n\r\n").encode())
-        await _skip_response(reader)
+        await _read_response(reader)
         writer.close()
 
     async def run() -> None:
@@ -190,8 +181,9 @@ def fill(matches: list[tuple[Server, str, str]], actions: int) -> None:
     asyncio.run(run())
 
 
-async def _skip_response(reader: asyncio.StreamReader) -> None:
-    await reader.readline()
+async def _read_response(reader: asyncio.StreamReader) -> int:
+    """Read one HTTP/1.1 response (status line, headers, a Content-Length body): its status."""
+    status = int((await reader.readline()).split()[1])
     length = 0
     while True:
         line = await reader.readline()
@@ -200,6 +192,7 @@ async def _skip_response(reader: asyncio.StreamReader) -> None:
         if line[:15].lower() == b"content-length:":
             length = int(line[15:])
     await reader.readexactly(length)
+    return status
 
 
 def http_figures(db: str, seconds: float, clients: int = 32) -> dict[str, Any]:

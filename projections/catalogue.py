@@ -37,6 +37,7 @@ from domain import events as ev
 from domain.application import Matches
 from domain.persistence import OrjsonTranscoder
 from projections.store import projections_inline
+from projections.ticker import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -266,9 +267,7 @@ class CatalogueService:
         self._postgres = matches.env.get("PERSISTENCE_MODULE", "").startswith(
             "eventsourcing.postgres")
         self._runner: ProjectionRunner[Matches, Any] | None = None
-        self._thread: threading.Thread | None = None
-        self._wake = threading.Event()
-        self._stop = threading.Event()
+        self._ticker = Ticker(matches, "catalogue", self.catch_up, interval=0.5)  # SQLite
         self.view: CatalogueView
         view_class = PostgresCatalogueView if self._postgres else SQLiteCatalogueView
         self.view = cast(CatalogueView, matches.factory.tracking_recorder(view_class))
@@ -285,19 +284,12 @@ class CatalogueService:
                 view_class=PostgresCatalogueView, env=dict(self.matches.env),
             )
         else:
-            self.matches.saved_listeners.append(self._wake.set)
-            self._thread = threading.Thread(target=self._poll, name="catalogue", daemon=True)
-            self._thread.start()
+            self._ticker.start()
 
     def stop(self) -> None:
         if self._runner is not None:
             self._runner.stop()
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self._wake.set in self.matches.saved_listeners:
-            self.matches.saved_listeners.remove(self._wake.set)
+        self._ticker.stop()
 
     def run_forever(self, stopping: threading.Event, poll: float = 0.25) -> None:
         """The projection runner of `battlelog project`: apply every event, then each new
@@ -328,7 +320,7 @@ class CatalogueService:
         target = self.matches.recorder.max_notification_id() or 0
         deadline = time.monotonic() + timeout
         while self.position() < target and time.monotonic() < deadline:
-            self._wake.set()
+            self._ticker.wake()
             time.sleep(0.005)
 
     def catch_up(self, batch: int = 1000) -> int:
@@ -382,15 +374,6 @@ class CatalogueService:
                 return [(r[0], uuid(r[1]), r[2], r[3], r[4]) for r in cursor.fetchall()]
         return [(n.id, uuid(n.originator_id), n.originator_version, n.topic, n.state)
                 for n in recorder.select_notifications(start=start, limit=limit)]
-
-    def _poll(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.catch_up()
-            except Exception:  # noqa: BLE001 - keep the runner alive; retried next wake
-                time.sleep(0.5)
-            self._wake.wait(timeout=0.5)
-            self._wake.clear()
 
     def list(self, limit: int = 50, offset: int = 0,
              status: str | None = None) -> list[CatalogueEntry]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from uuid import UUID
 
 from domain.application import Matches
+from projections.ticker import Ticker
 
 POLL_SECONDS = 0.25
 BATCH = 1000
@@ -47,23 +48,14 @@ class MatchFeed:
         self._subscribers: dict[UUID, set[Subscription]] = {}
         self._lock = threading.Lock()  # the subscribers
         self._following = threading.Lock()  # the position in the notification log
-        self._wake = threading.Event()
-        self._stop = threading.Event()
         self._position = 0
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker(matches, "feed", self._advance, interval=POLL_SECONDS)
 
     def start(self) -> None:
-        self.matches.saved_listeners.append(self._wake.set)
-        self._thread = threading.Thread(target=self._run, name="feed", daemon=True)
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self._wake.set in self.matches.saved_listeners:
-            self.matches.saved_listeners.remove(self._wake.set)
+        self._ticker.stop()
 
     def subscribe(self, match_id: UUID, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Follow `match_id` from now on (blocking: call it off the event loop). Read the
@@ -89,15 +81,6 @@ class MatchFeed:
     def followers(self) -> int:
         with self._lock:
             return sum(len(s) for s in self._subscribers.values())
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.wait(timeout=POLL_SECONDS)
-            self._wake.clear()
-            try:
-                self._advance()
-            except Exception:  # noqa: BLE001 - a store hiccup: try again on the next tick
-                self._stop.wait(POLL_SECONDS)
 
     def _advance(self) -> None:
         with self._lock:
