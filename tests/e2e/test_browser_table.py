@@ -102,6 +102,14 @@ def join(context: Any, link: str, player: str, shot: Shot, name: str) -> Any:
     return page
 
 
+def start_sample(page: Any, server: str, sample: str = "atomic-africa-demo") -> None:
+    """From the lobby, start a sample scenario: this page is then its referee's table."""
+    page.goto(server)
+    page.get_by_label("Sample scenario", exact=True).select_option(sample)
+    page.get_by_role("button", name="Start this match").first.click()
+    page.wait_for_selector("#turn-marker")
+
+
 def unlabelled_controls(page: Any) -> list[str]:
     """Form controls a screen reader could not name."""
     return list(page.evaluate("""() => [...document.querySelectorAll('input, select, textarea, button')]
@@ -301,10 +309,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
 def test_the_log_filters_and_a_dispute_goes_to_the_referee(
         contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
     referee = contexts().new_page()
-    referee.goto(server)
-    referee.get_by_label("Sample scenario", exact=True).select_option("atomic-africa-demo")
-    referee.get_by_role("button", name="Start this match").first.click()
-    referee.wait_for_selector("#turn-marker")
+    start_sample(referee, server)
     blue = join(contexts(viewport=PHONE), referee.get_by_label(
         "Join link for Free Militia").input_value(), "Bert", screenshots, "01-blue")
 
@@ -335,10 +340,7 @@ def test_the_log_filters_and_a_dispute_goes_to_the_referee(
 def test_a_hex_game_draws_its_map_and_the_keyboard_selects_a_unit(
         contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
     page = contexts().new_page()
-    page.goto(server)
-    page.get_by_label("Sample scenario", exact=True).select_option("normandy-demo")
-    page.get_by_role("button", name="Start this match").first.click()
-    page.wait_for_selector("svg.map.hexes")
+    start_sample(page, server, "normandy-demo")
     scenario = httpx.get(f"{server}/api/scenarios/normandy-demo").json()
     on_hexes = [u["id"] for u in scenario["units"] if (u["position"] or {}).get("hex")]
     units = page.locator("svg.map.hexes g.unit")
@@ -359,9 +361,7 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
     """What a new user does after `make run`: start the demo, take both seats on this device,
     play a turn switching seats, and end the match; the generic action form does the rest."""
     page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    page.goto(server)
-    page.get_by_role("button", name="Start this match").first.click()
-    page.wait_for_selector("#turn-marker")
+    start_sample(page, server)
     for side, player in (("Expeditionary Force", "Ann"), ("Free Militia", "Bert")):
         page.get_by_label("Acting as").select_option(label="Referee") if page.get_by_label(
             "Acting as").count() else None
