@@ -28,6 +28,13 @@ class OrjsonTranscoder(Transcoder):
         return orjson.loads(data)
 
 
+def plain_json(mapper: Mapper[Any]) -> bool:
+    """Whether stored records are the events' JSON as is (orjson, neither compressed nor
+    encrypted), so that a read model may read them without the mapper."""
+    return (isinstance(mapper.transcoder, OrjsonTranscoder) and mapper.compressor is None
+            and mapper.cipher is None)
+
+
 class PydanticMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         model = cast(BaseModel, domain_event)

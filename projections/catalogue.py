@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from domain import events as ev
 from domain.application import Matches
-from domain.persistence import OrjsonTranscoder
+from domain.persistence import plain_json
 from projections.store import projections_inline
 from projections.ticker import Ticker
 
@@ -329,8 +329,7 @@ class CatalogueService:
         applied. An event whose row change is its envelope alone is read from its stored
         JSON, without building the model."""
         mapper = self.matches.mapper
-        plain = isinstance(mapper.transcoder, OrjsonTranscoder) and not (
-            mapper.compressor or mapper.cipher)
+        plain = plain_json(mapper)
         done = 0
         while True:
             records = self._log(self.position() + 1, batch)

@@ -4,7 +4,7 @@ player may not see, named in `hidden`), each in canonical JSON. Streamed in chun
 memory stays flat however long the match.
 
 The lines are made from the stored records themselves where that gives the same bytes
-(`Event.public_of_record`, `canonical_line`): no pydantic model is built for an event whose
+(`Event.record_plan`, `canonical_line`): no pydantic model is built for an event whose
 class version and fields are current and whose visibility does not depend on its values.
 Any other event goes through the model, as every other surface does."""
 
@@ -24,7 +24,7 @@ from domain import events as ev
 from domain.application import Matches
 from domain.decide import REFEREE
 from domain.integrity import EXPORT_FORMAT, EXPORT_VERSION, canonical, canonical_line, content_hash
-from domain.persistence import OrjsonTranscoder
+from domain.persistence import plain_json
 
 CHUNK = 1000
 
@@ -60,7 +60,7 @@ def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Ite
     top = header(matches, match_id, viewer)
     yield canonical(top) + "\n"
     after, last = 0, top["events"]
-    plain = _records_are_plain_json(matches)
+    plain = plain_json(matches.mapper)
     plans: dict[str, ev.RecordPlan | None] = {}  # by topic
     loads = orjson.loads
     while after < last:
@@ -80,12 +80,6 @@ def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Ite
                     StoredEvent(match_id, number, topic, state)))
                 yield canonical(event.public(viewer)) + "\n"
         after = rows[-1][0]
-
-
-def _records_are_plain_json(matches: Matches) -> bool:
-    mapper = matches.mapper
-    return (isinstance(mapper.transcoder, OrjsonTranscoder) and mapper.compressor is None
-            and mapper.cipher is None)
 
 
 def _records(matches: Matches, match_id: UUID, after: int, upto: int,

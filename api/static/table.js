@@ -79,7 +79,8 @@ class Table {
     this.lastRoll = null;
   }
 
-  get entry() { return devices.get(this.id); }
+  /** This device's seats for the match (read from storage once per load, not per use). */
+  get entry() { return (this.stored ||= devices.get(this.id)); }
   get viewer() { return this.entry.seat; }
   get token() { return this.entry.tokens[this.viewer]; }
   get canAct() { return this.at === null && this.viewer !== "spectator" && !this.board?.turn.outcome; }
@@ -138,6 +139,7 @@ class Table {
   }
 
   async load() {
+    this.stored = null;
     const t = this.token;
     const point = this.at === null ? "" : `?at=${this.at}`;
     const acting = this.viewer !== "spectator";
@@ -156,7 +158,7 @@ class Table {
     this.disputesAt = match.version;
     Object.assign(this, { match, board, undo, log });
     this.head = match.version;
-    devices.save(this.id, { scenario: match.scenario, ruleset: match.ruleset });
+    if (this.entry.scenario !== match.scenario) this.stored = devices.save(this.id, { scenario: match.scenario, ruleset: match.ruleset });
     this.render();
   }
 
@@ -252,7 +254,7 @@ class Table {
         h("span", { class: "seat-badge", style: colour ? `border-color:${colour}` : null, id: "viewer" }, `You: ${this.seatName(this.viewer)}`),
         seats.length > 1 ? field("Acting as", h("select", {
           id: "seat-switch",
-          onchange: (e) => { devices.save(this.id, { seat: e.target.value }); this.listen(); this.refresh(); },
+          onchange: (e) => { this.stored = devices.save(this.id, { seat: e.target.value }); this.listen(); this.refresh(); },
         }, seats.map((k) => h("option", { value: k, selected: k === this.viewer || undefined }, this.seatName(k))))) : null,
         m.casual ? h("span", { class: "tag" }, "casual") : null,
         m.outcome ? h("strong", { class: "tag ended" }, `Ended: ${m.outcome.winner ? `${this.sideName(m.outcome.winner)} wins` : "a tie"}`) : null),
