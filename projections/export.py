@@ -25,6 +25,7 @@ from domain.application import Matches
 from domain.decide import REFEREE
 from domain.integrity import EXPORT_FORMAT, EXPORT_VERSION, canonical, canonical_line, content_hash
 from domain.persistence import plain_json
+from domain.record_plan import RecordPlan
 
 CHUNK = 1000
 
@@ -61,7 +62,7 @@ def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Ite
     yield canonical(top) + "\n"
     after, last = 0, top["events"]
     plain = plain_json(matches.mapper)
-    plans: dict[str, ev.RecordPlan | None] = {}  # by topic
+    plans: dict[str, RecordPlan | None] = {}  # by topic
     loads = orjson.loads
     while after < last:
         rows = _records(matches, match_id, after, last, CHUNK)

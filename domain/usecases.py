@@ -1,0 +1,328 @@
+"""`MatchUseCases`: the use cases that append to one match's log.
+
+Create a match, join a seat, reissue a token, act, undo, answer an undo request, redo,
+reveal the dice seed. Each use case is a `make(head, context) -> [events]` run by
+`_execute` under the match's lock, against the newest head, and appended with optimistic
+concurrency (another process's append makes it reload and decide again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.persistence import IntegrityError
+
+from domain import events as ev
+from domain.commands import Command, CreateMatch
+from domain.decide import (
+    REFEREE,
+    Context,
+    decide,
+    decide_redo,
+    decide_undo,
+    decide_undo_answer,
+)
+from domain.dice import commitment
+from domain.errors import (
+    InvalidAction,
+    MatchOver,
+    NotYourTurn,
+    VersionConflict,
+)
+from domain.history import (
+    IDEMPOTENCY_PREFIX,
+    Frame,
+    first_frame,
+    fold,
+)
+from domain.integrity import GENESIS, chained
+from domain.interchange import UNKNOWN_SEED
+from domain.matchlog import MatchLog
+from domain.rulesets import get_ruleset
+from domain.state import Side
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a use case did: the new head and the events it appended (for a repeated
+    idempotent request: the events the first one appended, `replayed` set)."""
+
+    frame: Frame
+    events: list[ev.Event]
+    tokens: dict[str, str] = field(default_factory=dict)  # seat -> new bearer token
+    replayed: bool = False
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class IdempotencyKeyReused(InvalidAction):
+    """The same Idempotency-Key came back with a different request."""
+
+    title = "Idempotency key reused"
+
+
+class ConcurrencyConflict(VersionConflict):
+    status = 409
+    title = "Concurrent update"
+
+
+SPECTATOR = "spectator"
+JOIN = "join:"
+
+
+def envelopes(head: Frame, context: Context) -> Callable[[], dict[str, Any]]:
+    """Envelopes for events a use case makes itself, numbered on from the head."""
+    counter = iter(range(head.version + 1, head.version + 1000))
+    return lambda: {"originator_id": context.match_id, "originator_version": next(counter),
+                    "timestamp": context.now, "actor": context.actor,
+                    "command_id": context.command_id, "turn": head.state.turn.turn}
+
+
+
+class MatchUseCases(MatchLog):
+    # ---- use cases -------------------------------------------------------------------
+
+    def create_match(self, setup: CreateMatch, *, actor: str = REFEREE,
+                     command_id: str | None = None) -> Result:
+        ruleset = get_ruleset(setup.ruleset, setup.options)
+        sides = tuple(Side(id=s.id, name=s.name) for s in setup.sides)
+        if len({s.id for s in sides}) != len(sides):
+            raise InvalidAction("side ids must be distinct", rule="core-sides")
+        if {REFEREE, SPECTATOR} & {s.id for s in sides} or any(":" in s.id for s in sides):
+            raise InvalidAction("'referee' and 'spectator' are seats, not sides, and a side id "
+                                "has no ':'", rule="core-sides")
+        roles = setup.options.get("roles")
+        if isinstance(roles, dict) and not set(roles.values()) <= {s.id for s in sides}:
+            raise InvalidAction("option 'roles' names a side the match does not have",
+                                rule="core-sides", allowed=[s.id for s in sides])
+        seed = self.seed_source()
+        seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in sides)]
+        tokens = {seat: self.token_source() for seat in seats}
+        created = ev.MatchCreated(
+            originator_id=uuid4(),
+            originator_version=1,
+            timestamp=self.clock(),
+            actor=actor,
+            command_id=command_id or uuid4().hex,
+            turn=1,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            scenario=setup.scenario,
+            sides=sides,
+            casual=setup.casual,
+            options=setup.options,
+            dice_commitment=commitment(seed),
+            dice_seed=seed.hex(),
+            token_hashes={seat: token_hash(token) for seat, token in tokens.items()},
+            units=tuple(u.to_unit() for u in setup.units),
+            decks={side: tuple(cards) for side, cards in setup.decks.items()},
+        )
+        created = chained([created], GENESIS)[0]
+        self.save(created)
+        frame = first_frame(created)
+        self._remember(created.originator_id, frame)
+        return Result(frame, [created], tokens=tokens)
+
+    def join(self, match_id: UUID, *, side: str | None, player: str,
+             entropy: str | None = None) -> Result:
+        """`player` takes the seat of `side` (None: the referee's). A side's join token is
+        used up: the player gets a seat token of their own (ours: one player per join).
+        `entropy`, if given, is mixed into every later server roll (recorded publicly)."""
+        token = self.token_source()
+
+        def joined(head: Frame, context: Context) -> list[ev.Event]:
+            if side is not None and side not in head.state.side_ids():
+                raise InvalidAction(f"there is no side '{side}'", rule="core-sides",
+                                    allowed=list(head.state.side_ids()))
+            stamp = envelopes(head, context)
+            events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player,
+                                                    entropy=entropy)]
+            if side is not None:
+                events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
+                           for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
+                events.append(ev.SeatTokenIssued(**stamp(), seat=side,
+                                                 token_hash=token_hash(token)))
+            return events
+
+        result = self._execute(match_id, joined, actor=side or REFEREE)
+        return replace(result, tokens={side: token} if side is not None else {})
+
+    def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE) -> Result:
+        """Revoke every token of `seat` and issue a new one (the referee's remedy for a
+        leaked or lost token). The old tokens stop working at once."""
+        token = self.token_source()
+
+        def reissued(head: Frame, context: Context) -> list[ev.Event]:
+            known = {REFEREE, SPECTATOR, *head.state.side_ids(),
+                     *(f"{JOIN}{s}" for s in head.state.side_ids())}
+            if seat not in known:
+                raise InvalidAction(f"there is no seat '{seat}'", rule="core-seats",
+                                    allowed=sorted(known))
+            stamp = envelopes(head, context)
+            return [*(ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
+                      for hashed, owner in head.tokens if owner == seat),
+                    ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(token))]
+
+        result = self._execute(match_id, reissued, actor=actor)
+        return replace(result, tokens={seat: token})
+
+    def authenticate(self, match_id: UUID, token: str) -> str | None:
+        """The seat a bearer token opens in this match, or None. Compared in constant time
+        against every live token's hash."""
+        wanted = token_hash(token)
+        seat = None
+        for hashed, owner in self.head(match_id).tokens:
+            if hmac.compare_digest(hashed, wanted):
+                seat = owner
+        return seat
+
+    def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
+            command_id: str | None = None, expected_version: int | None = None,
+            idempotency_key: str | None = None) -> Result:
+        def decided(head: Frame, context: Context) -> list[ev.Event]:
+            state = head.state
+            ruleset = get_ruleset(state.ruleset, state.options)
+            return decide(command, state, ruleset, context)
+
+        return self._execute(match_id, decided, actor=actor, command_id=command_id,
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key, command))
+
+    def undo(self, match_id: UUID, *, actor: str = REFEREE, to: int | None = None,
+             actions: int = 1, command_id: str | None = None,
+             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
+        def undone(head: Frame, context: Context) -> list[ev.Event]:
+            consent = not head.state.casual and actor != REFEREE
+            return decide_undo(head.state, self._state_at(match_id), context, to=to,
+                               actions=actions, pending=head.undo_request,
+                               reach=self.undo_reach(match_id, actor, head) if consent else 1)
+
+        return self._execute(match_id, undone, actor=actor, command_id=command_id,
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key,
+                                                           f"undo:{to}:{actions}"))
+
+    def answer_undo(self, match_id: UUID, *, actor: str, accept: bool, reason: str = "",
+                    expected_version: int | None = None) -> Result:
+        """Accept or decline the pending undo request (another side, or the referee)."""
+        def answered(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_undo_answer(head.state, head.undo_request, context, accept=accept,
+                                      reason=reason)
+
+        return self._execute(match_id, answered, actor=actor, expected_version=expected_version)
+
+    def redo(self, match_id: UUID, *, actor: str = REFEREE, command_id: str | None = None,
+             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
+        def redone(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_redo(head.state, head.redo, self._state_at(match_id), context)
+
+        return self._execute(match_id, redone, actor=actor, command_id=command_id,
+                             expected_version=expected_version,
+                             idempotency=self._idempotency(actor, idempotency_key, "redo"))
+
+    @staticmethod
+    def _idempotency(actor: str, key: str | None,
+                     request: Command | str) -> tuple[str, str] | None:
+        """(key digest, request digest) for an `Idempotency-Key`, scoped to the seat."""
+        if key is None:
+            return None
+        body = request if isinstance(request, str) else request.model_dump_json()
+        return request_digest(f"{actor}\0{key}"), request_digest(body)
+
+    def _execute(self, match_id: UUID, make: Callable[[Frame, Context], list[ev.Event]], *,
+                 actor: str, command_id: str | None = None,
+                 expected_version: int | None = None,
+                 idempotency: tuple[str, str] | None = None) -> Result:
+        command_id = command_id or uuid4().hex
+        if idempotency is not None:
+            command_id = f"{IDEMPOTENCY_PREFIX}{idempotency[0]}:{idempotency[1]}"
+        with self._lock_for(match_id):
+            for _attempt in range(5):
+                head = self.head(match_id)
+                if idempotency is not None:
+                    earlier = self._earlier_request(match_id, head, idempotency)
+                    if earlier is not None:
+                        return earlier
+                if expected_version is not None and expected_version != head.version:
+                    raise VersionConflict(
+                        f"the match is at version {head.version}, not {expected_version}",
+                        rule="core-concurrency")
+                if actor != REFEREE and actor not in head.state.side_ids():
+                    raise InvalidAction(f"'{actor}' is neither a side nor the referee",
+                                        rule="core-seats",
+                                        allowed=[*head.state.side_ids(), REFEREE])
+                context = Context(
+                    match_id=match_id, version=head.version, actor=actor,
+                    command_id=command_id, now=self.clock(),
+                    dice=self._dice(match_id, head),
+                    roll_index=head.server_rolls,
+                )
+                events = make(head, context)
+                if any(isinstance(e, ev.MatchEnded) for e in events):
+                    events.append(self._reveal(head, context, len(events)))
+                events = chained(events, head.chain_head)
+                try:
+                    self.save(*events)
+                except IntegrityError:
+                    self._forget(match_id)  # another process appended: reload and retry
+                    if expected_version is not None:
+                        raise VersionConflict("the match moved on while acting",
+                                              rule="core-concurrency") from None
+                    continue
+                frame = fold(head, events, self._state_at(match_id))
+                frame = self._maybe_checkpoint(match_id, frame)
+                self._remember(match_id, frame)
+                return Result(frame, events)
+        raise ConcurrencyConflict("too many concurrent updates; try again",
+                                  rule="core-concurrency")
+
+    def _earlier_request(self, match_id: UUID, head: Frame,
+                         idempotency: tuple[str, str]) -> Result | None:
+        key, body = idempotency
+        for known, known_body, first, last in head.requests:
+            if known == key:
+                if known_body != body:
+                    raise IdempotencyKeyReused(
+                        "this Idempotency-Key was used for a different request",
+                        rule="core-idempotency")
+                events = list(self.events_of(match_id, after=first - 1, upto=last))
+                return Result(head, events, replayed=True)
+        return None
+
+    def _reveal(self, head: Frame, context: Context, after: int) -> ev.DiceSeedRevealed:
+        """The current seed, revealed (numbered after the `after` events of this action)."""
+        seed = self._seed(context.match_id, head)
+        stamp = envelopes(replace(head, version=head.version + after), context)
+        return ev.DiceSeedRevealed(**stamp(), seed=seed, dice_commitment=commitment(
+            bytes.fromhex(seed)), rule="core-dice")
+
+    def reveal_seed(self, match_id: UUID, *, actor: str = REFEREE) -> Result:
+        """The referee reveals the dice seed so far (to settle a dispute); a fresh secret
+        seed is committed for the rest of the match."""
+        fresh = self.seed_source()
+
+        def revealed(head: Frame, context: Context) -> list[ev.Event]:
+            if actor != REFEREE:
+                raise NotYourTurn("only the referee reveals the dice seed", rule="core-dice",
+                                  allowed=[REFEREE])
+            if head.state.outcome is not None:
+                raise MatchOver("the match has ended: its seed is revealed", rule="core-end")
+            known = self._seed(match_id, head) != UNKNOWN_SEED  # (an imported match's may not be)
+            revealed = [self._reveal(head, context, 0)] if known else []
+            stamp = envelopes(replace(head, version=head.version + len(revealed)), context)
+            return [*revealed, ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
+                                                dice_seed=fresh.hex(), rule="core-dice")]
+
+        return self._execute(match_id, revealed, actor=actor)
+
