@@ -14,6 +14,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.dice import parse
+from projections.quoting import csv_cell
 
 CSV_COLUMNS = ("version", "turn", "timestamp", "seat", "source", "notation", "sides", "faces",
                "modifier", "total", "purpose", "rule", "roll_index", "unit_ids")
@@ -53,19 +54,21 @@ def rolls(events: Iterable[ev.Event]) -> Iterator[Roll]:
 
 
 def csv_lines(events: Iterable[ev.Event]) -> Iterator[str]:
-    """The rolls as CSV (a header row, then one row per roll), line by line."""
+    """The rolls as CSV (a header row, then one row per roll), line by line. Safe to open in
+    a spreadsheet: no text cell starts a formula (`csv_cell`), and rows end in CRLF (RFC
+    4180), so a cell holding a line break of either kind is quoted and stays one cell."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     yield buffer.getvalue()
     for roll in rolls(events):
         buffer.seek(0)
         buffer.truncate()
-        writer.writerow([roll.version, roll.turn, roll.timestamp, roll.seat, roll.source,
-                         roll.notation, roll.sides, " ".join(map(str, roll.faces)),
-                         roll.modifier, roll.total, roll.purpose, roll.rule or "",
-                         "" if roll.roll_index is None else roll.roll_index,
-                         " ".join(roll.unit_ids)])
+        writer.writerow([csv_cell(cell) for cell in (
+            roll.version, roll.turn, roll.timestamp, roll.seat, roll.source, roll.notation,
+            roll.sides, " ".join(map(str, roll.faces)), roll.modifier, roll.total,
+            roll.purpose, roll.rule or "", "" if roll.roll_index is None else roll.roll_index,
+            " ".join(roll.unit_ids))])
         yield buffer.getvalue()
 
 

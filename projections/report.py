@@ -1,21 +1,23 @@
 """The after-action report: scenario, sides, outcome, a turn-by-turn summary, disputes and
 rulings, dice luck, and charts as hand-written inline SVG (VP per side over the turns, units
 and figures remaining per side, a histogram per die type). `markdown()` and `html()` (one
-self-contained page) render the same `Report`."""
+self-contained page) render the same `Report`. A `Report` holds the players' texts as they
+typed them; each renderer quotes every one of them for its format (`projections.quoting`)."""
 
 from __future__ import annotations
 
 import html as escape
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain import events as ev
 from domain.evolve import evolve, initial_state
 from domain.history import effective_events
-from domain.state import MatchState
+from domain.state import MatchState, Outcome
 from projections.dice_stats import rolls, statistics
+from projections.quoting import markdown_text, one_line
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
            "#7f7f7f")
@@ -25,9 +27,9 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#1
 class TurnSummary:
     turn: int
     actions: dict[str, int] = field(default_factory=dict)  # seat -> actions taken
-    eliminated: list[str] = field(default_factory=list)  # "unit (side, reason)"
-    splits: list[str] = field(default_factory=list)
-    rallies: list[str] = field(default_factory=list)
+    eliminated: list[tuple[str, str, str]] = field(default_factory=list)  # unit, side, reason
+    splits: list[tuple[str, str]] = field(default_factory=list)  # unit, the new unit's id
+    rallies: list[str] = field(default_factory=list)  # unit
     vp: dict[str, int] = field(default_factory=dict)  # side -> VP scored this turn
 
 
@@ -36,7 +38,7 @@ class Report:
     title: str
     ruleset: str
     sides: list[tuple[str, str]]
-    outcome: str
+    outcome: Outcome | None  # None: in progress
     turns: list[TurnSummary]
     vp_by_turn: dict[str, list[int]]  # side -> VP total at the end of each turn
     units_by_turn: dict[str, list[int]]
@@ -64,9 +66,9 @@ def build(events: Iterable[ev.Event]) -> Report:
         commands[turn][event.actor].add(event.command_id)
         if isinstance(event, ev.UnitRemoved):
             unit = before.units[event.unit_id]
-            summary.eliminated.append(f"{unit.name} ({unit.side}, {event.reason})")
+            summary.eliminated.append((unit.name, unit.side, event.reason))
         elif isinstance(event, ev.UnitSplit):
-            summary.splits.append(f"{before.units[event.unit_id].name} -> {event.new_unit.id}")
+            summary.splits.append((before.units[event.unit_id].name, event.new_unit.id))
         elif isinstance(event, ev.UnitRallied):
             summary.rallies.append(before.units[event.unit_id].name)
         elif isinstance(event, ev.VictoryPointsScored):
@@ -78,8 +80,6 @@ def build(events: Iterable[ev.Event]) -> Report:
     last = max(ends, default=1)
     turns = range(1, last + 1)
     snapshots = [ends.get(t) or state for t in turns]
-    outcome = ("in progress" if state.outcome is None else
-               f"{state.outcome.winner or 'a tie'}: {state.outcome.reason}".rstrip(": "))
     disputes = [e.public("") for e in log if isinstance(e, ev.DisputeOpened | ev.DisputeRuled)]
     histograms: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for roll in rolls(log):
@@ -87,7 +87,7 @@ def build(events: Iterable[ev.Event]) -> Report:
             histograms[f"d{roll.sides}"][face] += 1
     return Report(
         title=created.scenario, ruleset=f"{created.ruleset} v{created.ruleset_version}",
-        sides=[(s.id, s.name) for s in state.sides], outcome=outcome,
+        sides=[(s.id, s.name) for s in state.sides], outcome=state.outcome,
         turns=[summaries[t] for t in sorted(summaries)],
         vp_by_turn={s: [snap.vp[s].points for snap in snapshots] for s in sides},
         units_by_turn={s: [len(snap.in_play(s)) for snap in snapshots] for s in sides},
@@ -136,10 +136,11 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
     for k, (side, vs) in enumerate(series.items()):
         colour = COLOURS[k % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs))
-        parts.append(f'<polyline data-side="{escape.escape(side)}" fill="none" '
-                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')
+        label = one_line(names.get(side, side))[:16]  # one line: in Markdown, a blank line
+        parts.append(f'<polyline data-side="{escape.escape(one_line(side))}" fill="none" '
+                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')  # ends the SVG
         parts.append(f'<text x="{W - RIGHT + 12}" y="{PAD + 14 * k}" font-size="11" '
-                     f'fill="{colour}">{escape.escape(names.get(side, side)[:16])}</text>')
+                     f'fill="{colour}">{escape.escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -183,59 +184,75 @@ def charts(report: Report) -> list[str]:
 
 
 # ---- rendering ----------------------------------------------------------------------------
+# Each line is built with `q`, the quoting of the format (Markdown or HTML), applied to every
+# text a player typed (names, ids, reasons, disputes, rulings) and to nothing of ours.
 
-def _turn_lines(report: Report) -> list[str]:
+Quote = Callable[[str], str]
+
+
+def _turn_lines(report: Report, q: Quote) -> list[str]:
     lines = []
     for t in report.turns:
-        said = [", ".join(f"{seat} {n} action(s)" for seat, n in t.actions.items())]
+        said = [", ".join(f"{q(seat)} {n} action(s)" for seat, n in t.actions.items())]
         if t.eliminated:
-            said.append("left play: " + "; ".join(t.eliminated))
+            said.append("left play: " + "; ".join(f"{q(unit)} ({q(side)}, {q(reason)})"
+                                                  for unit, side, reason in t.eliminated))
         if t.splits:
-            said.append("splits: " + "; ".join(t.splits))
+            said.append("splits: " + "; ".join(f"{q(unit)} -> {q(new)}" for unit, new in t.splits))
         if t.rallies:
-            said.append("rallied: " + ", ".join(t.rallies))
+            said.append("rallied: " + ", ".join(q(unit) for unit in t.rallies))
         if t.vp:
-            said.append("VP: " + ", ".join(f"{s} {p:+d}" for s, p in t.vp.items()))
+            said.append("VP: " + ", ".join(f"{q(s)} {p:+d}" for s, p in t.vp.items()))
         lines.append(f"Turn {t.turn}: " + ". ".join(said) + ".")
     return lines
 
 
-def _luck_lines(report: Report) -> list[str]:
-    return [f"{seat}, {die}: {stats['dice']} dice, {stats['luck']}"
+def _luck_lines(report: Report, q: Quote) -> list[str]:
+    return [f"{q(seat)}, {die}: {stats['dice']} dice, {stats['luck']}"
             + (f" (chi-square p = {stats['p_value']})" if stats["p_value"] is not None else "")
             for seat, dice in report.dice.items() for die, stats in dice.items()]
 
 
-def _dispute_lines(report: Report) -> list[str]:
+def _dispute_lines(report: Report, q: Quote) -> list[str]:
     out = []
     for d in report.disputes:
         if d["type"] == "DisputeOpened":
-            out.append(f"Version {d['version']}: {d['actor']} disputes version "
-                       f"{d['about_version']}: {d['text']}")
+            out.append(f"Version {d['version']}: {q(d['actor'])} disputes version "
+                       f"{d['about_version']}: {q(d['text'])}")
         else:
             out.append(f"Version {d['version']}: the referee rules on {d['dispute']}: "
-                       f"{d['ruling']} (order: {d['order']})")
+                       f"{q(d['ruling'])} (order: {q(d['order'])})")
     return out
 
 
+def _outcome(report: Report, q: Quote) -> str:
+    if report.outcome is None:
+        return "in progress"
+    winner = q(report.outcome.winner) if report.outcome.winner else "a tie"
+    return f"{winner}: {q(report.outcome.reason)}" if report.outcome.reason else winner
+
+
 def markdown(report: Report) -> str:
-    sides = ", ".join(f"{name} (`{side}`)" for side, name in report.sides)
-    parts = [f"# After-action report: {report.title}", "",
-             f"- Ruleset: {report.ruleset}", f"- Sides: {sides}",
-             f"- Outcome: {report.outcome}", "", "## Turn by turn", "",
-             *(f"- {line}" for line in _turn_lines(report)), "", "## Disputes and rulings", "",
-             *(f"- {line}" for line in _dispute_lines(report) or ["none"]), "",
-             "## Dice", "", *(f"- {line}" for line in _luck_lines(report) or ["no dice"]),
+    q = markdown_text
+    sides = ", ".join(f"{q(name)} ({q(side)})" for side, name in report.sides)
+    parts = [f"# After-action report: {q(report.title)}", "",
+             f"- Ruleset: {q(report.ruleset)}", f"- Sides: {sides}",
+             f"- Outcome: {_outcome(report, q)}", "", "## Turn by turn", "",
+             *(f"- {line}" for line in _turn_lines(report, q)), "", "## Disputes and rulings",
+             "", *(f"- {line}" for line in _dispute_lines(report, q) or ["none"]), "",
+             "## Dice", "", *(f"- {line}" for line in _luck_lines(report, q) or ["no dice"]),
              "", "## Charts", "", *(f"{svg}\n" for svg in charts(report))]
     return "\n".join(parts) + "\n"
 
 
 def html(report: Report) -> str:
-    def items(lines: list[str]) -> str:
-        return "".join(f"<li>{escape.escape(line)}</li>" for line in lines)
+    q = escape.escape
 
-    sides = ", ".join(escape.escape(name) for _, name in report.sides)
-    title = escape.escape(report.title)
+    def items(lines: list[str]) -> str:
+        return "".join(f"<li>{line}</li>" for line in lines)
+
+    sides = ", ".join(q(name) for _, name in report.sides)
+    title = q(report.title)
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>After-action report: {title}</title><style>"
@@ -243,9 +260,9 @@ def html(report: Report) -> str:
             "padding:0 1rem;color:#111;background:#fff}svg{max-width:100%;height:auto;"
             "display:block;margin:1rem 0}li{margin:.2rem 0}</style></head><body>"
             f"<h1>After-action report: {title}</h1><ul>"
-            f"<li>Ruleset: {escape.escape(report.ruleset)}</li><li>Sides: {sides}</li>"
-            f"<li>Outcome: {escape.escape(report.outcome)}</li></ul>"
-            f"<h2>Turn by turn</h2><ul>{items(_turn_lines(report))}</ul>"
-            f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report) or ['none'])}"
-            f"</ul><h2>Dice</h2><ul>{items(_luck_lines(report) or ['no dice'])}</ul>"
+            f"<li>Ruleset: {q(report.ruleset)}</li><li>Sides: {sides}</li>"
+            f"<li>Outcome: {_outcome(report, q)}</li></ul>"
+            f"<h2>Turn by turn</h2><ul>{items(_turn_lines(report, q))}</ul>"
+            f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report, q) or ['none'])}"
+            f"</ul><h2>Dice</h2><ul>{items(_luck_lines(report, q) or ['no dice'])}</ul>"
             f"<h2>Charts</h2>{''.join(charts(report))}</body></html>\n")
