@@ -4,6 +4,7 @@
 
 import { api, devices, entropy, follow } from "./api.js";
 import { diceFaces, renderMap, sideColours, vpChart } from "./board.js";
+import { cardsLine } from "./cards.js";
 import { $, field, h, notice, panel, saveBlob } from "./dom.js";
 import { actionForm } from "./forms.js";
 import { matchLink } from "./lobby.js";
@@ -328,9 +329,7 @@ class Table {
     const tracks = Object.entries(this.board.tracks || {});
     if (tracks.length) out.push(h("dl", { class: "tracks" }, tracks.map(([k, v]) => [h("dt", {}, k), h("dd", {}, typeof v === "object" ? JSON.stringify(v) : String(v))])));
     for (const cards of this.board.cards) {
-      out.push(h("p", { class: "hint" }, `${this.sideName(cards.side)} cards: deck ${cards.deck_count}, hand ${cards.hand_count}`,
-        cards.hand ? ` (hand: ${cards.hand.join(", ") || "empty"})` : "",
-        cards.deck ? ` (deck, top first: ${cards.deck.join(", ") || "empty"})` : "", cards.played.length ? `; played: ${cards.played.join(", ")}` : ""));
+      out.push(h("p", { class: "hint" }, cardsLine(cards, this.sideName(cards.side))));
     }
     return out;
   }
