@@ -137,3 +137,5 @@ ActorDep = Annotated[str, Depends(actor)]
 RefereeDep = Annotated[str, Depends(referee)]
 IfMatchDep = Annotated[int | None, Depends(expected_version)]
 IdempotencyDep = Annotated[str | None, Depends(idempotency_key)]
+# The bearer token itself, for use cases that must see it still live as they append.
+TokenDep = Annotated[str, Depends(bearer)]

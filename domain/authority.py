@@ -1,16 +1,167 @@
-"""Authority: which seat may take an action, and on whose units, tracks and sides."""
+"""Authority: which seat may take an action, and on whose units, tracks and sides.
+
+Decided here and nowhere else (routes and rulesets never grant more). Two questions:
+
+1. Whose turn: `check_acting` reads the current step's `acting` seat (the sequence of play:
+   the active side, the inactive one, a role, anyone, or the referee).
+2. Whose things: `check_owner` reads `OWNERS`, one entry per action type, which says whose
+   units, sides and tracks the action changes. Only their owner takes it.
+
+The referee may take every action (each of its acts is an audited event with actor
+`referee`); a spectator takes none. A player acts for its own side. The one thing a player
+records on another side's units is the effect of its own fire: markers placed on them
+(`place_marker`), as the games have the firing player do. Ending the match is the
+referee's; a side concedes (`concede`) or proposes an end that every side must agree to
+(`end_match`, see `domain.procedures.records`). Redo belongs to whoever undid
+(`check_redo`). `docs/seats.md` states the table in words.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from domain import commands as cmd
 from domain.context import REFEREE
-from domain.context import unit as _unit
 from domain.errors import NotYourTurn
 from domain.sequence import Step
 from domain.state import MatchState
 
+Owners = Callable[[Any, MatchState, str], Iterable[str]]
+"""The sides whose units, tracks or side an action changes (command, state, actor)."""
+
+
+def _sides_of(state: MatchState, unit_ids: Iterable[str | None]) -> set[str]:
+    """The owners of the units named (unknown ids are left to the procedure to refuse)."""
+    return {state.units[u].side for u in unit_ids if u is not None and u in state.units}
+
+
+def _unit(field: str) -> Owners:
+    return lambda command, state, actor: _sides_of(state, [getattr(command, field)])
+
+
+def _units(field: str) -> Owners:
+    return lambda command, state, actor: _sides_of(state, getattr(command, field))
+
+
+def _nobody(command: Any, state: MatchState, actor: str) -> set[str]:
+    """The action changes nothing of another side's: its own roll, note, deck, a marker
+    of its fire, the turn marker (whose turn it is: the sequence of play decides)."""
+    return set()
+
+
+def _own_markers(command: cmd.RemoveMarker, state: MatchState, actor: str) -> set[str]:
+    """Markers on a unit come off by its owner's hand (a rally, a recovery); markers at a
+    location are the table's."""
+    return _sides_of(state, [command.unit_id])
+
+
+def _rule_roll(command: cmd.RuleRoll, state: MatchState, actor: str) -> set[str]:
+    """The unit that rolls, and the leader who helps it, are the roller's own."""
+    return _sides_of(state, [command.unit_id, command.leader_id])
+
+
+def _battlegroup(command: cmd.ActivateBattlegroup, state: MatchState, actor: str) -> set[str]:
+    members = [u.id for u in state.units.values()
+               if u.extra.get("battlegroup") == command.battlegroup]
+    return _sides_of(state, [*members, *command.auxiliaries])
+
+
+def _track(command: cmd.SetTrack, state: MatchState, actor: str) -> set[str]:
+    """A track named for a side (`replacements.allied`, `allied.morale`) is that side's;
+    the others (weather, sea, air) are the table's, set by whoever's step it is."""
+    return set(command.name.split(".")) & set(state.side_ids())
+
+
+def _side(command: cmd.ScoreVP, state: MatchState, actor: str) -> set[str]:
+    return {command.side}
+
+
+def _declared_by(command: cmd.RecordRoll, state: MatchState, actor: str) -> set[str]:
+    """Table dice are thrown by the seat that declared them."""
+    by = state.awaiting.by if state.awaiting is not None else None
+    return {by} if by is not None and by != REFEREE else set()
+
+
+def _initiative(command: cmd.RollInitiative, state: MatchState, actor: str) -> set[str]:
+    """(ours) Server dice roll for every side and nobody chooses them; table dice for
+    several sides at once are entered by the referee, or by the one side they are for."""
+    return set(command.results or ()) if command.source == "table" else set()
+
+
+OWNERS: dict[str, Owners] = {
+    # units: their owner's
+    "deploy_unit": lambda command, state, actor: {command.unit.side},
+    "move_unit": _unit("unit_id"),
+    "set_status": _unit("unit_id"),
+    "split_unit": _unit("unit_id"),
+    "rally_unit": _unit("unit_id"),
+    "remove_unit": _unit("unit_id"),
+    "lose_step": _unit("unit_id"),
+    "activate_unit": _unit("unit_id"),
+    "roll_morale": _unit("unit_id"),
+    "fire": _unit("unit_id"),  # the firer is yours; the target may be anyone's
+    "rule_roll": _rule_roll,
+    "activate_battlegroup": _battlegroup,
+    "announce_reinforcements": _units("unit_ids"),
+    "set_supply": _units("unit_ids"),
+    "resolve_combat": _units("attackers"),  # defenders are the other side's
+    "remove_marker": _own_markers,
+    # the effect of your fire on another side's unit: yours to record
+    "place_marker": _nobody,
+    # sides and tracks
+    "score_vp": _side,
+    "set_track": _track,
+    "roll_initiative": _initiative,
+    "record_roll": _declared_by,
+    # a side's own things, by definition (the procedure acts on the actor's own side)
+    "roll_dice": _nobody,
+    "draw_cards": _nobody,
+    "discard_cards": _nobody,
+    "play_card": _nobody,
+    "shuffle_deck": _nobody,
+    "cut_deck": _nobody,  # the opponent's deck, by the opponent (the procedure checks)
+    "declare_operation": _nobody,
+    "call_artillery": _nobody,  # a mission is its caller's (the procedure checks)
+    "pass_initiative": _nobody,  # the winner's (the procedure checks)
+    "enter_result": _nobody,  # by the seat that rolled (the procedure checks)
+    "advance": _nobody,
+    "add_note": _nobody,
+    "open_dispute": _nobody,
+    "concede": _nobody,  # a side gives up its own game
+    "end_match": _nobody,  # a side's end is a proposal every side must agree to
+}
+REFEREE_ONLY = frozenset({"reopen_match"})  # so that no player can lock a match shut
+
+
+def check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
+    """Refuse an action on units, sides or tracks of a side other than the actor's."""
+    if actor == REFEREE:
+        return
+    kind = getattr(command, "type", type(command).__name__)
+    if kind in REFEREE_ONLY:
+        raise NotYourTurn(f"only the referee may '{kind}'", rule="core-authority",
+                          allowed=[REFEREE])
+    owners = set(OWNERS[kind](command, state, actor))
+    others = sorted(owners - {actor})
+    if others:
+        raise NotYourTurn(
+            f"'{kind}' changes what belongs to {', '.join(others)}; side '{actor}' acts "
+            "only for its own units, tracks and score", rule="core-authority",
+            allowed=[*others, REFEREE] if len(others) == 1 else [REFEREE])
+
+
+def check_redo(actor: str, undone_by: str) -> None:
+    """Redo belongs to whoever undid; an undo by the referee (or ordered by a ruling, or
+    forced on a request) is redone only by the referee."""
+    if actor not in (REFEREE, undone_by):
+        raise NotYourTurn(f"the last undo was {undone_by}'s: only {undone_by} redoes it"
+                          + ("" if undone_by == REFEREE else " (or the referee)"),
+                          rule="core-authority", allowed=sorted({undone_by, REFEREE}))
+
 
 def check_acting(step: Step, state: MatchState, actor: str, acting: str) -> None:
+    """Whether `actor` is the seat the current step waits for."""
     if actor == REFEREE or acting == "any":
         return
     active = state.turn.active_side
@@ -32,21 +183,3 @@ def check_acting(step: Step, state: MatchState, actor: str, acting: str) -> None
             rule=step.rule or "core-sequence",
             allowed=[x for x in (allowed, REFEREE) if x],
         )
-
-
-def check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
-    if actor == REFEREE:
-        return
-    if isinstance(command, cmd.DeployUnit):
-        side = command.unit.side
-    elif isinstance(command, cmd.MoveUnit | cmd.SetStatus | cmd.SplitUnit | cmd.RallyUnit
-                    | cmd.LoseStep | cmd.Fire):
-        side = _unit(state, command.unit_id).side
-    elif isinstance(command, cmd.RuleRoll) and command.unit_id is not None:
-        side = _unit(state, command.unit_id, in_play=False).side
-    else:
-        return
-    if side != actor:
-        raise NotYourTurn(f"side '{actor}' acts only for its own units", rule="core-seats")
-
-

@@ -263,8 +263,25 @@ class OpenDispute(Command):
 
 
 class EndMatch(Command):
+    """End the match: the referee's word ends it; a side's is a proposal that ends the
+    match once every side has proposed the same outcome."""
+
     type: Literal["end_match"] = "end_match"
     winner: Id | None = None  # None: a tie
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class Concede(Command):
+    """Your side gives up: the other side wins (a match of two sides)."""
+
+    type: Literal["concede"] = "concede"
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class ReopenMatch(Command):
+    """The referee reopens an ended match; a fresh dice seed is committed."""
+
+    type: Literal["reopen_match"] = "reopen_match"
     reason: Annotated[str, Field(max_length=200)] = ""
 
 
@@ -274,7 +291,7 @@ Action = Annotated[
     | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
-    | ResolveCombat | LoseStep | OpenDispute | RecordRoll,
+    | ResolveCombat | LoseStep | OpenDispute | RecordRoll | Concede | ReopenMatch,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (
@@ -284,7 +301,7 @@ ACTION_TYPES: tuple[str, ...] = (
     "pass_initiative", "draw_cards", "discard_cards", "play_card", "shuffle_deck", "cut_deck",
     "rule_roll", "fire", "enter_result", "announce_reinforcements", "call_artillery",
     "declare_operation", "set_supply", "resolve_combat", "lose_step", "open_dispute",
-    "record_roll",
+    "record_roll", "concede", "reopen_match",
 )
 
 

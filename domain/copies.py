@@ -3,13 +3,13 @@ import from an export, and the referee's ruling on a dispute (which may order a 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID, uuid4
 
 from domain import events as ev
+from domain import json_input
 from domain.decide import (
     REFEREE,
     Context,
@@ -38,7 +38,7 @@ from domain.usecases import JOIN, SPECTATOR, MatchUseCases, Result, envelopes, t
 
 def _header(lines: list[str]) -> dict[str, Any]:
     try:
-        header = json.loads(lines[0]) if lines else None
+        header = json_input.loads(lines[0]) if lines else None
     except ValueError:
         header = None
     if not isinstance(header, dict):

@@ -24,19 +24,20 @@ from domain.undo import decide_redo, decide_undo, decide_undo_answer
 __all__ = ["REFEREE", "Context", "decide", "decide_redo", "decide_undo", "decide_undo_answer",
            "next_marker"]
 
-ALWAYS_ALLOWED = ("advance", "add_note", "end_match", "open_dispute", "record_roll")
 RECORDS = ("add_note", "open_dispute")  # accepted even after the end or while a result waits
+ENDINGS = ("end_match", "concede", "reopen_match")  # at any step, by any side's turn
+ALWAYS_ALLOWED = ("advance", "record_roll", *RECORDS, *ENDINGS)
 
 
 def decide(
     command: cmd.Command, state: MatchState, ruleset: Ruleset, context: Context
 ) -> list[ev.Event]:
     kind = getattr(command, "type", type(command).__name__)
-    if state.outcome is not None and kind not in RECORDS:
-        raise MatchOver("the match has ended; only notes and disputes can be added",
-                        rule="core-end")
+    if state.outcome is not None and kind not in (*RECORDS, "reopen_match"):
+        raise MatchOver("the match has ended; only notes and disputes can be added (the "
+                        "referee may reopen it)", rule="core-end")
     step = ruleset.sequence.step(state.turn.step)
-    if state.awaiting is not None and kind not in ("enter_result", "record_roll", "end_match",
+    if state.awaiting is not None and kind not in ("enter_result", "record_roll", *ENDINGS,
                                                     *RECORDS):
         needed = "record_roll" if state.awaiting.declared else "enter_result"
         raise OutOfSequence(
@@ -47,7 +48,7 @@ def decide(
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
         check_acting(step, state, context.actor, step.advanced_by or step.acting)
-    elif kind not in RECORDS:
+    elif kind not in (*RECORDS, *ENDINGS):
         check_acting(step, state, context.actor, step.acting)
     check_owner(command, state, context.actor)
     for check in ruleset.checks:

@@ -39,6 +39,13 @@ class NotYourTurn(DomainError):
     title = "Not your turn"
 
 
+class NotSeated(DomainError):
+    """The token does not open the seat (any more): revoked, or a join token used up."""
+
+    status = 401
+    title = "Not seated"
+
+
 class UndoRefused(DomainError):
     """The undo or redo is not possible (nothing to undo, crosses a die roll, ...)."""
 

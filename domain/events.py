@@ -262,10 +262,12 @@ class NoteAdded(Event):
 
 
 class ActionsUndone(Event):
-    """The effective state becomes the state after version `to`."""
+    """The effective state becomes the state after version `to`. `requested_by`: the side
+    whose undo request this makes (accepted by the others or forced by the referee)."""
 
     to: int
     resulting_turn: int
+    requested_by: Name | None = None
 
 
 class ActionsRedone(Event):
@@ -441,6 +443,20 @@ class MatchEnded(Event):
     reason: str = ""
 
 
+class MatchEndProposed(Event):
+    """A side proposes (or agrees to) ending the match with this outcome; the match ends
+    when every side has proposed the same."""
+
+    winner: Name | None  # None: a tie
+    reason: str = ""
+
+
+class MatchReopened(Event):
+    """The referee reopens an ended match (play goes on, or an undo across the end)."""
+
+    reason: str = ""
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -448,7 +464,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UnitStatusChanged, MarkerPlaced,
         MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
         VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
-        ActionsRedone, MatchEnded, UnitsActivated, InitiativeRolled, InitiativePassed,
+        ActionsRedone, MatchEnded, MatchEndProposed, MatchReopened, UnitsActivated, InitiativeRolled, InitiativePassed,
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,

@@ -19,6 +19,7 @@ from domain.state import (
     Declared,
     DiceLog,
     DiceRoll,
+    EndProposal,
     MatchState,
     Outcome,
     Position,
@@ -330,4 +331,19 @@ def _(event: ev.NoteAdded, state: MatchState) -> MatchState:
 
 @_apply.register
 def _(event: ev.MatchEnded, state: MatchState) -> MatchState:
-    return state.model_copy(update={"outcome": Outcome(winner=event.winner, reason=event.reason)})
+    return state.model_copy(update={"outcome": Outcome(winner=event.winner, reason=event.reason),
+                                    "end_proposal": None})
+
+
+@_apply.register
+def _(event: ev.MatchEndProposed, state: MatchState) -> MatchState:
+    outcome = Outcome(winner=event.winner, reason=event.reason)
+    proposal = state.end_proposal
+    agreed = (*proposal.agreed, event.actor) if proposal and proposal.outcome == outcome else (
+        event.actor,)
+    return state.model_copy(update={"end_proposal": EndProposal(outcome=outcome, agreed=agreed)})
+
+
+@_apply.register
+def _(event: ev.MatchReopened, state: MatchState) -> MatchState:
+    return state.model_copy(update={"outcome": None})

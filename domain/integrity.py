@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from domain import json_input
 from domain.dice import SeededDice, commitment, parse
 
 GENESIS = "0" * 64
@@ -233,7 +234,7 @@ def verify(lines: Iterable[str]) -> Report:
 def _parse(line: str, number: int, report: Report) -> dict[str, Any] | None:
     text = line.removesuffix("\n")
     try:
-        body = json.loads(text)
+        body = json_input.loads(text)
     except ValueError:
         report.problems.append(f"line {number}: not JSON")
         return None

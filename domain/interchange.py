@@ -9,7 +9,6 @@ roll: `POST .../dice/reveal`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
@@ -17,6 +16,7 @@ from uuid import UUID
 from pydantic import ValidationError
 
 from domain import events as ev
+from domain import json_input
 from domain.dice import commitment
 from domain.errors import InvalidAction
 from domain.integrity import content_hash, verify
@@ -38,12 +38,12 @@ def read_export(lines: Iterable[str], token_hashes: dict[str, str]
     report = verify(text)
     if not report.ok:
         raise refused(f"the file does not verify: {report.problems[0]}")
-    header = json.loads(text[0])
+    header = json_input.loads(text[0])
     try:
         match_id = UUID(str(header.get("match_id")))
     except ValueError:
         raise refused("line 1: no match id in the header") from None
-    bodies = [json.loads(line) for line in text[1:]]
+    bodies = [json_input.loads(line) for line in text[1:]]
     revealed = {body["dice_commitment"]: body["seed"] for body in bodies
                 if body.get("type") == "DiceSeedRevealed"}
     events = []

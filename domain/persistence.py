@@ -3,6 +3,11 @@
 eventsourcing's default mapper rebuilds events without calling their constructor and
 ignores `class_version`; ours stores `model_dump(mode="json")` with the class version and,
 on load, runs the class's `upcast_vN_vN+1` chain before validating with the constructor.
+
+Nothing is stored that would not load back: each record is decoded and rebuilt before it
+is appended, and must equal what was meant (a NaN the encoder would write as null, say,
+is refused there). A stored record that cannot load anyway is an `UnreadableEvent` naming
+the match and version, not a crash of every surface.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from domain.errors import DomainError, InvalidAction
 from domain.history import Frame, UndoRequest
 from domain.state import MatchState
 
@@ -35,12 +41,27 @@ def plain_json(mapper: Mapper[Any]) -> bool:
             and mapper.cipher is None)
 
 
+class UnreadableEvent(DomainError):
+    """A stored event of a match no longer loads (written by a faulty version, or changed
+    in the store): that match is unreadable until repaired; every other match is not."""
+
+    status = 409
+    title = "Match unreadable"
+
+
+class UnstorableEvent(InvalidAction):
+    """An event would not load back as it was (a value its JSON cannot hold)."""
+
+    title = "Value not storable"
+
+
 class PydanticMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         model = cast(BaseModel, domain_event)
         state = model.model_dump(mode="json", exclude={"originator_id", "originator_version"})
         state["class_version"] = getattr(type(model), "class_version", 1)
         data = self.transcoder.encode(state)
+        self._loads_back(domain_event, data)
         if self.compressor:
             data = self.compressor.compress(data)
         if self.cipher:
@@ -52,7 +73,35 @@ class PydanticMapper(Mapper[UUID]):
             state=data,
         )
 
+    def _loads_back(self, model: Any, data: bytes) -> None:
+        """Refuse a record that would not load back equal to `model`."""
+        name = type(model).__name__
+        try:
+            state = self.transcoder.decode(data)
+            state.pop("class_version", None)
+            again = type(model)(originator_id=model.originator_id,
+                                originator_version=model.originator_version,
+                                **state)
+        except (ValidationError, ValueError, TypeError) as error:
+            raise UnstorableEvent(f"{name} would not load back: {_first_error(error)}",
+                                  rule="core-store") from None
+        if again != model:
+            changed = sorted(k for k in type(model).model_fields
+                             if getattr(again, k) != getattr(model, k))
+            raise UnstorableEvent(f"{name} would not load back as it was (field(s): "
+                                  f"{', '.join(changed)}); numbers must be finite",
+                                  rule="core-store")
+
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        try:
+            return self._to_domain_event(stored_event)
+        except (ValidationError, ValueError, TypeError, KeyError, AttributeError) as error:
+            raise UnreadableEvent(
+                f"match {stored_event.originator_id}: the stored event at version "
+                f"{stored_event.originator_version} ({stored_event.topic.rpartition(':')[2]}) "
+                f"does not load: {_first_error(error)}", rule="core-store") from None
+
+    def _to_domain_event(self, stored_event: StoredEvent) -> Any:
         cls = resolve_topic(stored_event.topic)
         data = stored_event.state
         if self.cipher:
@@ -70,6 +119,13 @@ class PydanticMapper(Mapper[UUID]):
             originator_version=stored_event.originator_version,
             **state,
         )
+
+
+def _first_error(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+    return str(error)
 
 
 class Checkpoint(BaseModel):

@@ -7,7 +7,7 @@ ruleset needs beyond the common attributes goes in `Unit.extra` or `MatchState.t
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -15,6 +15,10 @@ Name = str  # ids of sides, units, markers, tracks: short, human-readable string
 MoraleDie = Literal["d4", "d6", "d8", "d10", "d12"]
 Box = Literal["reserve", "reinforcements", "eliminated", "transport"]
 TrackValue = int | float | str
+MAX_COORDINATE = 100_000.0  # inches: any table, with room to spare
+# A coordinate on the table: finite (JSON has no NaN or infinity, and the store would keep
+# them as null) and bounded.
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 
 
 class Frozen(BaseModel):
@@ -24,8 +28,8 @@ class Frozen(BaseModel):
 class Position(Frozen):
     """Exactly one of: a table point (`x` and `y`, inches), a hex id, an off-board box."""
 
-    x: float | None = None
-    y: float | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
     hex: str | None = Field(default=None, min_length=1, max_length=16)
     box: Box | None = None
 
@@ -122,6 +126,13 @@ class Outcome(Frozen):
     reason: str = ""
 
 
+class EndProposal(Frozen):
+    """An end of the match proposed by a side, and the sides that agree to it so far."""
+
+    outcome: Outcome
+    agreed: tuple[Name, ...]
+
+
 class Declared(Frozen):
     """Table dice declared before they are thrown (`RollDeclared`)."""
 
@@ -170,6 +181,7 @@ class MatchState(Frozen):
     dice: DiceLog = DiceLog()
     notes: int = 0
     outcome: Outcome | None = None
+    end_proposal: EndProposal | None = None
     # Undo bookkeeping: the version just before the latest effective action began.
     action_base: int = 0
     last_command: str | None = None

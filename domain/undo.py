@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain import events as ev
+from domain.authority import check_redo
 from domain.context import REFEREE, Context, Emit
 from domain.errors import MatchOver, NotYourTurn, UndoRefused
 from domain.history import UndoRequest
@@ -69,17 +70,19 @@ def decide_undo_answer(
     emit(ev.UndoAccepted, request=pending.version, rule="core-undo")
     if actor == REFEREE or set(others) <= {*pending.accepted, actor}:
         emit(ev.ActionsUndone, to=pending.to, resulting_turn=pending.resulting_turn,
-             rule="core-undo")
+             requested_by=pending.by, rule="core-undo")
     return emit.events
 
 
 def decide_redo(
     state: MatchState, redo: tuple[int, ...], state_at: Callable[[int], MatchState],
-    context: Context,
+    context: Context, *, undone_by: str = REFEREE,
 ) -> list[ev.Event]:
-    """Reverse the latest undo not yet reversed (a new action clears what can be redone)."""
+    """Reverse the latest undo not yet reversed (a new action clears what can be redone),
+    by the seat that undid (`undone_by`) or the referee."""
     if not redo:
         raise UndoRefused("there is nothing to redo", rule="core-redo")
+    check_redo(context.actor, undone_by)
     target = redo[-1] - 1
     emit = Emit(context, state)
     emit(ev.ActionsRedone, to=target, reverses=redo[-1],

@@ -31,6 +31,7 @@ from domain.dice import commitment
 from domain.errors import (
     InvalidAction,
     MatchOver,
+    NotSeated,
     NotYourTurn,
     VersionConflict,
 )
@@ -60,6 +61,17 @@ class Result:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_of(head: Frame, token: str) -> str | None:
+    """The seat a bearer token opens at this head, or None. Compared in constant time
+    against every live token's hash."""
+    wanted = token_hash(token)
+    seat = None
+    for hashed, owner in head.tokens:
+        if hmac.compare_digest(hashed, wanted):
+            seat = owner
+    return seat
 
 
 def request_digest(text: str) -> str:
@@ -135,11 +147,13 @@ class MatchUseCases(MatchLog):
         return Result(frame, [created], tokens=tokens)
 
     def join(self, match_id: UUID, *, side: str | None, player: str,
-             entropy: str | None = None) -> Result:
+             entropy: str | None = None, token: str | None = None) -> Result:
         """`player` takes the seat of `side` (None: the referee's). A side's join token is
         used up: the player gets a seat token of their own (ours: one player per join).
-        `entropy`, if given, is mixed into every later server roll (recorded publicly)."""
-        token = self.token_source()
+        `entropy`, if given, is mixed into every later server roll (recorded publicly).
+        With `token` (the join token, or the referee's), the join happens only while that
+        token is live: of racing joins with one join token, exactly one gets the seat."""
+        issued = self.token_source()
 
         def joined(head: Frame, context: Context) -> list[ev.Event]:
             if side is not None and side not in head.state.side_ids():
@@ -152,16 +166,18 @@ class MatchUseCases(MatchLog):
                 events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
                            for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
                 events.append(ev.SeatTokenIssued(**stamp(), seat=side,
-                                                 token_hash=token_hash(token)))
+                                                 token_hash=token_hash(issued)))
             return events
 
-        result = self._execute(match_id, joined, actor=side or REFEREE)
-        return replace(result, tokens={side: token} if side is not None else {})
+        result = self._execute(match_id, joined, actor=side or REFEREE, token=token,
+                               token_seat=REFEREE if side is None else f"{JOIN}{side}")
+        return replace(result, tokens={side: issued} if side is not None else {})
 
-    def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE) -> Result:
+    def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE,
+                token: str | None = None) -> Result:
         """Revoke every token of `seat` and issue a new one (the referee's remedy for a
         leaked or lost token). The old tokens stop working at once."""
-        token = self.token_source()
+        issued = self.token_source()
 
         def reissued(head: Frame, context: Context) -> list[ev.Event]:
             known = {REFEREE, SPECTATOR, *head.state.side_ids(),
@@ -172,36 +188,32 @@ class MatchUseCases(MatchLog):
             stamp = envelopes(head, context)
             return [*(ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
                       for hashed, owner in head.tokens if owner == seat),
-                    ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(token))]
+                    ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(issued))]
 
-        result = self._execute(match_id, reissued, actor=actor)
-        return replace(result, tokens={seat: token})
+        result = self._execute(match_id, reissued, actor=actor, token=token)
+        return replace(result, tokens={seat: issued})
 
     def authenticate(self, match_id: UUID, token: str) -> str | None:
         """The seat a bearer token opens in this match, or None. Compared in constant time
         against every live token's hash."""
-        wanted = token_hash(token)
-        seat = None
-        for hashed, owner in self.head(match_id).tokens:
-            if hmac.compare_digest(hashed, wanted):
-                seat = owner
-        return seat
+        return seat_of(self.head(match_id), token)
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
             command_id: str | None = None, expected_version: int | None = None,
-            idempotency_key: str | None = None) -> Result:
+            idempotency_key: str | None = None, token: str | None = None) -> Result:
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options)
             return decide(command, state, ruleset, context)
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
-                             expected_version=expected_version,
+                             expected_version=expected_version, token=token,
                              idempotency=self._idempotency(actor, idempotency_key, command))
 
     def undo(self, match_id: UUID, *, actor: str = REFEREE, to: int | None = None,
              actions: int = 1, command_id: str | None = None,
-             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
+             expected_version: int | None = None, idempotency_key: str | None = None,
+             token: str | None = None) -> Result:
         def undone(head: Frame, context: Context) -> list[ev.Event]:
             consent = not head.state.casual and actor != REFEREE
             return decide_undo(head.state, self._state_at(match_id), context, to=to,
@@ -209,26 +221,34 @@ class MatchUseCases(MatchLog):
                                reach=self.undo_reach(match_id, actor, head) if consent else 1)
 
         return self._execute(match_id, undone, actor=actor, command_id=command_id,
-                             expected_version=expected_version,
+                             expected_version=expected_version, token=token,
                              idempotency=self._idempotency(actor, idempotency_key,
                                                            f"undo:{to}:{actions}"))
 
     def answer_undo(self, match_id: UUID, *, actor: str, accept: bool, reason: str = "",
-                    expected_version: int | None = None) -> Result:
+                    expected_version: int | None = None, token: str | None = None) -> Result:
         """Accept or decline the pending undo request (another side, or the referee)."""
         def answered(head: Frame, context: Context) -> list[ev.Event]:
             return decide_undo_answer(head.state, head.undo_request, context, accept=accept,
                                       reason=reason)
 
-        return self._execute(match_id, answered, actor=actor, expected_version=expected_version)
+        return self._execute(match_id, answered, actor=actor, expected_version=expected_version,
+                             token=token)
 
     def redo(self, match_id: UUID, *, actor: str = REFEREE, command_id: str | None = None,
-             expected_version: int | None = None, idempotency_key: str | None = None) -> Result:
+             expected_version: int | None = None, idempotency_key: str | None = None,
+             token: str | None = None) -> Result:
+        """Reverse the latest undo not yet reversed: by whoever undid (the side whose
+        request it made), or the referee."""
         def redone(head: Frame, context: Context) -> list[ev.Event]:
-            return decide_redo(head.state, head.redo, self._state_at(match_id), context)
+            undone = self._event(match_id, head.redo[-1]) if head.redo else None
+            by = (undone.requested_by or undone.actor) if isinstance(
+                undone, ev.ActionsUndone) else REFEREE
+            return decide_redo(head.state, head.redo, self._state_at(match_id), context,
+                               undone_by=by)
 
         return self._execute(match_id, redone, actor=actor, command_id=command_id,
-                             expected_version=expected_version,
+                             expected_version=expected_version, token=token,
                              idempotency=self._idempotency(actor, idempotency_key, "redo"))
 
     @staticmethod
@@ -243,13 +263,22 @@ class MatchUseCases(MatchLog):
     def _execute(self, match_id: UUID, make: Callable[[Frame, Context], list[ev.Event]], *,
                  actor: str, command_id: str | None = None,
                  expected_version: int | None = None,
-                 idempotency: tuple[str, str] | None = None) -> Result:
+                 idempotency: tuple[str, str] | None = None,
+                 token: str | None = None, token_seat: str | None = None) -> Result:
+        """Decide and append under the match's lock, against the newest head; another
+        process's append makes it reload and decide again. With `token`, the action
+        happens only while that token still opens `token_seat` (default: `actor`), checked
+        against the same head the append is conditioned on: a token revoked (or a join
+        token used up) before the append acts no more, in any process."""
         command_id = command_id or uuid4().hex
         if idempotency is not None:
             command_id = f"{IDEMPOTENCY_PREFIX}{idempotency[0]}:{idempotency[1]}"
         with self._lock_for(match_id):
             for _attempt in range(5):
                 head = self.head(match_id)
+                if token is not None and seat_of(head, token) != (token_seat or actor):
+                    raise NotSeated("this token no longer opens that seat (revoked, or a join "
+                                    "token already used)", rule="core-seats")
                 if idempotency is not None:
                     earlier = self._earlier_request(match_id, head, idempotency)
                     if earlier is not None:
@@ -271,6 +300,8 @@ class MatchUseCases(MatchLog):
                 events = make(head, context)
                 if any(isinstance(e, ev.MatchEnded) for e in events):
                     events.append(self._reveal(head, context, len(events)))
+                if any(isinstance(e, ev.MatchReopened) for e in events):
+                    events.append(self._recommit(head, context, len(events)))
                 events = chained(events, head.chain_head)
                 try:
                     self.save(*events)
@@ -307,7 +338,15 @@ class MatchUseCases(MatchLog):
         return ev.DiceSeedRevealed(**stamp(), seed=seed, dice_commitment=commitment(
             bytes.fromhex(seed)), rule="core-dice")
 
-    def reveal_seed(self, match_id: UUID, *, actor: str = REFEREE) -> Result:
+    def _recommit(self, head: Frame, context: Context, after: int) -> ev.DiceCommitted:
+        """A fresh secret seed for the rest of the match (the old one is public)."""
+        fresh = self.seed_source()
+        stamp = envelopes(replace(head, version=head.version + after), context)
+        return ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
+                                dice_seed=fresh.hex(), rule="core-dice")
+
+    def reveal_seed(self, match_id: UUID, *, actor: str = REFEREE,
+                    token: str | None = None) -> Result:
         """The referee reveals the dice seed so far (to settle a dispute); a fresh secret
         seed is committed for the rest of the match."""
         fresh = self.seed_source()
@@ -324,5 +363,5 @@ class MatchUseCases(MatchLog):
             return [*revealed, ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
                                                 dice_seed=fresh.hex(), rule="core-dice")]
 
-        return self._execute(match_id, revealed, actor=actor)
+        return self._execute(match_id, revealed, actor=actor, token=token)
 

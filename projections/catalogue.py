@@ -67,8 +67,12 @@ class Change:
     version: int
     when: datetime
     turn: int | None = None
-    ended: bool = False
+    ended: bool | None = None  # True: the match ended; False: the referee reopened it
     winner: str | None = None
+
+
+def _flag(ended: bool | None) -> int | None:
+    return None if ended is None else int(ended)
 
 
 class _CatalogueSQL:
@@ -98,10 +102,11 @@ class _CatalogueSQL:
         return (
             (f"UPDATE {TABLE} SET version = {p}, last_activity = {p}, "
              f"turn = COALESCE({p}, turn), "
-             f"status = CASE WHEN {p} = 1 THEN 'ended' ELSE status END, "
-             f"winner = CASE WHEN {p} = 1 THEN {p} ELSE winner END WHERE match_id = {p}"),
-            (change.version, change.when.isoformat(), change.turn, int(change.ended),
-             int(change.ended), change.winner, str(change.match_id)),
+             f"status = CASE WHEN {p} = 1 THEN 'ended' WHEN {p} = 0 THEN 'active' "
+             "ELSE status END, "
+             f"winner = CASE WHEN {p} >= 0 THEN {p} ELSE winner END WHERE match_id = {p}"),
+            (change.version, change.when.isoformat(), change.turn, *[_flag(change.ended)] * 3,
+             change.winner, str(change.match_id)),
         )
 
     def statements(self, rows: Iterable[Change | CatalogueEntry]
@@ -226,10 +231,16 @@ def _(domain_event: ev.MatchEnded) -> Change | CatalogueEntry:
     return Change(e.originator_id, e.version, e.timestamp, ended=True, winner=e.winner)
 
 
+@row_change.register
+def _(domain_event: ev.MatchReopened) -> Change | CatalogueEntry:
+    e = domain_event
+    return Change(e.originator_id, e.version, e.timestamp, ended=False)
+
+
 # The events whose row change needs more than the envelope (the rest: `Change` of it).
 TYPED = frozenset(get_topic(cls) for cls in (ev.MatchCreated, ev.TurnAdvanced,
                                              ev.ActionsUndone, ev.ActionsRedone,
-                                             ev.MatchEnded))
+                                             ev.MatchEnded, ev.MatchReopened))
 
 
 def coalesce(changes: Iterable[Change | CatalogueEntry]) -> list[Change | CatalogueEntry]:
@@ -246,16 +257,17 @@ def coalesce(changes: Iterable[Change | CatalogueEntry]) -> list[Change | Catalo
         merged[change.match_id] = change if before is None else Change(
             change.match_id, change.version, change.when,
             turn=before.turn if change.turn is None else change.turn,
-            ended=before.ended or change.ended,
-            winner=change.winner if change.ended else before.winner)
+            ended=before.ended if change.ended is None else change.ended,
+            winner=before.winner if change.ended is None else change.winner)
     rows: list[Change | CatalogueEntry] = []
     for match_id, entry in entries.items():
         last = merged.pop(match_id, None)
         rows.append(entry if last is None else entry.model_copy(update={
             "version": last.version, "last_activity": last.when,
             "turn": entry.turn if last.turn is None else last.turn,
-            "status": "ended" if last.ended else entry.status,
-            "winner": last.winner if last.ended else entry.winner}))
+            "status": entry.status if last.ended is None else (
+                "ended" if last.ended else "active"),
+            "winner": entry.winner if last.ended is None else last.winner}))
     return [*rows, *merged.values()]
 
 

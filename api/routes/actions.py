@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Body, Response, status
 
-from api.deps import ActorDep, IdempotencyDep, IfMatchDep, MatchesDep
+from api.deps import ActorDep, IdempotencyDep, IfMatchDep, MatchesDep, TokenDep
 from api.problems import PreconditionFailed
 from api.schemas import ActedPublic, UndoCreate, UndoDecline, UndoRequestPublic, UndoStatus
 from domain.application import ConcurrencyConflict, Matches, Result
@@ -32,20 +32,22 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
 
 
 @router.post("/actions", status_code=status.HTTP_201_CREATED)
-def act(match_id: UUID, action: Annotated[Action, Body()], matches: MatchesDep, seat: ActorDep, key: IdempotencyDep,
-        if_match: IfMatchDep, response: Response) -> ActedPublic:
+def act(match_id: UUID, action: Annotated[Action, Body()], matches: MatchesDep, seat: ActorDep,
+        token: TokenDep, key: IdempotencyDep, if_match: IfMatchDep,
+        response: Response) -> ActedPublic:
     """Perform one action (see `type`) as the seat whose token is sent."""
     try:
         result = matches.act(match_id, action, actor=seat, expected_version=if_match,
-                             idempotency_key=key)
+                             idempotency_key=key, token=token)
     except VersionConflict as exc:
         raise _stale(exc) from None
     return _acted(result, seat, response)
 
 
 @router.post("/undo", status_code=status.HTTP_201_CREATED)
-def undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDep, if_match: IfMatchDep,
-         response: Response, body: UndoCreate | None = None) -> ActedPublic:
+def undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, token: TokenDep,
+         key: IdempotencyDep, if_match: IfMatchDep, response: Response,
+         body: UndoCreate | None = None) -> ActedPublic:
     """Undo the last `actions` actions, or back to version `to`. Nothing leaves the log.
     Over your own actions since the last barrier (a die roll, cards seen or shown, another
     seat's action) it is immediate; further back it appends an `UndoRequested` that the
@@ -53,7 +55,7 @@ def undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDe
     body = body or UndoCreate()
     try:
         result = matches.undo(match_id, actor=seat, to=body.to, actions=body.actions,
-                              expected_version=if_match, idempotency_key=key)
+                              expected_version=if_match, idempotency_key=key, token=token)
     except VersionConflict as exc:
         raise _stale(exc) from None
     return _acted(result, seat, response)
@@ -74,37 +76,39 @@ def undo_status(match_id: UUID, matches: MatchesDep, seat: ActorDep) -> UndoStat
 
 
 @router.post("/undo/accept", status_code=status.HTTP_201_CREATED)
-def accept_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, if_match: IfMatchDep,
-                response: Response) -> ActedPublic:
+def accept_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, token: TokenDep,
+                if_match: IfMatchDep, response: Response) -> ActedPublic:
     """Accept the pending undo request (another side; the referee forces it)."""
-    return _answer(matches, match_id, seat, if_match, response, accept=True, reason="")
+    return _answer(matches, match_id, seat, token, if_match, response, accept=True, reason="")
 
 
 @router.post("/undo/decline", status_code=status.HTTP_201_CREATED)
-def decline_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, if_match: IfMatchDep,
-                 response: Response, body: UndoDecline | None = None) -> ActedPublic:
+def decline_undo(match_id: UUID, matches: MatchesDep, seat: ActorDep, token: TokenDep,
+                 if_match: IfMatchDep, response: Response,
+                 body: UndoDecline | None = None) -> ActedPublic:
     """Decline the pending undo request (another side; the referee refuses it)."""
-    return _answer(matches, match_id, seat, if_match, response, accept=False,
+    return _answer(matches, match_id, seat, token, if_match, response, accept=False,
                    reason=(body or UndoDecline()).reason)
 
 
-def _answer(matches: Matches, match_id: UUID, seat: str, if_match: int | None,
+def _answer(matches: Matches, match_id: UUID, seat: str, token: str, if_match: int | None,
             response: Response, *, accept: bool, reason: str) -> ActedPublic:
     try:
         result = matches.answer_undo(match_id, actor=seat, accept=accept, reason=reason,
-                                     expected_version=if_match)
+                                     expected_version=if_match, token=token)
     except VersionConflict as exc:
         raise _stale(exc) from None
     return _acted(result, seat, response)
 
 
 @router.post("/redo", status_code=status.HTTP_201_CREATED)
-def redo(match_id: UUID, matches: MatchesDep, seat: ActorDep, key: IdempotencyDep, if_match: IfMatchDep,
-         response: Response) -> ActedPublic:
-    """Reverse the most recent undo (until a new action is taken)."""
+def redo(match_id: UUID, matches: MatchesDep, seat: ActorDep, token: TokenDep,
+         key: IdempotencyDep, if_match: IfMatchDep, response: Response) -> ActedPublic:
+    """Reverse the most recent undo (until a new action is taken): by the seat that undid
+    (the side whose request it made), or the referee."""
     try:
         result = matches.redo(match_id, actor=seat, expected_version=if_match,
-                             idempotency_key=key)
+                              idempotency_key=key, token=token)
     except VersionConflict as exc:
         raise _stale(exc) from None
     return _acted(result, seat, response)

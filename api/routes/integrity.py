@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Response
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 
-from api.deps import MatchesDep, ReaderDep, RefereeDep
+from api.deps import MatchesDep, ReaderDep, RefereeDep, TokenDep
 from api.schemas import ActedPublic
 from domain import events as ev
 from domain.integrity import verify as verify_export
@@ -77,11 +77,11 @@ def verify(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> dict[str, Any
 
 
 @router.post("/dice/reveal", status_code=201)
-def reveal(match_id: UUID, matches: MatchesDep, who: RefereeDep,
+def reveal(match_id: UUID, matches: MatchesDep, who: RefereeDep, token: TokenDep,
            response: Response) -> ActedPublic:
     """Reveal the dice seed so far to settle a dispute (referee only); a fresh secret seed is
     committed for the rest of the match."""
-    result = matches.reveal_seed(match_id, actor=who)
+    result = matches.reveal_seed(match_id, actor=who, token=token)
     response.headers["ETag"] = f'"{result.frame.version}"'
     return ActedPublic(version=result.frame.version,
                        events=[e.public(who) for e in result.events])

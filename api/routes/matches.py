@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, bearer
+from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, TokenDep, bearer
 from api.problems import Forbidden, Unauthorized, problem
 from api.schemas import (
     MatchCreated,
@@ -116,7 +116,7 @@ def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
 
 @router.post("/{match_id}/seats", status_code=status.HTTP_201_CREATED)
 def join_seat(match_id: UUID, body: SeatCreate, matches: MatchesDep, who: SeatDep,
-              response: Response) -> SeatJoinedPublic:
+              token: TokenDep, response: Response) -> SeatJoinedPublic:
     """Take a side's seat with its join token (used up: the answer holds the seat's own
     token), or name the referee with the referee's token."""
     if who.name.startswith(JOIN):
@@ -126,15 +126,16 @@ def join_seat(match_id: UUID, body: SeatCreate, matches: MatchesDep, who: SeatDe
     else:
         raise Forbidden("join with a side's join token or the referee's token",
                         rule="core-seats")
-    result = matches.join(match_id, side=side, player=body.player, entropy=body.entropy)
+    result = matches.join(match_id, side=side, player=body.player, entropy=body.entropy,
+                          token=token)
     response.headers["ETag"] = f'"{result.frame.version}"'
     return SeatJoinedPublic(side=side, player=body.player, token=result.tokens.get(side or ""))
 
 
 @router.post("/{match_id}/tokens", status_code=status.HTTP_201_CREATED)
 def reissue_token(match_id: UUID, body: TokenCreate, matches: MatchesDep, who: RefereeDep,
-                  response: Response) -> TokenPublic:
+                  token: TokenDep, response: Response) -> TokenPublic:
     """Revoke every token of a seat and issue a new one (referee only)."""
-    result = matches.reissue(match_id, body.seat, actor=who)
+    result = matches.reissue(match_id, body.seat, actor=who, token=token)
     response.headers["ETag"] = f'"{result.frame.version}"'
     return TokenPublic(seat=body.seat, token=result.tokens[body.seat])

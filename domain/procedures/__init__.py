@@ -1,8 +1,8 @@
 """The core procedures of `decide`, one module per thing they act on. Importing this
 package registers them all with `handle`."""
 
-from domain.procedures import cards, dice, records, turn, units
+from domain.procedures import cards, dice, end, records, turn, units
 from domain.procedures.dispatch import handle
 from domain.procedures.turn import next_marker
 
-__all__ = ["cards", "dice", "handle", "next_marker", "records", "turn", "units"]
+__all__ = ["cards", "dice", "end", "handle", "next_marker", "records", "turn", "units"]

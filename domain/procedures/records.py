@@ -1,5 +1,5 @@
-"""Procedures that record: tracks, victory points, a result read from a table, notes,
-disputes and the end of the match."""
+"""Procedures that record: tracks, victory points, a result read from a table, notes and
+disputes."""
 
 from __future__ import annotations
 
@@ -60,12 +60,5 @@ def _(command: cmd.OpenDispute, state: MatchState, ruleset: Ruleset, emit: Emit)
                             "`upto_version` not before `about_version`", rule="core-disputes")
     emit(ev.DisputeOpened, about_version=command.about_version, upto_version=upto,
          text=command.text)
-
-
-@_handle.register
-def _(command: cmd.EndMatch, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
-    if command.winner is not None:
-        _side(state, command.winner)
-    emit(ev.MatchEnded, winner=command.winner, reason=command.reason)
 
 

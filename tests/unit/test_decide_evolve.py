@@ -204,11 +204,11 @@ def test_rally_clears_the_flags_it_names_and_removes_markers(deployed: Table) ->
 @pytest.mark.parametrize("reason", ["destroyed", "eliminated", "surrendered", "withdrawn",
                                     "casualty"])
 def test_removed_unit_goes_to_its_box_with_the_reason(deployed: Table, reason: str) -> None:
-    [event] = deployed.act("blue", type="remove_unit", unit_id="sq1", reason=reason)
+    [event] = deployed.act("red", type="remove_unit", unit_id="sq1", reason=reason)
     assert isinstance(event, ev.UnitRemoved)
     unit = deployed.state.units["sq1"]
     assert unit.removed == reason and unit.position == Position(box="eliminated")
-    deployed.act("red", type="remove_unit", unit_id="bl1", reason=reason, to_box="reserve")
+    deployed.act("blue", type="remove_unit", unit_id="bl1", reason=reason, to_box="reserve")
     assert deployed.state.units["bl1"].position == Position(box="reserve")
 
 
@@ -341,7 +341,8 @@ REFUSALS: list[tuple[str, str, dict[str, Any], type[DomainError], str]] = [
      InvalidAction, "core-sides"),
     ("split: figures not said", "red",
      {"type": "split_unit", "unit_id": "sq1", "new_unit_id": "b"}, InvalidAction, "core-split"),
-    ("activate: a unit that has left play", "red", {"type": "activate_unit", "unit_id": "gone"},
+    ("activate: a unit that has left play", "blue",
+     {"type": "activate_unit", "unit_id": "gone"},
      InvalidAction, "core-units"),
     ("activate: a battlegroup, which freeform does not have", "red",
      {"type": "activate_battlegroup", "battlegroup": "bg1"}, InvalidAction, "core-actions"),
@@ -369,7 +370,11 @@ REFUSALS: list[tuple[str, str, dict[str, Any], type[DomainError], str]] = [
     ("lose a step: the unit has none", "red", {"type": "lose_step", "unit_id": "sq1"},
      InvalidAction, "core-steps"),
     ("lose a step: not your unit", "blue", {"type": "lose_step", "unit_id": "sq1"},
-     NotYourTurn, "core-seats"),
+     NotYourTurn, "core-authority"),
+    ("concede: the referee is no side", "referee", {"type": "concede"}, NotYourTurn,
+     "core-end"),
+    ("reopen: the match has not ended", "referee", {"type": "reopen_match"}, InvalidAction,
+     "core-end"),
     *[(f"{action['type']}: another ruleset's", "red", action, InvalidAction, "core-actions")
       for action in (
           {"type": "fire", "unit_id": "sq1", "target_id": "sq2"},
@@ -390,7 +395,7 @@ def test_a_refused_action_raises_its_error_naming_the_rule_and_appends_nothing(
 ) -> None:
     deployed.act("red", type="place_marker", kind="suppression", count=2, unit_id="sq1")
     deployed.act("blue", type="deploy_unit", unit={**OTHER, "id": "gone"})
-    deployed.act("red", type="remove_unit", unit_id="gone", reason="destroyed")
+    deployed.act("blue", type="remove_unit", unit_id="gone", reason="destroyed")
     log, state = list(deployed.log), deployed.state
     with pytest.raises(error) as refused:
         deployed.act(actor, **action)
@@ -418,8 +423,9 @@ def test_a_step_that_does_not_allow_an_action_refuses_it_naming_its_rule() -> No
     with pytest.raises(OutOfSequence) as refused:
         decide(RollDice(notation="d6", purpose="x"), state, ruleset, table.context())
     assert refused.value.rule == "XX-1"
-    assert refused.value.allowed == ["add_note", "advance", "end_match", "move_unit",
-                                     "open_dispute", "record_roll"]
+    assert refused.value.allowed == ["add_note", "advance", "concede", "end_match",
+                                     "move_unit", "open_dispute", "record_roll",
+                                     "reopen_match"]
     for always in ({"type": "advance"}, {"type": "add_note", "text": "x"}):
         assert decide(ACTIONS.validate_python(always), state, ruleset, table.context())
 
@@ -440,15 +446,24 @@ def test_a_side_acting_on_the_other_sides_unit_is_not_its_turn(
     log = list(deployed.log)
     with pytest.raises(NotYourTurn) as refused:
         deployed.act("blue", **action)
-    assert refused.value.rule == "core-seats" and deployed.log == log
+    assert refused.value.rule == "core-authority" and deployed.log == log
     deployed.act("red", **action)  # the owner may
     deployed.undo()
     deployed.act("referee", **action)  # and so may the referee
 
 
-def test_markers_and_removals_may_come_from_the_opponent(deployed: Table) -> None:
+def test_the_opponent_marks_the_effect_of_its_fire_but_removing_the_unit_is_the_owners(
+    deployed: Table,
+) -> None:
     deployed.act("blue", type="place_marker", kind="suppression", unit_id="sq1")
-    deployed.act("blue", type="remove_unit", unit_id="sq1", reason="destroyed")
+    assert deployed.state.units["sq1"].markers == {"suppression": 1}
+    log = list(deployed.log)
+    for action in ({"type": "remove_unit", "unit_id": "sq1", "reason": "destroyed"},
+                   {"type": "remove_marker", "kind": "suppression", "unit_id": "sq1"}):
+        with pytest.raises(NotYourTurn) as refused:
+            deployed.act("blue", **action)
+        assert refused.value.rule == "core-authority" and deployed.log == log
+    deployed.act("red", type="remove_unit", unit_id="sq1", reason="destroyed")
     assert deployed.state.units["sq1"].removed == "destroyed"
 
 
@@ -489,13 +504,15 @@ AFTER_THE_END: list[dict[str, Any]] = [
     {"type": "resolve_combat", "attackers": ["sq1"], "defenders": ["sq2"], "odds": "2:1"},
     {"type": "lose_step", "unit_id": "sq1"},
     {"type": "record_roll", "results": [3]},
+    {"type": "concede"},
 ]
 
 
 def test_after_the_match_ends_every_action_but_a_note_is_refused(deployed: Table) -> None:
     deployed.act("red", type="place_marker", kind="suppression", unit_id="sq1")
     deployed.act(type="end_match", winner=None, reason="draw agreed")
-    assert {a["type"] for a in AFTER_THE_END} == set(ACTION_TYPES) - {"add_note", "open_dispute"}
+    assert {a["type"] for a in AFTER_THE_END} == set(ACTION_TYPES) - {
+        "add_note", "open_dispute", "reopen_match"}
     log = list(deployed.log)
     for action in AFTER_THE_END:
         for actor in ("red", "referee"):
@@ -515,7 +532,8 @@ def test_after_the_match_ends_every_action_but_a_note_is_refused(deployed: Table
 
 def test_table_dice_are_declared_first_and_thrown_second(deployed: Table) -> None:
     """Declare before rolling: the purpose, units, notation and success condition are fixed
-    before the result exists; the faces follow, from any seat that saw them."""
+    before the result exists; the faces follow, from the seat that declared them (or the
+    referee): the opponent does not choose them."""
     [declared] = deployed.act("red", type="roll_dice", notation="2d6+1", purpose="rally sq1",
                               unit_ids=["sq1"], source="table", success="total >= 8")
     assert isinstance(declared, ev.RollDeclared) and deployed.state.awaiting is not None
@@ -523,16 +541,19 @@ def test_table_dice_are_declared_first_and_thrown_second(deployed: Table) -> Non
         deployed.act("red", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
     assert "record_roll" in waiting.value.detail
     with pytest.raises(InvalidAction):
-        deployed.act("blue", type="record_roll", results=[7])  # two dice were declared
+        deployed.act("red", type="record_roll", results=[7])  # two dice were declared
     with pytest.raises(InvalidAction):
         deployed.act("blue", type="enter_result", result="8")  # dice are recorded, not read
-    [thrown] = deployed.act("blue", type="record_roll", results=[3, 4])
+    with pytest.raises(NotYourTurn) as refused:
+        deployed.act("blue", type="record_roll", results=[3, 4])
+    assert refused.value.rule == "core-authority"
+    [thrown] = deployed.act("red", type="record_roll", results=[3, 4])
     assert isinstance(thrown, ev.DiceRolled) and thrown.declared == declared.version
     assert (thrown.total, thrown.success, thrown.purpose, thrown.actor) == (
-        8, "total >= 8", "rally sq1", "blue")
+        8, "total >= 8", "rally sq1", "red")
     assert deployed.state.awaiting is None
     with pytest.raises(InvalidAction):
-        deployed.act("blue", type="record_roll", results=[3, 4])  # nothing declared now
+        deployed.act("red", type="record_roll", results=[3, 4])  # nothing declared now
     both = deployed.act("red", type="roll_dice", notation="d6", purpose="x", source="table",
                         results=[5])
     assert [type(e) for e in both] == [ev.RollDeclared, ev.DiceRolled]
