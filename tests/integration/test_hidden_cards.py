@@ -62,7 +62,7 @@ def test_battlegroup_discards_bg_6_stay_with_their_side_and_the_referee(
         client: TestClient) -> None:
     m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
     for _ in range(2):  # round 1: each side draws; round 2: north discards its card
-        m.act("north", type="roll_initiative", source="table",
+        m.act("referee", type="roll_initiative", source="table",
               results={"north": 4, "south": 3, "west": 1})
         m.act("north", type="advance")
         if m.turn["turn"] == 1:
