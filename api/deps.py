@@ -1,9 +1,12 @@
 """Dependencies shared by the routes: the application, who is asking, `If-Match`,
-`Idempotency-Key`. Those that touch no store are `async def`: FastAPI runs a plain `def`
-dependency in a worker thread, and those hops were most of a request's CPU under load."""
+`Idempotency-Key`, `Last-Event-ID`. Those that touch no store are `async def`: FastAPI runs a
+plain `def` dependency in a worker thread, and those hops were most of a request's CPU under
+load. Every header the API reads is taken from the request's bytes by `header()`, the one
+place that decides what a header may hold."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
@@ -12,7 +15,7 @@ from fastapi import Depends, Header, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.problems import Forbidden, Unauthorized
+from api.problems import BadHeader, Forbidden, Unauthorized
 from domain.application import JOIN, SPECTATOR, Matches
 from domain.decide import REFEREE
 from domain.errors import InvalidAction, MatchNotFound
@@ -57,15 +60,40 @@ MatchesDep = Annotated[Matches, Depends(get_matches)]
 CatalogueDep = Annotated[CatalogueService, Depends(get_catalogue)]
 
 
+_VISIBLE_ASCII = re.compile(rb"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?")
+
+
+def header(request: Request, name: str, *, max_length: int) -> str | None:
+    """The value of the header `name`, None when it is absent or empty. It must
+    be sent once and be at most `max_length` visible ASCII characters (spaces inside): no
+    header read here holds anything else, and a server decoding other bytes (Latin-1, as
+    ASGI does) would hand on what no client meant, e.g. "²", which `str.isdigit` accepts
+    and `int` refuses. Anything else is a 400 problem, before a route runs."""
+    key = name.lower().encode("ascii")
+    found = [value for field, value in request.scope["headers"] if field == key]
+    if len(found) > 1:
+        raise BadHeader(f"send the {name} header once", rule="core-requests")
+    raw = found[0].strip(b" \t") if found else b""
+    if not raw:
+        return None
+    if len(raw) > max_length or not _VISIBLE_ASCII.fullmatch(raw):
+        raise BadHeader(f"the {name} header must be at most {max_length} visible ASCII "
+                        "characters", rule="core-requests")
+    return raw.decode("ascii")
+
+
 _bearer = HTTPBearer(auto_error=False, description="a seat token of the match")
 
 
-async def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None,
-                                        Depends(_bearer)]) -> str:
-    if credentials is None or not credentials.credentials.strip():
+async def bearer(request: Request,
+                 declared: Annotated[HTTPAuthorizationCredentials | None,
+                                     Depends(_bearer)]) -> str:
+    """The bearer token (`declared` only puts the scheme in the OpenAPI document)."""
+    scheme, _, token = (header(request, "Authorization", max_length=1024) or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'",
                            rule="core-seats")
-    return credentials.credentials.strip()
+    return token.strip()
 
 
 @dataclass(frozen=True)
@@ -110,25 +138,45 @@ async def referee(who: Annotated[Seat, Depends(seat)]) -> str:
     return who.name
 
 
+# The header parameters below only describe the headers in the OpenAPI document; their
+# values are read through `header()`.
+
 async def expected_version(
+    request: Request,
     if_match: Annotated[str | None, Header(max_length=32, description=(
         "The match version the action was decided on; 412 if the match moved on."))] = None,
 ) -> int | None:
-    if if_match is None:
+    raw = header(request, "If-Match", max_length=32)
+    if raw is None:
         return None
-    raw = if_match.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit():
+    version = raw.removeprefix("W/").strip('"')
+    if not version.isdigit():  # ASCII digits only: header() let nothing else through
         raise InvalidAction('If-Match must be a match version, e.g. "12"',
                             rule="core-concurrency")
-    return int(raw)
+    return int(version)
 
 
 async def idempotency_key(
+    request: Request,
     idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200, description=(
         "Retrying with the same key (same seat, same body) returns the first response and "
-        "appends nothing"))] = None,
+        "appends nothing; at most 200 visible ASCII characters"))] = None,
 ) -> str | None:
-    return idempotency_key
+    return header(request, "Idempotency-Key", max_length=200)
+
+
+async def last_event_id(
+    request: Request,
+    last_event_id: Annotated[str | None, Header(max_length=20, description=(
+        "The last version this stream sent, when reconnecting"))] = None,
+) -> int | None:
+    raw = header(request, "Last-Event-ID", max_length=20)
+    if raw is None:
+        return None
+    if not raw.isdigit():
+        raise BadHeader("Last-Event-ID must be a version this stream sent, e.g. 12",
+                        rule="core-live")
+    return int(raw)
 
 
 SeatDep = Annotated[Seat, Depends(seat)]
@@ -137,5 +185,6 @@ ActorDep = Annotated[str, Depends(actor)]
 RefereeDep = Annotated[str, Depends(referee)]
 IfMatchDep = Annotated[int | None, Depends(expected_version)]
 IdempotencyDep = Annotated[str | None, Depends(idempotency_key)]
+LastEventDep = Annotated[int | None, Depends(last_event_id)]
 # The bearer token itself, for use cases that must see it still live as they append.
 TokenDep = Annotated[str, Depends(bearer)]

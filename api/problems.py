@@ -35,13 +35,18 @@ class Problem(BaseModel):
     allowed: list[str] | None = None
 
 
+def _documented(title: str) -> dict[str, Any]:
+    return {"description": title, "content": {MEDIA_TYPE: {"schema": Problem.model_json_schema()}}}
+
+
 PROBLEMS: dict[int | str, dict[str, Any]] = {
-    status: {"description": title, "content": {MEDIA_TYPE: {"schema": Problem.model_json_schema()}}}
+    status: _documented(title)
     for status, title in [
-        (400, "The body is not JSON"),
+        (400, "The body is not JSON, or a header is not what it must be"),
         (401, "No token, or one that opens no seat here"),
         (403, "The seat may not do this"),
         (404, "No such match or scenario, or a point the match never reached"),
+        (408, "The body did not arrive in time"),
         (409, "Refused by the state of the match (undo, end, concurrency)"),
         (412, "If-Match is stale"),
         (413, "The body is too large"),
@@ -50,6 +55,13 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (503, "Not ready"),
     ]
 }
+
+
+# The routes under a quota per client address (api/quotas.py) answer 429 past it.
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {429: {
+    **_documented("Too many from this address: try again after `Retry-After` seconds"),
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+}}
 
 
 def problem(status: int, title: str, detail: str, *, code: str, instance: str = "",
@@ -91,6 +103,26 @@ class Forbidden(DomainError):
 class NotReady(DomainError):
     status = 503
     title = "Not ready"
+
+
+class BadHeader(DomainError):
+    """A header the API reads holds what no client of it sends (non-ASCII bytes, control
+    characters, twice the same header)."""
+
+    status = 400
+    title = "Bad header"
+
+
+class TooLarge(DomainError):
+    status = 413
+    title = "Request too large"
+
+
+class BodyTimeout(DomainError):
+    """The request body did not arrive in time (a slow or stalled client)."""
+
+    status = 408
+    title = "Request timeout"
 
 
 class PreconditionFailed(DomainError):

@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from api.deps import MatchesDep, ReaderDep
+from api.deps import LastEventDep, MatchesDep, ReaderDep
 from projections.feed import MatchFeed
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["live"])
@@ -33,12 +33,11 @@ def get_feed(request: Request) -> MatchFeed:
                          "and one whenever the match moves on; `: ping` comments keep it open"}})
 async def stream(match_id: UUID, request: Request, matches: MatchesDep, who: ReaderDep,
                  feed: Annotated[MatchFeed, Depends(get_feed)],
-                 last_event_id: Annotated[str | None, Header(max_length=20)] = None,
-                 ) -> AsyncIterator[ServerSentEvent]:
+                 last_event_id: LastEventDep) -> AsyncIterator[ServerSentEvent]:
     """Follow a match: its version now, then each new version as it is stored (by any
     process sharing the store). Read what changed through the views with your own token."""
     sub = await run_in_threadpool(feed.subscribe, match_id, asyncio.get_running_loop())
-    sent = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+    sent = last_event_id
     try:
         head = await run_in_threadpool(matches.head, match_id)
         sub.version = max(sub.version, head.version)

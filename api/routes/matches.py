@@ -80,7 +80,7 @@ def import_takes_post_only(request: Request) -> JSONResponse:
 def admin(request: Request, token: Annotated[str, Depends(bearer)]) -> None:
     import hmac
 
-    if not hmac.compare_digest(token, request.app.state.settings.admin_token):
+    if not hmac.compare_digest(token.encode(), request.app.state.settings.admin_token.encode()):
         raise Unauthorized("the catalogue needs the server's admin token "
                            "(BATTLELOG_ADMIN_TOKEN, printed by battlelog serve)",
                            rule="core-seats")
