@@ -83,12 +83,6 @@ def _declared_by(command: cmd.RecordRoll, state: MatchState, actor: str) -> set[
     return {by} if by is not None and by != REFEREE else set()
 
 
-def _initiative(command: cmd.RollInitiative, state: MatchState, actor: str) -> set[str]:
-    """(ours) Server dice roll for every side and nobody chooses them; table dice for
-    several sides at once are entered by the referee, or by the one side they are for."""
-    return set(command.results or ()) if command.source == "table" else set()
-
-
 OWNERS: dict[str, Owners] = {
     # units: their owner's
     "deploy_unit": lambda command, state, actor: {command.unit.side},
@@ -112,7 +106,6 @@ OWNERS: dict[str, Owners] = {
     # sides and tracks
     "score_vp": _side,
     "set_track": _track,
-    "roll_initiative": _initiative,
     "record_roll": _declared_by,
     # a side's own things, by definition (the procedure acts on the actor's own side)
     "roll_dice": _nobody,
@@ -124,6 +117,9 @@ OWNERS: dict[str, Owners] = {
     "declare_operation": _nobody,
     "call_artillery": _nobody,  # a mission is its caller's (the procedure checks)
     "pass_initiative": _nobody,  # the winner's (the procedure checks)
+    # (ours) one roll for every side at once, by whoever's step it is: with table dice that
+    # seat enters every side's die as thrown at the table
+    "roll_initiative": _nobody,
     "enter_result": _nobody,  # by the seat that rolled (the procedure checks)
     "advance": _nobody,
     "add_note": _nobody,

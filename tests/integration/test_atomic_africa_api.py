@@ -144,7 +144,7 @@ def test_aa_5_voluntary_split_needs_six_figures(client: TestClient) -> None:
            squad("ml1", "blue", 10, "d8"))
     to_clean_up(m)
     m.refused("red", 422, "AA-5", type="split_unit", unit_id="five", new_unit_id="x")
-    m.refused("blue", 403, "core-seats", type="split_unit", unit_id="six", new_unit_id="x")
+    m.refused("blue", 403, "core-authority", type="split_unit", unit_id="six", new_unit_id="x")
     m.refused("red", 422, "AA-3", type="split_unit", unit_id="six", new_unit_id="x", figures=3)
     [split] = m.act("red", type="split_unit", unit_id="six", new_unit_id="six-b",
                     odd_to={"suppression": "second"})

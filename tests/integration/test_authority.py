@@ -80,7 +80,7 @@ TABLE: dict[str, tuple[Builder, str, Any]] = {
     "roll_morale": (lambda t, m: {"unit_id": UNIT[t], "source": "table", "result": 6}, "owner",
                     OTHER_RULESET),
     "activate_battlegroup": (lambda t, m: {"battlegroup": f"{t}-bg"}, "owner", OTHER_RULESET),
-    "roll_initiative": (lambda t, m: {"source": "table", "results": {t: 6}}, "owner",
+    "roll_initiative": (lambda t, m: {"source": "table", "results": {t: 6}}, "sides",
                         OTHER_RULESET),
     "pass_initiative": (lambda t, m: {}, "sides", OTHER_RULESET),
     "announce_reinforcements": (lambda t, m: {"unit_ids": [UNIT[t]], "entry": "north"}, "owner",

@@ -145,8 +145,8 @@ def test_activation_follows_the_order_skips_and_passes_over(client: TestClient) 
     assert m.turn["active_side"] == "north"
     m.refused("south", 403, "BG-7", type="activate_battlegroup", battlegroup="s-1")
     m.refused("north", 422, "BG-7", type="advance")  # must activate: no skipping
-    m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="n-1",
-              auxiliaries=["s-rifles"])
+    m.refused("north", 403, "core-authority", type="activate_battlegroup", battlegroup="n-1",
+              auxiliaries=["s-rifles"])  # another side's squad
     [activated] = m.act("north", type="activate_battlegroup", battlegroup="n-1",
                         auxiliaries=["n-snipers"])
     assert activated["unit_ids"] == ["n-hq", "n-rifles", "n-snipers"]

@@ -158,7 +158,7 @@ def test_es3_a_leader_rallies_as_many_bases_as_its_modifier_allows(client: TestC
     assert not {"broken", "routed"} & set(m.unit("g-rifles-3")["status"])
     m.refused("germans", 422, "ES-3", type="rule_roll", roll="leader_rally",
               unit_id="g-rifles-3", leader_id="g-leader", **table(1, 1))  # not broken now
-    m.refused("germans", 422, "ES-3", type="rule_roll", roll="leader_rally",
+    m.refused("germans", 403, "core-authority", type="rule_roll", roll="leader_rally",
               unit_id="g-rifles-2", leader_id="s-leader", **table(1, 1))  # not their leader
 
 

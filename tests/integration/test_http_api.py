@@ -133,7 +133,7 @@ def test_a_side_cannot_act_for_the_other_sides_unit(client: TestClient) -> None:
     match = _create(client)
     _act(client, match, "allies", type="deploy_unit", unit=SQUAD)
     r = _act(client, match, "axis", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
-    assert r.status_code == 403 and r.json()["rule"] == "core-seats"
+    assert r.status_code == 403 and r.json()["rule"] == "core-authority"
     spectator = client.post(f"/api/matches/{match}/actions", json={"type": "advance"},
                             headers=auth(match, "spectator"))
     assert spectator.status_code == 403

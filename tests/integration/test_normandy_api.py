@@ -118,7 +118,7 @@ def test_no1_supply_is_set_in_the_supply_segment_for_every_unit_on_the_map(
     advance_to(m, "mutual/supply")
     assert m.turn["expects"] == ["units without a supply status: a-6para"]
     m.refused("referee", 422, "NO-1", type="advance")
-    m.refused("german", 403, "NO-1", {"type": "set_supply", "unit_ids": ["a-6para"],
+    m.refused("german", 403, "core-authority", {"type": "set_supply", "unit_ids": ["a-6para"],
                                        "status": "isolated"})
     [changed] = m.act("allied", type="set_supply", unit_ids=["a-6para", "a-3div"],
                       status="isolated")[:1]
@@ -179,7 +179,7 @@ def test_no2_combat_records_odds_modifiers_roll_and_the_players_result(
     m.refused("german", 403, "NO-2", type="enter_result", result="DR")
     m.act("allied", type="enter_result", result="DR: defender loses a step and retreats")
     # step losses and the retreat follow as the owner's actions
-    m.refused("allied", 403, "core-seats", type="lose_step", unit_id="g-21pz")
+    m.refused("allied", 403, "core-authority", type="lose_step", unit_id="g-21pz")
     [lost] = m.act("german", type="lose_step", unit_id="g-21pz")
     assert lost["steps"] == 1
     m.act("german", type="move_unit", unit_id="g-21pz", to={"hex": "1305"})
