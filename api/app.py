@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -9,7 +10,8 @@ from fastapi import Depends, FastAPI
 
 from api import problems
 from api.deps import known_query_only
-from api.limits import BodyLimit
+from api.limits import BodyDeadline, BodyLimit
+from api.quotas import Quotas
 from api.routes import actions, disputes, events, health, integrity, live, views, web
 from api.routes import matches as match_routes
 from api.routes import scenarios as scenario_routes
@@ -23,6 +25,7 @@ DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
 Every action appends immutable events to the match's log; the board, VP tracks and turn
 marker are derived from it, at any point in time (`at`, `turn`+`step`, `time`). Errors are
 RFC 9457 problem details naming the rule that refused the action."""
+IMPORT = "/api/matches/import"
 
 
 def create_app(settings: Settings | None = None, *, matches: Matches | None = None) -> FastAPI:
@@ -54,8 +57,14 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     # Whether the server is shutting down (`battlelog serve` points it at uvicorn): live
     # streams end then, so that a graceful shutdown does not wait for open pages.
     app.state.stopping = lambda: False
+    app.state.importing = asyncio.Semaphore(settings.imports_at_once)
+    # Outermost last: a slow body is cut off (408) wherever it is read; quotas refuse
+    # before any body is read (429); then the body's size and nesting (413, 422).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
-                       larger={"/api/matches/import": settings.max_import_bytes})
+                       streamed={IMPORT: settings.max_import_bytes})
+    app.add_middleware(Quotas, rates={("POST", "/api/matches"): settings.create_rate,
+                                      ("POST", IMPORT): settings.import_rate})
+    app.add_middleware(BodyDeadline, seconds=settings.body_timeout)
     problems.install(app)
     for module in (match_routes, actions, views, events, integrity, disputes, live,
                    scenario_routes, health, web):

@@ -9,12 +9,22 @@ import argparse
 import sys
 from collections.abc import Iterable
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Any
 
 import uvicorn
 
 from api.settings import Settings
+
+
+def _serve_limits() -> dict[str, tuple[str, Any, Any, str]]:
+    """The settings that have a variable and a flag: name -> (variable, default, type,
+    meaning)."""
+    out = {}
+    for name, field in Settings.model_fields.items():
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and "variable" in extra:
+            out[name] = (extra["variable"], extra["default"], extra["cast"], field.description)
+    return out
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
                        "ignored when BATTLELOG_STORE=postgres")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    limits = serve.add_argument_group(
+        "limits", "against hostile or slow clients; each defaults to its BATTLELOG_ variable, "
+        "else to the value shown (docs/configuration.md)")
+    for name, (variable, default, kind, meaning) in _serve_limits().items():
+        limits.add_argument(f"--{name.replace('_', '-')}", type=kind, metavar=name.upper(),
+                            help=f"{meaning} (${variable}; default {default})")
     check = commands.add_parser(
         "verify", help="check a match export offline: hash chain and server dice",
         description="Check a match export (GET /api/matches/{id}/export): every line "
@@ -128,24 +144,25 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
 
 
 def import_file(path: str, db: str | None) -> int:
+    from api.imports import ImportFile
     from domain.application import Matches
     from domain.errors import DomainError
-    from domain.integrity import split_lines
 
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        upload = ImportFile.copy_of(sys.stdin.buffer) if path == "-" else ImportFile.open(path)
+    except OSError as error:
         print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
         return 2
     matches = Matches(env=Settings(db=db).store_env())
     try:
-        result = matches.import_match(split_lines(text))
+        result = upload.import_into(matches, isolate=False)  # this is a process of its own
     except DomainError as error:
         print(f"battlelog import: refused: {error.detail}", file=sys.stderr)
         return 1
     finally:
+        upload.close()
         matches.close()
-    print(f"imported match {result.events[0].originator_id} ({result.frame.version} events)")
+    print(f"imported match {result.match_id} ({result.version} events)")
     for seat, token in result.tokens.items():
         print(f"  {seat}: {token}")
     return 0
@@ -173,29 +190,41 @@ def verify(path: str) -> int:
     return 0 if report.ok else 1
 
 
+def serve(args: argparse.Namespace) -> int:
+    from api.app import create_app
+    from api.server import config
+
+    chosen = {name: getattr(args, name) for name in _serve_limits()}
+    try:
+        given = Settings(db=args.db, host=args.host, port=args.port,
+                         **{name: value for name, value in chosen.items() if value is not None})
+    except ValueError as error:  # pydantic's ValidationError is one
+        print(f"battlelog serve: {error}", file=sys.stderr)
+        return 2
+    settings = given.with_admin_token()
+    store = settings.store_env()
+    where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
+    admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
+             else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
+    base = f"http://{args.host}:{args.port}"
+    print(f"battlelog is serving {base} (store: {where})\n"
+          f"open {base}/ in a browser to play; the API documentation is at {base}/docs\n"
+          f"admin token for the match list (GET /api/matches): {admin}\n"
+          f"start a sample match: curl -s {base}/api/scenarios/atomic-africa-demo | "
+          f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-\n"
+          f"limits per client address: {settings.create_rate} creations, "
+          f"{settings.import_rate} imports (battlelog serve --help)", flush=True)
+    app = create_app(settings)
+    server = uvicorn.Server(config(app, settings, log_level="warning"))
+    app.state.stopping = lambda: server.should_exit
+    server.run()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
-        from api.app import create_app
-
-        given = Settings(db=args.db, host=args.host, port=args.port)
-        settings = given.with_admin_token()
-        store = settings.store_env()
-        where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
-        admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
-                 else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
-        base = f"http://{args.host}:{args.port}"
-        print(f"battlelog is serving {base} (store: {where})\n"
-              f"open {base}/ in a browser to play; the API documentation is at {base}/docs\n"
-              f"admin token for the match list (GET /api/matches): {admin}\n"
-              f"start a sample match: curl -s {base}/api/scenarios/atomic-africa-demo | "
-              f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-",
-              flush=True)
-        app = create_app(settings)
-        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
-                                               log_level="warning"))
-        app.state.stopping = lambda: server.should_exit
-        server.run()
+        return serve(args)
     elif args.command == "verify":
         return verify(args.file)
     elif args.command == "export":

@@ -10,7 +10,8 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, TokenDep, bearer
-from api.problems import Forbidden, Unauthorized, problem
+from api.imports import ImportFile
+from api.problems import RATE_LIMITED, Forbidden, Unauthorized, problem
 from api.schemas import (
     MatchCreated,
     MatchPublic,
@@ -23,15 +24,13 @@ from api.schemas import (
 from domain.application import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
-from domain.errors import InvalidAction
-from domain.integrity import split_lines
 from projections.catalogue import CatalogueEntry
 from projections.views import turn_view
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, responses=RATE_LIMITED)
 def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> MatchCreated:
     """Create a match: ruleset, scenario, sides (2 to 8) and options (`casual`, `phases`)."""
     result = matches.create_match(body)
@@ -47,23 +46,26 @@ def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> 
     )
 
 
-@router.post("/import", status_code=status.HTTP_201_CREATED, openapi_extra={
+@router.post("/import", status_code=status.HTTP_201_CREATED, responses=RATE_LIMITED,
+             openapi_extra={
     "requestBody": {"required": True, "content": {"application/x-ndjson": {
         "schema": {"type": "string", "description": "a referee's export (JSON Lines)"}}}}})
 async def import_match(request: Request, matches: MatchesDep,
                        response: Response) -> MatchCreated:
     """Rebuild a match from a referee's export (`GET .../export`): the same events, versions,
     state and hash chain under the same match id. A bad file is refused naming its line and
-    leaves nothing behind. The answer holds fresh seat tokens."""
+    leaves nothing behind. The answer holds fresh seat tokens. The file is spooled as it
+    arrives (at most `BATTLELOG_MAX_IMPORT_BYTES`, else 413) and checked and imported in a
+    worker thread, `BATTLELOG_IMPORTS_AT_ONCE` at a time (api/imports.py)."""
+    upload = await ImportFile.receive(request.stream())
     try:
-        text = (await request.body()).decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidAction("the file is not UTF-8 text", rule="core-import") from None
-    result = await run_in_threadpool(matches.import_match, split_lines(text))
-    match_id = result.events[0].originator_id
-    base = f"/api/matches/{match_id}"
+        async with request.app.state.importing:
+            result = await run_in_threadpool(upload.import_into, matches)
+    finally:
+        upload.close()
+    base = f"/api/matches/{result.match_id}"
     response.headers["Location"] = base
-    return MatchCreated(match_id=match_id, version=result.frame.version, tokens=result.tokens,
+    return MatchCreated(match_id=result.match_id, version=result.version, tokens=result.tokens,
                         links={"self": base, "export": f"{base}/export"})
 
 

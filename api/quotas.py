@@ -1,0 +1,75 @@
+"""Quotas per client address on what anyone may do without a token: creating a match and
+importing one. Counted in this process's memory with the `limits` library (a moving
+window: at most N in any window of the period); past a quota the answer is 429 with
+`Retry-After`, before the body is read, and nothing is appended."""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.problems import problem
+
+
+def client_key(scope: Scope) -> str | None:
+    """Who is counted: the client's IP address (as uvicorn's proxy headers set it, see
+    docs/deploy.md); an IPv6 client by its /64, which one host usually has whole. A client
+    with no IP address (an in-process caller such as a test client) is not counted: one
+    bucket shared by all of them would let one hold back every other."""
+    client = scope.get("client")
+    try:
+        address = ipaddress.ip_address(client[0] if client else "")
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class Quotas:
+    """ASGI middleware: `rates` maps (method, path) to a quota in the `limits` notation
+    ("30/minute", several joined by ";"; "off" for none)."""
+
+    def __init__(self, app: ASGIApp, rates: dict[tuple[str, str], str]) -> None:
+        self.app = app
+        self.quotas: dict[tuple[str, str], list[RateLimitItem]] = {
+            route: parse_many(rate) for route, rate in rates.items()
+            if rate.strip().lower() != "off"}
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route = (scope.get("method", ""), str(scope.get("path", "")))
+        items = self.quotas.get(route) if scope["type"] == "http" else None
+        who = client_key(scope) if items else None
+        if items and who is not None:
+            full = [item for item in items if not self.limiter.test(item, route[1], who)]
+            if full:
+                await self._refuse(full[0], route[1], who)(scope, receive, send)
+                return
+            for item in items:
+                self.limiter.hit(item, route[1], who)
+        await self.app(scope, receive, send)
+
+    def _refuse(self, item: RateLimitItem, path: str, who: str) -> JSONResponse:
+        reset = self.limiter.get_window_stats(item, path, who).reset_time
+        wait = max(1, math.ceil(reset - time.time()))
+        response = problem(429, "Too many requests",
+                           f"at most {item.amount} per {_period(item)} from one address "
+                           f"here; try again in {wait} s", code="too-many-requests",
+                           instance=path, rule="core-quotas")
+        response.headers["Retry-After"] = str(wait)
+        return response
+
+
+def _period(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name
+    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
