@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
 from domain.sequence import ANY
-from domain.state import Awaiting, DiceRoll, MatchState, Outcome, TrackValue, Unit
+from domain.state import Awaiting, DiceRoll, EndProposal, MatchState, Outcome, TrackValue, Unit
 
 
 class Point(BaseModel):
@@ -39,6 +39,9 @@ class TurnView(BaseModel):
     awaiting: Awaiting | None = None  # a roll whose result the players must enter first
     rolls: list[str] = Field(default_factory=list)  # the `rule_roll`s of this step
     outcome: Outcome | None
+    # an end proposed by a side, and the sides that agree so far (it ends the match when
+    # every side has agreed)
+    end_proposal: EndProposal | None = None
 
 
 class SideVP(BaseModel):
@@ -103,6 +106,7 @@ def turn_view(state: MatchState) -> TurnView:
         awaiting=state.awaiting,
         rolls=[name for name, roll in ruleset.rolls.items() if state.turn.step in roll.steps],
         outcome=state.outcome,
+        end_proposal=state.end_proposal,
     )
 
 

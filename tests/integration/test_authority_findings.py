@@ -213,3 +213,13 @@ def test_the_catalogue_shows_a_reopened_match_as_active_again(client: TestClient
     assert status() == "ended"
     m.act("referee", type="reopen_match")
     assert status() == "active"
+
+
+def test_the_turn_view_shows_an_end_proposal_and_who_agreed(client: TestClient) -> None:
+    m = Played(client, FREEFORM)
+    m.act("red", type="end_match", winner=None, reason="a draw")
+    for seat in ("red", "blue", "spectator"):
+        assert m.get("/turn", seat)["end_proposal"] == {
+            "outcome": {"winner": None, "reason": "a draw"}, "agreed": ["red"]}
+    m.act("blue", type="end_match", winner=None, reason="a draw")
+    assert m.turn["end_proposal"] is None and m.turn["outcome"]["reason"] == "a draw"
