@@ -16,6 +16,8 @@
 (f) PostgreSQL (pgserver): 1 and 2 API processes and the projection runner, 32 clients, vs
     raw single-row commits/s on the same server; eventsourcing settings tried (bench/scale.py).
 (g) memory: peak RSS of one server holding 1,000 active matches.
+(h) hostile clients (bench/hostile.py): a 20 MiB junk import and a valid one, a flood of
+    creations, slowloris sockets, each against a real `battlelog serve`.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 """
 
@@ -43,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import hostile
 import http_load
 import live
 import rebuild as rebuilding
@@ -63,6 +66,9 @@ from domain.rulesets import get_ruleset
 from projections.export import export_lines
 from projections.store import sqlite_env
 
+# The load benches' many clients all come from 127.0.0.1: no quota on their creations
+# (bench/hostile.py measures the quotas with the defaults, from addresses of its own).
+os.environ.setdefault("BATTLELOG_CREATE_RATE", "off")
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
 SETUP = CreateMatch(scenario="bench", casual=True,
                     sides=[{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}])
@@ -279,7 +285,7 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory")
+            "memory", "hostile")
 
 
 def main() -> int:
@@ -351,6 +357,9 @@ def main() -> int:
             n = 200 if args.quick else 1000
             print(f"memory: one server holding {n:,} active matches ...", flush=True)
             figures.update(scale.memory_figures(tmp, n, 5))
+        if "hostile" in only:
+            print("hostile clients: imports, a flood, slowloris (about 2 min) ...", flush=True)
+            figures.update(hostile.measure(5 if args.quick else 20))
 
     report(figures, Path(args.out))
     return 0
@@ -446,7 +455,7 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
             f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
             " KiB per match")
-    return out
+    return out + hostile.rows(f)
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
@@ -481,7 +490,7 @@ def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
         check(f"pg_{n}_actions_per_s", f"PostgreSQL {n} process(es) >= 50% of raw commits",
               lambda n=n: f[f"pg_{n}_actions_per_s"] >= 0.5 * f["raw_postgres_commits_per_s"],
               lambda n=n: f"{f[f'pg_{n}_actions_per_s'] / f['raw_postgres_commits_per_s']:.0%}")
-    return out
+    return out + hostile.checks(f)
 
 
 def run_order(path: Path) -> tuple[str, int]:
