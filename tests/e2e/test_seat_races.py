@@ -5,7 +5,7 @@ with a token is appended after that token's revocation."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -50,70 +50,67 @@ def events(url: str, match: str, referee: str) -> list[dict[str, Any]]:
             return found
 
 
-def two_servers(stack: ExitStack, tmp_path: Path, store: dict[str, str]) -> list[str]:
-    db = tmp_path / "battlelog.db"
-    return [stack.enter_context(serving(db, store)) for _ in range(2)]
+Shared = tuple[list[str], str, dict[str, str]]  # two servers' URLs, the match, its tokens
 
 
-def test_racing_joins_with_one_join_token_seat_exactly_one_player(
-    tmp_path: Path, store: dict[str, str]
-) -> None:
+@pytest.fixture
+def shared(tmp_path: Path, store: dict[str, str]) -> Iterator[Shared]:
+    """Two server processes on one store, and a new match on it."""
     with ExitStack() as stack:
-        urls = two_servers(stack, tmp_path, store)
+        urls = [stack.enter_context(serving(tmp_path / "battlelog.db", store))
+                for _ in range(2)]
         created = httpx.post(f"{urls[0]}/api/matches", timeout=30,
                              json={"scenario": "race", "sides": SIDES}).json()
-        match, tokens = created["match_id"], created["tokens"]
-        answers = race([
-            (lambda i=i: httpx.post(f"{urls[i % 2]}/api/matches/{match}/seats", timeout=60,
-                                    json={"player": f"player {i}"},
-                                    headers=bearer(tokens["join:red"])))
-            for i in range(10)])
-        statuses = sorted(a.status_code for a in answers)
-        assert statuses == [201] + [401] * 9, [a.text for a in answers]
-        joined = [e for e in events(urls[1], match, tokens["referee"])
-                  if e["type"] == "SeatJoined"]
-        assert len(joined) == 1
-        winner = next(a for a in answers if a.status_code == 201).json()
-        assert joined[0]["player"] == winner["player"]
-        r = httpx.get(f"{urls[1]}/api/matches/{match}", headers=bearer(winner["token"]),
-                      timeout=30)
-        assert r.json()["viewer"] == "red"
+        yield urls, created["match_id"], created["tokens"]
 
 
-def test_no_action_is_appended_after_its_tokens_revocation(
-    tmp_path: Path, store: dict[str, str]
-) -> None:
-    with ExitStack() as stack:
-        urls = two_servers(stack, tmp_path, store)
-        created = httpx.post(f"{urls[0]}/api/matches", timeout=30,
-                             json={"scenario": "race", "sides": SIDES}).json()
-        match, tokens = created["match_id"], created["tokens"]
-        red = httpx.post(f"{urls[0]}/api/matches/{match}/seats", json={"player": "Ann"},
-                         headers=bearer(tokens["join:red"]), timeout=30).json()["token"]
+def test_racing_joins_with_one_join_token_seat_exactly_one_player(shared: Shared) -> None:
+    urls, match, tokens = shared
+    answers = race([
+        (lambda i=i: httpx.post(f"{urls[i % 2]}/api/matches/{match}/seats", timeout=60,
+                                json={"player": f"player {i}"},
+                                headers=bearer(tokens["join:red"])))
+        for i in range(10)])
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201] + [401] * 9, [a.text for a in answers]
+    joined = [e for e in events(urls[1], match, tokens["referee"])
+              if e["type"] == "SeatJoined"]
+    assert len(joined) == 1
+    winner = next(a for a in answers if a.status_code == 201).json()
+    assert joined[0]["player"] == winner["player"]
+    r = httpx.get(f"{urls[1]}/api/matches/{match}", headers=bearer(winner["token"]),
+                  timeout=30)
+    assert r.json()["viewer"] == "red"
 
-        def note(i: int) -> httpx.Response:
-            return httpx.post(f"{urls[i % 2]}/api/matches/{match}/actions", timeout=60,
-                              json={"type": "add_note", "text": f"note {i}"},
-                              headers=bearer(red))
 
-        def reissue() -> httpx.Response:
-            for _ in range(20):  # a busy match may ask it to try again (409)
-                r = httpx.post(f"{urls[1]}/api/matches/{match}/tokens", json={"seat": "red"},
-                               headers=bearer(tokens["referee"]), timeout=60)
-                if r.status_code != 409:
-                    return r
-            return r
+def test_no_action_is_appended_after_its_tokens_revocation(shared: Shared) -> None:
+    urls, match, tokens = shared
+    red = httpx.post(f"{urls[0]}/api/matches/{match}/seats", json={"player": "Ann"},
+                     headers=bearer(tokens["join:red"]), timeout=30).json()["token"]
 
-        answers = race([*(lambda i=i: note(i) for i in range(40)), reissue])
-        assert answers[-1].status_code == 201, answers[-1].text
-        acted = answers[:-1]
-        # 409: too many concurrent updates, try again (nothing appended: counted below)
-        assert {a.status_code for a in acted} <= {201, 401, 409}, [a.text for a in acted]
-        log = events(urls[0], match, tokens["referee"])
-        revoked = next(e["version"] for e in log if e["type"] == "SeatTokenRevoked"
-                       and e["seat"] == "red" and e["version"] > 3)
-        notes = [e for e in log if e["type"] == "NoteAdded"]
-        assert all(e["version"] < revoked for e in notes)
-        assert len(notes) == sum(a.status_code == 201 for a in acted)  # none lost or doubled
-        assert all(a.json()["title"] == "Not seated" or a.json().get("rule") == "core-seats"
-                   for a in acted if a.status_code == 401)
+    def note(i: int) -> httpx.Response:
+        return httpx.post(f"{urls[i % 2]}/api/matches/{match}/actions", timeout=60,
+                          json={"type": "add_note", "text": f"note {i}"},
+                          headers=bearer(red))
+
+    def reissue() -> httpx.Response:
+        for _ in range(20):  # a busy match may ask it to try again (409)
+            r = httpx.post(f"{urls[1]}/api/matches/{match}/tokens", json={"seat": "red"},
+                           headers=bearer(tokens["referee"]), timeout=60)
+            if r.status_code != 409:
+                return r
+        return r
+
+    answers = race([*(lambda i=i: note(i) for i in range(40)), reissue])
+    assert answers[-1].status_code == 201, answers[-1].text
+    acted = answers[:-1]
+    # 409: too many concurrent updates, try again (nothing appended: counted below)
+    assert {a.status_code for a in acted} <= {201, 401, 409}, [a.text for a in acted]
+    log = events(urls[0], match, tokens["referee"])
+    revoked = next(e["version"] for e in log if e["type"] == "SeatTokenRevoked"
+                   and e["seat"] == "red" and e["version"] > 3)
+    notes = [e for e in log if e["type"] == "NoteAdded"]
+    assert all(e["version"] < revoked for e in notes)
+    assert len(notes) == sum(a.status_code == 201 for a in acted)  # none lost or doubled
+    assert all(a.json()["title"] == "Not seated" or a.json().get("rule") == "core-seats"
+               for a in acted if a.status_code == 401)
