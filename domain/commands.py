@@ -244,7 +244,6 @@ class AddNote(Command):
     private: StrictBool = False  # for the author and the referee only
 
 
-
 class LoseStep(Command):
     """A unit loses a step (full -> reduced); a unit with no step left is eliminated."""
 

@@ -47,7 +47,6 @@ def _header(lines: list[str]) -> dict[str, Any]:
     return header
 
 
-
 class MatchCopies(MatchUseCases):
     def fork(self, match_id: UUID, at: int, *, actor: str = REFEREE) -> Result:
         """A what-if: a new match whose history is this one's effective history up to version

@@ -101,7 +101,6 @@ def envelopes(head: Frame, context: Context) -> Callable[[], dict[str, Any]]:
                     "command_id": context.command_id, "turn": head.state.turn.turn}
 
 
-
 class MatchUseCases(MatchLog):
     # ---- use cases -------------------------------------------------------------------
 

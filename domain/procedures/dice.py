@@ -78,7 +78,6 @@ def _(command: cmd.RecordRoll, state: MatchState, ruleset: Ruleset, emit: Emit) 
     _thrown(spec, command.results, emit, declared)
 
 
-
 @_handle.register
 def _(command: cmd.RuleRoll, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     roll = ruleset.rolls.get(command.roll)

@@ -19,7 +19,6 @@ def _(command: cmd.SetTrack, state: MatchState, ruleset: Ruleset, emit: Emit) ->
     emit(ev.TrackSet, name=command.name, value=command.value)
 
 
-
 @_handle.register
 def _(command: cmd.EnterResult, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     awaiting = state.awaiting
@@ -34,12 +33,10 @@ def _(command: cmd.EnterResult, state: MatchState, ruleset: Ruleset, emit: Emit)
          rule=awaiting.rule)
 
 
-
 @_handle.register
 def _(command: cmd.ScoreVP, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     emit(ev.VictoryPointsScored, side=_side(state, command.side), points=command.points,
          reason=command.reason)
-
 
 
 @_handle.register

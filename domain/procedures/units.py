@@ -68,7 +68,6 @@ def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: Emit
          unit_id=command.unit_id, location=command.location)
 
 
-
 @_handle.register
 def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     parent = _unit(state, command.unit_id)
@@ -112,7 +111,6 @@ def _(command: cmd.RemoveUnit, state: MatchState, ruleset: Ruleset, emit: Emit) 
     emit(ev.UnitRemoved, unit_id=unit.id, reason=command.reason, to_box=command.to_box)
 
 
-
 @_handle.register
 def _(command: cmd.LoseStep, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     unit = _unit(state, command.unit_id)
@@ -121,7 +119,6 @@ def _(command: cmd.LoseStep, state: MatchState, ruleset: Ruleset, emit: Emit) ->
     emit(ev.StepLost, unit_id=unit.id, steps=unit.steps - 1)
     if unit.steps == 1:
         emit(ev.UnitRemoved, unit_id=unit.id, reason="eliminated", rule="core-steps")
-
 
 
 @_handle.register
