@@ -1,0 +1,43 @@
+// The Dice panel (the roller, your last roll, the recent rolls) and the Victory points panel.
+
+import { diceFaces, vpChart } from "./board.js";
+import { field, h } from "./dom.js";
+
+export function renderDice(table) {
+  const out = [];
+  if (table.lastRoll && table.at === null) {
+    out.push(h("div", { class: "last-roll", id: "last-roll" }, h("span", { class: "label" }, `Your roll: ${table.lastRoll.purpose || ""} `), diceFaces(table.lastRoll)));
+  }
+  if (table.canAct) {
+    out.push(h("form", {
+      class: "row dice-roller", "aria-label": "Roll dice", "data-key": "dice",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const f = e.target.elements;
+        const body = { type: "roll_dice", notation: f.notation.value.trim(), purpose: f.purpose.value.trim(), source: f.source.value };
+        if (f.source.value === "table") body.results = f.results.value.split(",").map((x) => Number(x.trim())).filter((x) => !Number.isNaN(x));
+        table.act(body, "Roll");
+      },
+    },
+    field("Dice to roll", h("input", { name: "notation", required: true, value: "2d6", size: 6, maxlength: 16, pattern: "[0-9]*d[0-9]+([+-][0-9]+)?" })),
+    field("Purpose", h("input", { name: "purpose", required: true, maxlength: 200, placeholder: "MG fires at 1st Squad" })),
+    field("Dice from", h("select", { name: "source" }, h("option", { value: "server" }, "the server"), h("option", { value: "table" }, "the table"))),
+    field("Table faces", h("input", { name: "results", placeholder: "e.g. 3, 5", size: 8 })),
+    h("button", { type: "submit" }, "Roll")));
+  }
+  const recent = [...(table.board.recent_rolls || [])].reverse().slice(0, 6);
+  if (recent.length) {
+    out.push(h("ul", { class: "rolls", "aria-label": "Recent rolls" }, recent.map((r) => h("li", {},
+      h("span", { class: "meta" }, `v${r.version} ${table.sideName(r.roller)}: ${r.purpose} `), diceFaces(r)))));
+  }
+  return out;
+}
+
+export function renderVP(table) {
+  const vp = table.board.vp;
+  return [
+    h("table", { class: "vp" }, h("tbody", {}, vp.tracks.map((t) => h("tr", {}, h("th", { scope: "row" }, t.name), h("td", { class: "num" }, t.points))))),
+    table.board.turn.turn > 1 || vp.tracks.some((t) => t.points) ? vpChart(vp, table.match.sides, table.board.turn.turn) : null,
+    h("p", { class: "hint" }, vp.leader ? `${table.sideName(vp.leader)} leads.` : "Level."),
+  ];
+}

@@ -1,0 +1,95 @@
+// The top of a match's table: who you are and how it stands (the head), the questions for
+// this seat (an undo to agree to, a result to enter), the banner of the past, the Turn panel,
+// and the More actions panel (a form for any action, built from the API's schema).
+
+import { devices } from "./api.js";
+import { sideColours } from "./board.js";
+import { field, h } from "./dom.js";
+import { actionForm } from "./forms.js";
+
+const ALWAYS = ["advance", "add_note", "open_dispute", "record_roll", "enter_result", "rule_roll", "end_match"];
+
+export function renderHead(table) {
+  const m = table.match;
+  const seats = Object.keys(table.entry.tokens).filter((k) => !k.startsWith("join:"));
+  const colour = sideColours(m.sides)[table.viewer];
+  return [
+    h("h1", {}, m.scenario),
+    h("p", { class: "meta" },
+      h("span", { class: "seat-badge", style: colour ? `border-color:${colour}` : null, id: "viewer" }, `You: ${table.seatName(table.viewer)}`),
+      seats.length > 1 ? field("Acting as", h("select", {
+        id: "seat-switch",
+        onchange: (e) => { table.stored = devices.save(table.id, { seat: e.target.value }); table.listen(); table.refresh(); },
+      }, seats.map((k) => h("option", { value: k, selected: k === table.viewer || undefined }, table.seatName(k))))) : null,
+      m.casual ? h("span", { class: "tag" }, "casual") : null,
+      m.outcome ? h("strong", { class: "tag ended" }, `Ended: ${m.outcome.winner ? `${table.sideName(m.outcome.winner)} wins` : "a tie"}`) : null),
+  ];
+}
+
+export function renderPrompt(table) {
+  const pending = table.undo?.pending;
+  const out = [];
+  if (pending && table.at === null) {
+    const mine = pending.by === table.viewer;
+    const answered = pending.accepted.includes(table.viewer);
+    const ref = table.viewer === "referee";
+    out.push(h("div", { class: "prompt", role: "alertdialog", "aria-labelledby": "undo-q" },
+      h("p", { id: "undo-q" }, mine ? `You asked to undo back to version ${pending.to}; waiting for the other side.`
+        : `${table.sideName(pending.by)} asks to undo back to version ${pending.to} (that takes back dice or another seat's actions).`),
+      !mine && !answered ? h("div", { class: "row" },
+        h("button", { type: "button", onclick: () => table.post("/undo/accept", undefined, "Undo accepted") }, ref ? "Force the undo" : "Accept"),
+        h("button", { type: "button", class: "secondary", onclick: () => table.post("/undo/decline", {}, "Undo declined") }, ref ? "Refuse" : "Decline")) : null));
+  }
+  const awaiting = table.board.turn.awaiting;
+  if (awaiting && table.at === null) {
+    out.push(h("div", { class: "prompt", role: "status" },
+      h("p", {}, `Waiting for a result from the players' table: ${JSON.stringify(awaiting)}`),
+      table.canAct ? actionForm("enter_result", {}, (body) => table.act(body)) : null));
+  }
+  return out;
+}
+
+export function renderPast(table, banner) {
+  banner.hidden = table.at === null;
+  if (table.at === null) return;
+  const t = table.board.turn;
+  banner.replaceChildren(
+    h("strong", {}, "The past: "),
+    `version ${table.at} of ${table.head}, turn ${t.turn}, ${t.title}. Nothing can be done here. `,
+    h("button", { type: "button", onclick: () => table.travel(table.head) }, "Back to now"));
+}
+
+export function renderTurn(table) {
+  const t = table.board.turn;
+  const track = h("ol", { class: "sequence", "aria-label": "Sequence of play" },
+    t.sequence.map((step) => h("li", { "aria-current": step === t.step ? "step" : null, class: step === t.step ? "current" : null }, step)));
+  return [
+    h("p", { class: "turn-line", id: "turn-marker" },
+      h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, t.rule ? ` (${t.rule})` : "",
+      t.active_side ? ` · active: ${table.sideName(t.active_side)}` : ""),
+    track,
+    t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, x)))
+      : h("p", { class: "hint" }, t.outcome ? "The match has ended." : "Nothing is owed in this step."),
+    table.canAct ? h("div", { class: "row" },
+      h("button", { type: "button", id: "advance", onclick: () => table.act({ type: "advance" }, "Advance") }, "Next step ▸"),
+      t.rolls.map((roll) => h("button", { type: "button", class: "secondary", onclick: () => table.openAction("rule_roll", { roll }) }, `Roll: ${roll}`))) : null,
+  ];
+}
+
+export function renderActions(table) {
+  if (!table.canAct) {
+    return h("p", { class: "hint" }, table.at !== null ? "Back to now to act."
+      : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
+  }
+  const allows = table.board.turn.allows;
+  const { type = "", preset = {} } = table.actionPreset || {};
+  const chosen = type || allows[0] || "add_note";
+  const holder = h("div", {});
+  const show = (t) => holder.replaceChildren(actionForm(t, preset, (body) => table.act(body)));
+  const select = h("select", { id: "action-type", onchange: (e) => show(e.target.value) },
+    h("optgroup", { label: "This step" }, allows.map((t) => h("option", { value: t, selected: t === chosen || undefined }, t))),
+    h("optgroup", { label: "Any time" }, ALWAYS.filter((t) => !allows.includes(t)).map((t) => h("option", { value: t, selected: t === chosen || undefined }, t))));
+  show(chosen);
+  table.actionPreset = null;
+  return [field("Action", select), holder];
+}
