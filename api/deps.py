@@ -68,7 +68,7 @@ def header(request: Request, name: str, *, max_length: int) -> str | None:
     be sent once and be at most `max_length` visible ASCII characters (spaces inside): no
     header read here holds anything else, and a server decoding other bytes (Latin-1, as
     ASGI does) would hand on what no client meant, e.g. "²", which `str.isdigit` accepts
-    and `int` refuses. Anything else is a 400 problem, before a route runs."""
+    and `int` refuses. Anything else is a 422 problem, before a route runs."""
     key = name.lower().encode("ascii")
     found = [value for field, value in request.scope["headers"] if field == key]
     if len(found) > 1:

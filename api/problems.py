@@ -42,7 +42,7 @@ def _documented(title: str) -> dict[str, Any]:
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     status: _documented(title)
     for status, title in [
-        (400, "The body is not JSON, or a header is not what it must be"),
+        (400, "The body is not JSON"),
         (401, "No token, or one that opens no seat here"),
         (403, "The seat may not do this"),
         (404, "No such match or scenario, or a point the match never reached"),
@@ -107,9 +107,9 @@ class NotReady(DomainError):
 
 class BadHeader(DomainError):
     """A header the API reads holds what no client of it sends (non-ASCII bytes, control
-    characters, twice the same header)."""
+    characters, twice the same header). A 422 like every request that does not fit (a
+    malformed If-Match always was)."""
 
-    status = 400
     title = "Bad header"
 
 

@@ -111,24 +111,24 @@ JSON = (b"content-type", b"application/json")
 # ---- 1. headers: one place reads them, and refuses what no client sends -----------------
 
 @pytest.mark.parametrize("value", [b"\xb2", b'"\xb9"', b'W/"\xc2\xb2"', "\"١\"".encode()])
-def test_an_if_match_with_non_ascii_bytes_is_400_and_appends_nothing(
+def test_an_if_match_with_non_ascii_bytes_is_422_and_appends_nothing(
         client: TestClient, value: bytes) -> None:
     match = _create(client)
     r = raw(client, "POST", f"/api/matches/{match}/actions",
             [bearer(TOKENS[match]["referee"]), JSON, (b"if-match", value)],
             json.dumps(NOTE).encode())
-    assert r.refused(400)["rule"] == "core-requests" and "If-Match" in r.json()["detail"]
+    assert r.refused(422)["rule"] == "core-requests" and "If-Match" in r.json()["detail"]
     assert _version(client, match) == J
 
 
-def test_a_last_event_id_with_non_ascii_bytes_is_400_not_a_broken_stream(
+def test_a_last_event_id_with_non_ascii_bytes_is_422_not_a_broken_stream(
         client: TestClient) -> None:
     match = _create(client)
     path = f"/api/matches/{match}/stream"
     r = raw(client, "GET", path, [bearer(TOKENS[match]["referee"]), (b"last-event-id", b"\xb2")])
-    assert "Last-Event-ID" in r.refused(400)["detail"]
+    assert "Last-Event-ID" in r.refused(422)["detail"]
     r = raw(client, "GET", path, [bearer(TOKENS[match]["referee"]), (b"last-event-id", b"x1")])
-    assert r.refused(400)["rule"] == "core-live"
+    assert r.refused(422)["rule"] == "core-live"
     ok = raw(client, "GET", path, [bearer(TOKENS[match]["referee"]), (b"last-event-id", b"3")])
     assert ok.status == 200 and ok.body.startswith(b"event: version")
 
@@ -141,10 +141,10 @@ def test_a_bearer_token_with_non_ascii_bytes_is_a_4xx_everywhere(
     header = (b"authorization", b"Bearer " + token)
     acted = raw(client, "POST", f"/api/matches/{match}/actions", [header, JSON],
                 json.dumps(NOTE).encode())
-    assert acted.refused(400)["rule"] == "core-requests"
+    assert acted.refused(422)["rule"] == "core-requests"
     # The admin catalogue compared tokens with hmac.compare_digest on str: a TypeError.
     catalogue = raw(client, "GET", "/api/matches", [header])
-    assert catalogue.refused(400)["rule"] == "core-requests"
+    assert catalogue.refused(422)["rule"] == "core-requests"
     assert _version(client, match) == J
 
 
@@ -152,17 +152,17 @@ def test_a_non_ascii_admin_token_still_compares(matches: Matches) -> None:
     with TestClient(create_app(Settings(admin_token="sch\u00fcssel"), matches=matches)) as c:
         assert c.get("/api/matches", headers={"Authorization": "Bearer other"}).status_code == 401
         r = raw(c, "GET", "/api/matches", [(b"authorization", "Bearer sch\u00fcssel".encode())])
-        assert r.refused(400)  # the token must be ASCII on the wire; no 500 either way
+        assert r.refused(422)  # the token must be ASCII on the wire; no 500 either way
 
 
 @pytest.mark.parametrize("key", [b"k\xe9", "k\u00f6".encode(), b"\xff" * 10])
-def test_an_idempotency_key_with_non_ascii_bytes_is_400_and_appends_nothing(
+def test_an_idempotency_key_with_non_ascii_bytes_is_422_and_appends_nothing(
         client: TestClient, key: bytes) -> None:
     match = _create(client)
     r = raw(client, "POST", f"/api/matches/{match}/actions",
             [bearer(TOKENS[match]["referee"]), JSON, (b"idempotency-key", key)],
             json.dumps(NOTE).encode())
-    assert "Idempotency-Key" in r.refused(400)["detail"]
+    assert "Idempotency-Key" in r.refused(422)["detail"]
     assert _version(client, match) == J
 
 
@@ -172,7 +172,7 @@ def test_a_malformed_idempotency_key_is_a_4xx_and_appends_nothing(client: TestCl
     twice = raw(client, "POST", path, [bearer(TOKENS[match]["referee"]), JSON,
                                        (b"idempotency-key", b"a"), (b"idempotency-key", b"b")],
                 json.dumps(NOTE).encode())
-    assert "once" in twice.refused(400)["detail"]
+    assert "once" in twice.refused(422)["detail"]
     long = client.post(path, json=NOTE, headers={**auth(match), "Idempotency-Key": "k" * 201})
     assert long.status_code == 422
     assert _version(client, match) == J
