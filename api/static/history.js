@@ -8,12 +8,18 @@ const PLAIN = new Set(["version", "type", "timestamp", "actor", "command_id", "r
 export function renderTime(table) {
   const shown = table.at ?? table.head;
   const acting = table.viewer !== "spectator" && table.at === null && table.undo;
+  const owner = acting ? redoOwner(table) : "";
+  const mayRedo = owner === null || (owner !== "" && (table.viewer === "referee" || table.viewer === owner));
   return [
     acting ? h("div", { class: "row" },
       h("button", { type: "button", id: "undo", onclick: () => undoLast(table) }, "↶ Undo"),
-      h("button", { type: "button", id: "redo", class: "secondary", onclick: () => table.post("/redo", undefined, "Redone") }, "↷ Redo"),
+      mayRedo ? h("button", {
+        type: "button", id: "redo", class: "secondary",
+        onclick: () => table.post("/redo", undefined, "Redone", {}, (error) => redoRefused(table, error)),
+      }, "↷ Redo") : null,
       h("span", { class: "hint" }, table.undo.casual || table.viewer === "referee" ? "Undo is immediate here."
-        : `Your own actions back to version ${table.undo.immediate_to} undo at once; further back the other side is asked.`)) : null,
+        : `Your own actions back to version ${table.undo.immediate_to} undo at once; further back the other side is asked.`),
+      owner && !mayRedo ? h("span", { class: "hint", id: "redo-whose" }, `Only ${redoers(table, owner)} may redo: ${owner === "referee" ? "the referee" : table.sideName(owner)} made the last undo.`) : null) : null,
     h("div", { class: "time-travel" },
       h("button", { type: "button", "aria-label": "One event back", id: "step-back", onclick: () => table.travel(shown - 1) }, "◀"),
       h("input", {
@@ -25,6 +31,39 @@ export function renderTime(table) {
       h("output", { for: "time-slider", id: "time-shown" }, `v${shown} / ${table.head}`)),
     table.at !== null ? h("button", { type: "button", onclick: () => table.travel(table.head) }, "Back to now") : null,
   ];
+}
+
+/** Undo events that leave what redo can reverse as it was (domain/history.py): seats, the
+ *  dice seed, disputes and the undo consent. Any other event (an action) clears it. */
+const KEEPS_REDO = /^(Seat|DiceSeedRevealed$|DiceCommitted$|Dispute|UndoRequested$|UndoAccepted$|UndoDeclined$)/;
+
+/** The seat whose undo the next redo reverses (its `requested_by`, else its actor), as the
+ *  service decides it; "" when nothing can be redone; null when the page of the log the page
+ *  holds cannot tell (the log is filtered, or that undo is older than the page). */
+function redoOwner(table) {
+  const f = table.filters;
+  if (f.type || f.actor || f.turn) return null;
+  const stack = [];
+  let known = false;  // whether the page saw what lies under the stack
+  for (const e of [...table.log].reverse()) {
+    if (e.type === "ActionsUndone") stack.push(e.requested_by || e.actor);
+    else if (e.type === "ActionsRedone") { if (stack.length) stack.pop(); else known = false; }
+    else if (!KEEPS_REDO.test(e.type)) { stack.length = 0; known = true; }
+  }
+  return stack.length ? stack.at(-1) : known ? "" : null;
+}
+
+/** "Blue or the referee", or "the referee". */
+function redoers(table, owner) {
+  return owner === "referee" ? "the referee" : `${table.sideName(owner)} or the referee`;
+}
+
+/** A refused redo in words: who may redo it, and why. */
+function redoRefused(table, error) {
+  if (error.status !== 403 || !error.problem?.allowed) return null;
+  const allowed = [].concat(error.problem.allowed);
+  const owner = allowed.find((seat) => seat !== "referee") || "referee";
+  return `Only ${redoers(table, owner)} may redo this: ${owner === "referee" ? "the referee (or a ruling)" : table.sideName(owner)} made the last undo. (${error.problem.rule})`;
 }
 
 async function undoLast(table) {

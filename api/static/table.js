@@ -172,7 +172,9 @@ class Table {
       { "Idempotency-Key": entropy() });
   }
 
-  async post(path, body, message, headers = {}) {
+  /** POST to the match; a refusal shows as a notice, in the words `explain(error)` gives
+   *  when it has some, else the API's detail and rule. */
+  async post(path, body, message, headers = {}, explain = null) {
     try {
       const done = await api(`/api/matches/${this.id}${path}`, { method: "POST", token: this.token, body, headers });
       const roll = done.events?.find((e) => e.type === "DiceRolled" && e.dice);
@@ -183,7 +185,7 @@ class Table {
       if (message) notice(typeof message === "function" ? message(done) : message, "ok");
       return done;
     } catch (error) {
-      notice(error);
+      notice((explain && explain(error)) || error);
       return null;
     }
   }

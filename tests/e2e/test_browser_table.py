@@ -25,10 +25,9 @@ Shot = Callable[[Any, str], Path]
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture
-def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+def policed_contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     """New browser contexts (separate devices) whose every request is checked: the page may
-    talk to its own server only (no CDN, nothing else)."""
+    talk to its own server only (no CDN, nothing else), and no script error is allowed."""
     opened: list[Any] = []
     elsewhere: list[str] = []
     errors: list[str] = []
@@ -55,6 +54,11 @@ def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
         context.close()
     assert elsewhere == [], f"the page reached beyond its server: {elsewhere}"
     assert errors == [], f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    yield from policed_contexts(browser, server)
 
 
 def unit_card(page: Any, unit_id: str) -> Any:
@@ -268,6 +272,9 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
     assert red.locator("#prompt").inner_text() == ""
     assert red.locator(f'#log li.undone[data-version="{rolled}"]').count() == 1  # struck out
+    # Redo belongs to red, who asked for the undo: blue's page offers none.
+    assert red.get_by_role("button", name="Redo").count() == 1
+    assert blue.get_by_role("button", name="Redo").count() == 0
 
     # Time travel: back to before the split (the board says it is the past), then forward.
     now = version_of(red)
