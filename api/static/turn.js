@@ -1,10 +1,12 @@
 // The top of a match's table: who you are and how it stands (the head), the questions for
-// this seat (an undo to agree to, a result to enter), the banner of the past, the Turn panel,
-// and the More actions panel (a form for any action, built from the API's schema).
+// this seat (an end or an undo to agree to, a result to enter), the banner of the past, the
+// Turn panel (with the end controls of ending.js), and the More actions panel (a form for any
+// action, built from the API's schema).
 
 import { devices } from "./api.js";
 import { sideColours } from "./board.js";
 import { field, h } from "./dom.js";
+import { endControls, endPrompt, outcomeSaid, outcomeText } from "./ending.js";
 import { actionForm } from "./forms.js";
 
 const ALWAYS = ["advance", "add_note", "open_dispute", "record_roll", "enter_result", "rule_roll", "end_match"];
@@ -22,13 +24,13 @@ export function renderHead(table) {
         onchange: (e) => { table.stored = devices.save(table.id, { seat: e.target.value }); table.listen(); table.refresh(); },
       }, seats.map((k) => h("option", { value: k, selected: k === table.viewer || undefined }, table.seatName(k))))) : null,
       m.casual ? h("span", { class: "tag" }, "casual") : null,
-      m.outcome ? h("strong", { class: "tag ended" }, `Ended: ${m.outcome.winner ? `${table.sideName(m.outcome.winner)} wins` : "a tie"}`) : null),
+      m.outcome ? h("strong", { class: "tag ended", id: "ended" }, `Ended: ${outcomeText(table, m.outcome)}`) : null),
   ];
 }
 
 export function renderPrompt(table) {
   const pending = table.undo?.pending;
-  const out = [];
+  const out = [endPrompt(table)];
   if (pending && table.at === null) {
     const mine = pending.by === table.viewer;
     const answered = pending.accepted.includes(table.viewer);
@@ -46,7 +48,7 @@ export function renderPrompt(table) {
       h("p", {}, `Waiting for a result from the players' table: ${JSON.stringify(awaiting)}`),
       table.canAct ? actionForm("enter_result", {}, (body) => table.act(body)) : null));
   }
-  return out;
+  return out.filter(Boolean);
 }
 
 export function renderPast(table, banner) {
@@ -69,10 +71,11 @@ export function renderTurn(table) {
       t.active_side ? ` · active: ${table.sideName(t.active_side)}` : ""),
     track,
     t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, x)))
-      : h("p", { class: "hint" }, t.outcome ? "The match has ended." : "Nothing is owed in this step."),
+      : h("p", { class: "hint" }, t.outcome ? `The match has ended: ${outcomeSaid(table, t.outcome)}.` : "Nothing is owed in this step."),
     table.canAct ? h("div", { class: "row" },
       h("button", { type: "button", id: "advance", onclick: () => table.act({ type: "advance" }, "Advance") }, "Next step ▸"),
       t.rolls.map((roll) => h("button", { type: "button", class: "secondary", onclick: () => table.openAction("rule_roll", { roll }) }, `Roll: ${roll}`))) : null,
+    endControls(table),
   ];
 }
 
