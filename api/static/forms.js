@@ -20,6 +20,11 @@ async function actionSchemas() {
   return schemaPromise;
 }
 
+/** Every action type the API takes, by name. */
+export async function actionTypes() {
+  return Object.keys((await actionSchemas()).byType).sort();
+}
+
 function resolve(schema, all) {
   while (schema?.$ref) schema = all[schema.$ref.split("/").pop()];
   return schema || {};

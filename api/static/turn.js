@@ -7,8 +7,9 @@ import { devices } from "./api.js";
 import { sideColours } from "./board.js";
 import { field, h } from "./dom.js";
 import { endControls, endPrompt, outcomeSaid, outcomeText } from "./ending.js";
-import { actionForm } from "./forms.js";
+import { actionForm, actionTypes } from "./forms.js";
 
+const ANY = "*";
 const ALWAYS = ["advance", "add_note", "open_dispute", "record_roll", "enter_result", "rule_roll", "end_match"];
 
 export function renderHead(table) {
@@ -84,14 +85,18 @@ export function renderActions(table) {
     return h("p", { class: "hint" }, table.at !== null ? "Back to now to act."
       : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
   }
-  const allows = table.board.turn.allows;
+  // "*": the step allows any action (freeform): the step's list is every type the API takes
+  const any = table.board.turn.allows.includes(ANY);
+  const allows = table.board.turn.allows.filter((t) => t !== ANY);
   const { type = "", preset = {} } = table.actionPreset || {};
   const chosen = type || allows[0] || "add_note";
   const holder = h("div", {});
   const show = (t) => holder.replaceChildren(actionForm(t, preset, (body) => table.act(body)));
+  const option = (t) => h("option", { value: t, selected: t === chosen || undefined }, t);
+  const step = h("optgroup", { label: "This step" }, allows.map(option));
   const select = h("select", { id: "action-type", onchange: (e) => show(e.target.value) },
-    h("optgroup", { label: "This step" }, allows.map((t) => h("option", { value: t, selected: t === chosen || undefined }, t))),
-    h("optgroup", { label: "Any time" }, ALWAYS.filter((t) => !allows.includes(t)).map((t) => h("option", { value: t, selected: t === chosen || undefined }, t))));
+    step, h("optgroup", { label: "Any time" }, ALWAYS.filter((t) => !allows.includes(t)).map(option)));
+  if (any) actionTypes().then((types) => step.append(...types.filter((t) => !ALWAYS.includes(t) && !allows.includes(t)).map(option)));
   show(chosen);
   table.actionPreset = null;
   return [field("Action", select), holder];

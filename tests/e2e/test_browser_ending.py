@@ -165,6 +165,11 @@ def test_blue_concedes_after_confirming_and_red_sees_red_win(
         contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
     referee, red, blue = start_red_blue(contexts, server, screenshots)
     before = version_of(blue)
+    # Freeform allows any action in every step: More actions lists each by name, not "*".
+    red.wait_for_function("() => [...document.querySelectorAll('#action-type option')]"
+                          ".some(o => o.value === 'deploy_unit')")
+    assert "*" not in red.locator("#action-type option").all_inner_texts()
+    assert "Unknown action" not in red.locator("#actions").inner_text()
 
     # The first tap only asks; "Keep playing" leaves the match as it was.
     blue.get_by_text("Concede…").tap()
