@@ -148,8 +148,9 @@ def check_owner(command: cmd.Command, state: MatchState, actor: str) -> None:
 
 
 def check_redo(actor: str, undone_by: str) -> None:
-    """Redo belongs to whoever undid; an undo by the referee (or ordered by a ruling, or
-    forced on a request) is redone only by the referee."""
+    """Redo belongs to whoever undid (`undone_by`: the undo's actor, or the side whose
+    request it answered, even when the referee forced it); an undo by the referee, or
+    ordered by a ruling, is redone only by the referee."""
     if actor not in (REFEREE, undone_by):
         raise NotYourTurn(f"the last undo was {undone_by}'s: only {undone_by} redoes it"
                           + ("" if undone_by == REFEREE else " (or the referee)"),
