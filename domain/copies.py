@@ -4,7 +4,7 @@ import from an export, and the referee's ruling on a dispute (which may order a 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, cast
 from uuid import UUID, uuid4
 
@@ -22,12 +22,13 @@ from domain.errors import (
     NotYourTurn,
     VersionNotFound,
 )
+from domain.evolve import deal
 from domain.history import (
     Frame,
     effective_events,
     first_frame,
     fold,
-    replay,
+    same_game,
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import read_export
@@ -47,12 +48,34 @@ def _header(lines: list[str]) -> dict[str, Any]:
     return header
 
 
+@dataclass(frozen=True)
+class Copy:
+    """A match made from another's events (a fork, an import), replayed in memory and not
+    saved yet: its events, its frames (at version 1, every checkpoint interval, and the
+    head) and its fresh seat tokens."""
+
+    events: list[ev.Event]
+    frames: dict[int, Frame]
+    tokens: dict[str, str]
+
+    @property
+    def head(self) -> Frame:
+        return self.frames[max(self.frames)]
+
+
 class MatchCopies(MatchUseCases):
     def fork(self, match_id: UUID, at: int, *, actor: str = REFEREE) -> Result:
         """A what-if: a new match whose history is this one's effective history up to version
         `at` (renumbered, re-chained), linked to its origin; the origin is untouched. The
         answer holds the new match's seat tokens (referee only: the copy shows every seat's
-        private information to its referee)."""
+        private information to its referee). Nothing is saved unless the whole copy
+        replays to the origin's game at `at`."""
+        copy = self._copy(match_id, at, actor=actor)
+        return replace(self._keep(copy), events=copy.events)
+
+    def _copy(self, match_id: UUID, at: int, *, actor: str) -> Copy:
+        """The fork at `at`, made and replayed but not saved: its events, its head and its
+        seat tokens. Raises if the copy does not replay to the origin's game at `at`."""
         if actor != REFEREE:
             raise NotYourTurn("only the referee forks a match", rule="core-fork",
                               allowed=[REFEREE])
@@ -72,6 +95,7 @@ class MatchCopies(MatchUseCases):
             "originator_id": new_id, "timestamp": self.clock(), "actor": actor,
             "command_id": uuid4().hex, "dice_commitment": commitment(seed),
             "dice_seed": seed.hex(),
+            "dealt": deal(origin) or None,  # the decks as the origin dealt them, in order
             "token_hashes": {seat: token_hash(token) for seat, token in tokens.items()},
             "forked_from": match_id, "forked_at": at, "inherited_events": len(kept) - 1})
         copies: list[ev.Event] = [created]
@@ -80,13 +104,42 @@ class MatchCopies(MatchUseCases):
                                       "originator_version": renumber[event.originator_version]}
             if isinstance(event, ev.NoteAdded) and event.about_version is not None:
                 update["about_version"] = renumber.get(event.about_version)
+            if isinstance(event, ev.DiceRolled) and event.declared is not None:
+                update["declared"] = renumber.get(event.declared)
             copies.append(event.model_copy(update=update))
         copies = chained(copies, GENESIS)
-        self.save(*copies)
-        frame = fold(first_frame(cast(ev.MatchCreated, copies[0])), copies[1:],
-                     lambda k: replay(copies[:k]).state)
-        self._remember(new_id, frame)
-        return Result(frame, copies, tokens=tokens)
+        copy = Copy(copies, self._replayed(copies), tokens)
+        if not same_game(copy.head.state, self.state_at(match_id, at)):
+            raise RuntimeError(f"the fork of match {match_id} at version {at} does not "
+                               "replay to its state there; nothing was saved")
+        return copy
+
+    def _replayed(self, events: list[ev.Event]) -> dict[int, Frame]:
+        """A whole log replayed from `MatchCreated`, in memory: its frame at version 1 and
+        every `checkpoint_interval` events, and at the head."""
+        kept = {1: first_frame(cast(ev.MatchCreated, events[0]))}
+
+        def state_at(k: int) -> MatchState:
+            base = kept[max(v for v in kept if v <= k)]
+            return fold(base, events[base.version:k], state_at).state
+
+        frame = kept[1]
+        for start in range(1, len(events), self.checkpoint_interval):
+            frame = fold(frame, events[start:start + self.checkpoint_interval], state_at)
+            kept[frame.version] = frame
+        return kept
+
+    def _keep(self, copy: Copy) -> Result:
+        """Save a replayed copy (a fork, an import) with its checkpoints, and remember it.
+        The result holds its first event and its seat tokens."""
+        match_id = copy.events[0].originator_id
+        self.save(*copy.events)
+        assert self.snapshots is not None
+        self.snapshots.put([Checkpoint.of(match_id, f, self.clock())
+                            for v, f in copy.frames.items() if v > 1])
+        frame = replace(copy.head, checkpoint=copy.head.version)
+        self._remember(match_id, frame)
+        return Result(frame, copy.events[:1], tokens=copy.tokens)
 
     def import_match(self, lines: Iterable[str]) -> Result:
         """Rebuild a match from a referee's export: identical events, versions, state and
@@ -106,27 +159,12 @@ class MatchCopies(MatchUseCases):
         match_id, events = read_export(text, seats(s["id"] for s in header.get("sides", [])))
         if self.recorder.select_events(match_id, limit=1):
             raise InvalidAction(f"match {match_id} is already here", rule="core-import")
-        kept = {1: first_frame(cast(ev.MatchCreated, events[0]))}  # a frame per interval
-
-        def state_at(k: int) -> MatchState:
-            base = kept[max(v for v in kept if v <= k)]
-            return fold(base, events[base.version:k], state_at).state
-
-        frame = kept[1]
         try:
-            for start in range(1, len(events), self.checkpoint_interval):
-                frame = fold(frame, events[start:start + self.checkpoint_interval], state_at)
-                kept[frame.version] = frame
+            frames = self._replayed(events)
         except (DomainError, KeyError, ValueError) as error:
             raise InvalidAction(f"the events do not replay to a match: {error}",
                                 rule="core-import") from None
-        self.save(*events)
-        assert self.snapshots is not None
-        self.snapshots.put([Checkpoint.of(match_id, f, self.clock())
-                            for v, f in kept.items() if v > 1])
-        frame = replace(frame, checkpoint=frame.version)
-        self._remember(match_id, frame)
-        return Result(frame, events[:1], tokens=tokens)
+        return self._keep(Copy(events, frames, tokens))
 
     def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
                      to: int | None = None, actor: str = REFEREE) -> Result:
@@ -140,25 +178,31 @@ class MatchCopies(MatchUseCases):
         if not isinstance(opened, ev.DisputeOpened):
             raise InvalidAction(f"version {dispute} does not open a dispute",
                                 rule="core-disputes")
-        if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute
-               for e in self.events_of(match_id, after=dispute)):
-            raise InvalidAction(f"the dispute at version {dispute} is ruled already",
-                                rule="core-disputes")
+        self._not_ruled(match_id, dispute)
         if order in ("undo", "fork") and to is None:
             raise InvalidAction(f"an order to {order} needs `to` (a version)",
                                 rule="core-disputes")
-        fork_id = self.fork(match_id, cast(int, to)).events[0].originator_id if (
-            order == "fork") else None
+        # The fork is made and replayed first; if that fails, nothing at all is appended.
+        fork = self._copy(match_id, cast(int, to), actor=actor) if order == "fork" else None
+        saved: list[Result] = []
 
         def ruled(head: Frame, context: Context) -> list[ev.Event]:
+            self._not_ruled(match_id, dispute)  # again, under the match's lock
             stamp = envelopes(head, context)
             events: list[ev.Event] = [ev.DisputeRuled(
-                **stamp(), dispute=dispute, ruling=ruling, order=order, to=to, fork=fork_id,
-                rule="core-disputes")]
+                **stamp(), dispute=dispute, ruling=ruling, order=order, to=to,
+                fork=fork.events[0].originator_id if fork else None, rule="core-disputes")]
             if order == "undo":
                 events += decide_undo(head.state, self._state_at(match_id), replace(
                     context, version=head.version + 1), to=to)  # numbered after the ruling
+            if fork is not None and not saved:  # once the ruling is decided: the fork it names
+                saved.append(self._keep(fork))
             return events
 
         return self._execute(match_id, ruled, actor=actor)
 
+    def _not_ruled(self, match_id: UUID, dispute: int) -> None:
+        if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute
+               for e in self.events_of(match_id, after=dispute)):
+            raise InvalidAction(f"the dispute at version {dispute} is ruled already",
+                                rule="core-disputes")

@@ -102,7 +102,16 @@ class MatchCreated(Event):
     forked_from: UUID | None = None
     forked_at: int | None = None
     inherited_events: int | None = None
+    # A fork's decks in the order its origin dealt them (the fork's own seed deals nothing):
+    # the referee's to see, like every side's cards.
+    dealt: dict[str, tuple[str, ...]] | None = None
     private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "token_hashes"})
+
+    def hidden_from(self, viewer: str) -> set[str]:
+        hidden = super().hidden_from(viewer)
+        if self.dealt is not None and viewer != "referee":
+            hidden.add("dealt")
+        return hidden
 
 
 class SeatJoined(Event):

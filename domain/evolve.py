@@ -31,17 +31,25 @@ from domain.state import (
 RECENT_ROLLS = 10
 
 
+def deal(created: ev.MatchCreated) -> dict[str, tuple[str, ...]]:
+    """Each side's deck at the start: a fork's as its origin dealt them; otherwise in an
+    order drawn from the match's dice seed (so the deal is reproducible, and checkable once
+    the seed is revealed)."""
+    if created.dealt is not None:
+        return dict(created.dealt)
+    dealer = SeededDice(bytes.fromhex(created.dice_seed))
+    return {side: tuple(dealer.shuffle(cards, f"deal:{side}"))
+            for side, cards in created.decks.items()}
+
+
 def initial_state(created: ev.MatchCreated) -> MatchState:
     """The state right after `MatchCreated` (version 1): the scenario's units on the table
-    and each side's deck dealt in an order drawn from the match's dice seed (so the deal is
-    reproducible, and checkable once the seed is revealed)."""
+    and each side's deck as `deal` gives it."""
     ruleset = get_ruleset(created.ruleset, created.options)
     order = ruleset.turn_order or tuple(side.id for side in created.sides)
-    dealer = SeededDice(bytes.fromhex(created.dice_seed))
     return MatchState(
         units={unit.id: unit for unit in created.units},
-        decks={side: tuple(dealer.shuffle(cards, f"deal:{side}"))
-               for side, cards in created.decks.items()},
+        decks=deal(created),
         ruleset=created.ruleset,
         ruleset_version=created.ruleset_version,
         scenario=created.scenario,

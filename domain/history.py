@@ -151,6 +151,20 @@ def effective_events(events: Iterable[ev.Event]) -> list[ev.Event]:
     return out[::-1]
 
 
+# What a copy of a match renumbers: versions named inside the state (the dice log's, the
+# declared table roll's, the base of the latest action). The rest is the game itself.
+RENUMBERED = {"dice", "awaiting", "action_base"}
+
+
+def same_game(copy: MatchState, origin: MatchState) -> bool:
+    """Whether `copy` (a fork's state) holds the same game as `origin`: everything equal but
+    the versions a fork renumbers (how many rolls, and whether a roll is awaited, still
+    count)."""
+    return (copy.model_dump(exclude=RENUMBERED) == origin.model_dump(exclude=RENUMBERED)
+            and copy.dice.count == origin.dice.count
+            and (copy.awaiting is None) == (origin.awaiting is None))
+
+
 SPARSE = 128  # inside one fold, every SPARSE-th frame is kept, plus the last RECENT ones
 RECENT = 128
 
