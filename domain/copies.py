@@ -87,14 +87,16 @@ class MatchCopies(MatchUseCases):
         if any(isinstance(e, ev.MatchEnded) for e in kept):
             raise InvalidAction("fork before the match ended", rule="core-fork")
         origin = cast(ev.MatchCreated, kept[0])
-        new_id, seed = uuid4(), self.seed_source()
+        # Fresh secrets: revealing the fork's seeds (at its end) says nothing of the origin's.
+        new_id, seed, card_seed = uuid4(), self.seed_source(), self.seed_source()
         seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in origin.sides)]
         tokens = {seat: self.token_source() for seat in seats}
         renumber = {e.originator_version: i for i, e in enumerate(kept, start=1)}
         created = origin.model_copy(update={
             "originator_id": new_id, "timestamp": self.clock(), "actor": actor,
             "command_id": uuid4().hex, "dice_commitment": commitment(seed),
-            "dice_seed": seed.hex(),
+            "dice_seed": seed.hex(), "card_commitment": commitment(card_seed),
+            "card_seed": card_seed.hex(),
             "dealt": deal(origin) or None,  # the decks as the origin dealt them, in order
             "token_hashes": {seat: token_hash(token) for seat, token in tokens.items()},
             "forked_from": match_id, "forked_at": at, "inherited_events": len(kept) - 1})

@@ -1,9 +1,11 @@
 """Dice: notation (`d6`, `2d6`, `d10+1`, `3d6-2`; d4..d20 and d100) and dice sources.
 
-A dice source turns (spec, roll index) into die faces. The server's source is seeded per
-match and derives roll number i from the seed, the entropy the players gave when they
-joined, and i (HMAC-SHA-256, rejection sampling: no modulo bias), so every server roll can be
-recomputed later from the revealed seed (docs/integrity.md).
+A dice source turns (spec, roll index) into die faces, and shuffles cards. The server's
+source is seeded per match and derives roll number i from the seed, the entropy the players
+gave when they joined, and i (HMAC-SHA-256, rejection sampling: no modulo bias), so every
+server roll can be recomputed later from the revealed seed (docs/integrity.md). Cards are
+shuffled from a seed of their own (`MatchDice`), so that revealing the dice seed mid-match
+discloses no hand and no deck order.
 """
 
 from __future__ import annotations
@@ -116,6 +118,21 @@ class SeededDice:
             attempt += 1
 
 
+@dataclass(frozen=True, slots=True)
+class MatchDice:
+    """A match's server dice: rolls from the dice seed's source, shuffles from the card
+    seed's (docs/integrity.md: what is revealed when)."""
+
+    rolls: DiceSource
+    cards: DiceSource
+
+    def roll(self, spec: DiceSpec, index: int) -> list[int]:
+        return self.rolls.roll(spec, index)
+
+    def shuffle(self, items: Sequence[T], label: str) -> list[T]:
+        return self.cards.shuffle(items, label)
+
+
 def commitment(seed: bytes) -> str:
     """The public commitment to a dice seed: its SHA-256, hex."""
     return hashlib.sha256(seed).hexdigest()
@@ -132,3 +149,18 @@ class UnknownDice:
 
     def shuffle(self, items: Sequence[T], label: str) -> list[T]:
         return self.roll(DiceSpec(1, 6), 0)  # type: ignore[return-value]  # always raises
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownCards:
+    """The cards of a match with no secret card seed in force: an imported match's that was
+    never revealed, or a reopened match's that its end revealed (and no fresh one was
+    committed). Its decks cannot be shuffled: the order would be known or unknowable."""
+
+    def roll(self, spec: DiceSpec, index: int) -> list[int]:
+        raise InvalidAction("this source only shuffles cards", rule="core-dice")
+
+    def shuffle(self, items: Sequence[T], label: str) -> list[T]:
+        raise InvalidAction("no secret card seed is in force here (an imported match's is "
+                            "not known until its end; a reopened match's was revealed when "
+                            "it ended): the decks cannot be shuffled", rule="core-cards")

@@ -94,7 +94,7 @@ class MatchCreated(Event):
     dice_seed: str  # secret until revealed (issue: verifiable dice); never shown
     token_hashes: dict[str, str] = Field(default_factory=dict)  # seat -> SHA-256 of its token
     # The scenario's set-up: units on the table and each side's deck as listed (the match
-    # starts with each deck dealt in an order drawn from the dice seed: `domain.evolve`).
+    # starts with each deck dealt in an order drawn from the card seed: `domain.evolve`).
     units: tuple[Unit, ...] = ()
     decks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     # A what-if fork: the match and version it was forked from, and how many events after
@@ -102,10 +102,17 @@ class MatchCreated(Event):
     forked_from: UUID | None = None
     forked_at: int | None = None
     inherited_events: int | None = None
-    # A fork's decks in the order its origin dealt them (the fork's own seed deals nothing):
-    # the referee's to see, like every side's cards.
+    # The card seed (ours): decks are dealt and shuffled from a secret of their own, so that
+    # revealing the dice seed mid-match discloses no hand and no deck order. Its SHA-256 is
+    # public; the seed is revealed when the match ends (`DiceSeedRevealed.card_seed`).
+    # None on matches created before it: their decks come from the dice seed.
+    card_commitment: str | None = None
+    card_seed: str | None = None  # secret until the match ends; never shown
+    # A fork's decks in the order its origin dealt them (the fork's own card seed deals
+    # nothing): the referee's to see, like every side's cards.
     dealt: dict[str, tuple[str, ...]] | None = None
-    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "token_hashes"})
+    private_fields: ClassVar[frozenset[str]] = frozenset(
+        {"dice_seed", "token_hashes", "card_seed"})
 
     def hidden_from(self, viewer: str) -> set[str]:
         hidden = super().hidden_from(viewer)
@@ -122,18 +129,27 @@ class SeatJoined(Event):
 
 class DiceSeedRevealed(Event):
     """The seed of the server dice so far, matching `dice_commitment`: when the match ends,
-    or earlier when the referee reveals it to settle a dispute (a `DiceCommitted` follows)."""
+    or earlier when the referee reveals it to settle a dispute (a `DiceCommitted` follows).
+    When the match ends, the card seed too (`card_seed`, matching the `card_commitment` in
+    force); never earlier, so that no hand or deck order is disclosed mid-match."""
 
     seed: str  # hex
     dice_commitment: str
+    card_seed: str | None = None  # hex
+    card_commitment: str | None = None
 
 
 class DiceCommitted(Event):
-    """A fresh secret seed for the rest of the match; only its SHA-256 is shown."""
+    """A fresh secret seed for the rest of the match; only its SHA-256 is shown. It holds
+    the card seed in force from here on too (`card_commitment`; the seed is never shown):
+    the same one after a mid-match reveal of the dice seed, a fresh one after the end
+    revealed it; None for a match created before card seeds."""
 
     dice_commitment: str
     dice_seed: str
-    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed"})
+    card_commitment: str | None = None
+    card_seed: str | None = None
+    private_fields: ClassVar[frozenset[str]] = frozenset({"dice_seed", "card_seed"})
 
 
 class SeatTokenIssued(Event):

@@ -33,11 +33,12 @@ RECENT_ROLLS = 10
 
 def deal(created: ev.MatchCreated) -> dict[str, tuple[str, ...]]:
     """Each side's deck at the start: a fork's as its origin dealt them; otherwise in an
-    order drawn from the match's dice seed (so the deal is reproducible, and checkable once
-    the seed is revealed)."""
+    order drawn from the match's card seed (the dice seed for a match created before card
+    seeds), so the deal is reproducible, and checkable once the seed is revealed."""
     if created.dealt is not None:
         return dict(created.dealt)
-    dealer = SeededDice(bytes.fromhex(created.dice_seed))
+    seed = created.card_seed if created.card_seed is not None else created.dice_seed
+    dealer = SeededDice(bytes.fromhex(seed))
     return {side: tuple(dealer.shuffle(cards, f"deal:{side}"))
             for side, cards in created.decks.items()}
 

@@ -9,7 +9,8 @@ null default leaves old hashes valid), keys sorted, no spaces, UTF-8. Changing a
 `verify(lines)` checks an export (docs/integrity.md): each line canonical, the header's own
 hash and its agreement with the events, each link, each hash, and, once the dice seed is
 revealed, every server roll recomputed from the seed, the players' entropy and the roll
-index. Pure: no store, no clock.
+index; once the card seed is revealed (at the end), every shuffle likewise (a match created
+before card seeds shuffled with the dice seed). Pure: no store, no clock.
 """
 
 from __future__ import annotations
@@ -147,7 +148,12 @@ def verify(lines: Iterable[str]) -> Report:
     report = Report()
     prev = GENESIS
     epochs: list[tuple[str, bytes | None]] = []  # (commitment, seed once revealed) per epoch
-    rolls: list[tuple[int, int, tuple[str, ...], dict[str, Any]]] = []  # (line, epoch, ...)
+    # The card seeds' epochs likewise, if the match has card seeds (a match created before
+    # them shuffled with its dice seeds); a commitment of None: no card seed in force.
+    cards: list[tuple[str | None, bytes | None]] = []
+    # (line, the epochs of its seed, its epoch, the entropy then, the event)
+    rolls: list[tuple[int, list[tuple[Any, bytes | None]], int, tuple[str, ...],
+                      dict[str, Any]]] = []
     entropy: tuple[str, ...] = ()
     header: dict[str, Any] | None = None
     inherited = 1  # events up to this version were copied from a fork's origin
@@ -187,6 +193,8 @@ def verify(lines: Iterable[str]) -> Report:
         kind = body.get("type")
         if kind == "MatchCreated":
             epochs.append((body.get("dice_commitment", ""), None))
+            if body.get("card_commitment") is not None:
+                cards.append((body["card_commitment"], None))
             inherited = 1 + (body.get("inherited_events") or 0)
             differs = [key for key in HEADER_FROM_CREATED if header.get(key) != body.get(key)]
             if differs:
@@ -196,18 +204,28 @@ def verify(lines: Iterable[str]) -> Report:
         elif kind == "SeatJoined" and body.get("entropy"):
             entropy = (*entropy, body["entropy"])
         elif kind == "DiceSeedRevealed":
-            seed = bytes.fromhex(body["seed"])
-            if not epochs or commitment(seed) != epochs[-1][0]:
+            seed, card_seed = _hex(body.get("seed")), _hex(body.get("card_seed"))
+            if seed is None or not epochs or commitment(seed) != epochs[-1][0]:
                 report.problems.append(f"line {number}: event {version} reveals a seed that "
                                        "does not match the commitment")
                 return report
             epochs[-1] = (epochs[-1][0], seed)
+            if body.get("card_seed") is not None:
+                if card_seed is None or not cards or commitment(card_seed) != cards[-1][0]:
+                    report.problems.append(f"line {number}: event {version} reveals a card "
+                                           "seed that does not match the commitment")
+                    return report
+                cards[-1] = (cards[-1][0], card_seed)
         elif kind == "DiceCommitted":
             epochs.append((body["dice_commitment"], None))
+            if cards and body.get("card_commitment") != cards[-1][0]:  # else carried on
+                cards.append((body.get("card_commitment"), None))
         if body.get("roll_index") is not None and version <= inherited:
             report.rolls_inherited += 1
+        elif body.get("roll_index") is not None and kind == "DeckShuffled" and cards:
+            rolls.append((number, cards, len(cards) - 1, entropy, body))
         elif body.get("roll_index") is not None and epochs:
-            rolls.append((number, len(epochs) - 1, entropy, body))
+            rolls.append((number, epochs, len(epochs) - 1, entropy, body))
     report.chain_head = prev
     if header is None:
         report.problems.append("the file is empty")
@@ -215,8 +233,8 @@ def verify(lines: Iterable[str]) -> Report:
     if (header.get("chain_head"), header.get("events")) != (prev, report.events):
         report.problems.append("line 1: the header's chain head or event count is not the "
                                "export's: events are missing at the end")
-    for number, epoch, known, body in rolls:
-        revealed = epochs[epoch][1]
+    for number, seeds, epoch, known, body in rolls:
+        revealed = seeds[epoch][1]
         if revealed is None:
             report.rolls_unchecked += 1
             continue
@@ -229,6 +247,14 @@ def verify(lines: Iterable[str]) -> Report:
                                    f"{body['roll_index']} should be {expected}, not "
                                    f"{_faces_of(body)}")
     return report
+
+
+def _hex(value: Any) -> bytes | None:
+    """A revealed seed's bytes; None if it is not hex."""
+    try:
+        return bytes.fromhex(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _parse(line: str, number: int, report: Report) -> dict[str, Any] | None:

@@ -4,7 +4,8 @@
 The export leaves out what is private on every surface: the dice seed (unless revealed) and
 the SHA-256 of seat tokens. An imported match gets fresh seat tokens; its seed is the one
 revealed in the file, or unknown (then the referee commits a fresh seed before any server
-roll: `POST .../dice/reveal`).
+roll: `POST .../dice/reveal`). Likewise its card seed (revealed when the match ended), or
+unknown: then its decks cannot be shuffled.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def read_export(lines: Iterable[str], token_hashes: dict[str, str]
     bodies = [json_input.loads(line) for line in text[1:]]
     revealed = {body["dice_commitment"]: body["seed"] for body in bodies
                 if body.get("type") == "DiceSeedRevealed"}
+    revealed.update({body["card_commitment"]: body["card_seed"] for body in bodies
+                     if body.get("type") == "DiceSeedRevealed" and body.get("card_seed")})
     events = []
     for number, body in enumerate(bodies, start=2):
         events.append(_event(number, body, match_id, revealed, token_hashes))
@@ -91,6 +94,8 @@ def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str
     data.update(originator_id=match_id, originator_version=body["version"])
     if cls in (ev.MatchCreated, ev.DiceCommitted):
         data["dice_seed"] = revealed.get(body["dice_commitment"], UNKNOWN_SEED)
+    if cls in (ev.MatchCreated, ev.DiceCommitted) and body.get("card_commitment") is not None:
+        data["card_seed"] = revealed.get(body["card_commitment"], UNKNOWN_SEED)
     if cls is ev.MatchCreated:
         data["token_hashes"] = token_hashes
     if cls in (ev.SeatTokenIssued, ev.SeatTokenRevoked):

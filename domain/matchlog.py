@@ -26,7 +26,7 @@ from eventsourcing.persistence import IntegrityError, Mapper
 from eventsourcing.utils import get_topic
 
 from domain import events as ev
-from domain.dice import DiceSource, SeededDice, UnknownDice
+from domain.dice import DiceSource, MatchDice, SeededDice, UnknownCards, UnknownDice
 from domain.errors import (
     MatchNotFound,
     VersionNotFound,
@@ -67,6 +67,7 @@ class MatchLog(Application[UUID]):
         self._cache_lock = threading.Lock()
         self._match_locks: dict[UUID, threading.Lock] = {}
         self._seeds: dict[tuple[UUID, int], str] = {}
+        self._card_seeds: dict[tuple[UUID, int], tuple[str | None, str | None]] = {}
         self.saved_listeners: list[Callable[[], None]] = []
 
     def construct_mapper(self) -> Mapper[UUID]:
@@ -156,9 +157,28 @@ class MatchLog(Application[UUID]):
         return next(iter(self.events_of(match_id, after=version - 1, upto=version)))
 
     def _dice(self, match_id: UUID, head: Frame) -> DiceSource:
+        """Rolls from the current dice seed; shuffles from the card seed (from the dice seed
+        for a match created before card seeds). Both mixed with the players' entropy."""
         seed = self._seed(match_id, head)
-        return SeededDice(bytes.fromhex(seed), head.entropy) if seed != UNKNOWN_SEED else (
-            UnknownDice())
+        rolls: DiceSource = SeededDice(bytes.fromhex(seed), head.entropy) if (
+            seed != UNKNOWN_SEED) else UnknownDice()
+        if self._cards(match_id, 1)[0] is None:  # a match created before card seeds
+            return rolls
+        card_seed = self._cards(match_id, head.seed_version)[1]  # None, or unknown: ""
+        cards: DiceSource = SeededDice(bytes.fromhex(card_seed), head.entropy) if (
+            card_seed) else UnknownCards()
+        return MatchDice(rolls, cards)
+
+    def _cards(self, match_id: UUID, version: int) -> tuple[str | None, str | None]:
+        """(commitment, seed) of the card seed that the event at `version` holds (the one
+        holding a dice seed: `MatchCreated` or a `DiceCommitted`, which carries the card
+        seed in force on); (None, None) if it holds none."""
+        key = (match_id, version)
+        found = self._card_seeds.get(key)
+        if found is None:
+            holder = cast(ev.MatchCreated | ev.DiceCommitted, self._event(match_id, version))
+            found = self._card_seeds[key] = (holder.card_commitment, holder.card_seed)
+        return found
 
     def _seed(self, match_id: UUID, head: Frame) -> str:
         """The current dice seed: MatchCreated's, or the latest `DiceCommitted`'s."""

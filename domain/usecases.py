@@ -117,7 +117,7 @@ class MatchUseCases(MatchLog):
         if isinstance(roles, dict) and not set(roles.values()) <= {s.id for s in sides}:
             raise InvalidAction("option 'roles' names a side the match does not have",
                                 rule="core-sides", allowed=[s.id for s in sides])
-        seed = self.seed_source()
+        seed, card_seed = self.seed_source(), self.seed_source()  # two secrets, drawn apart
         seats = [REFEREE, SPECTATOR, *(f"{JOIN}{side.id}" for side in sides)]
         tokens = {seat: self.token_source() for seat in seats}
         created = ev.MatchCreated(
@@ -138,6 +138,8 @@ class MatchUseCases(MatchLog):
             token_hashes={seat: token_hash(token) for seat, token in tokens.items()},
             units=tuple(u.to_unit() for u in setup.units),
             decks={side: tuple(cards) for side, cards in setup.decks.items()},
+            card_commitment=commitment(card_seed),
+            card_seed=card_seed.hex(),
         )
         created = chained([created], GENESIS)[0]
         self.save(created)
@@ -330,12 +332,17 @@ class MatchUseCases(MatchLog):
                 return Result(head, events, replayed=True)
         return None
 
-    def _reveal(self, head: Frame, context: Context, after: int) -> ev.DiceSeedRevealed:
-        """The current seed, revealed (numbered after the `after` events of this action)."""
+    def _reveal(self, head: Frame, context: Context, after: int, *,
+                cards: bool = True) -> ev.DiceSeedRevealed:
+        """The current seed, revealed (numbered after the `after` events of this action);
+        with `cards` (when the match ends), the card seed too."""
         seed = self._seed(context.match_id, head)
         stamp = envelopes(replace(head, version=head.version + after), context)
+        card, card_seed = self._cards(context.match_id, head.seed_version)
+        shown = cards and bool(card_seed)  # (an imported match's may not be known)
         return ev.DiceSeedRevealed(**stamp(), seed=seed, dice_commitment=commitment(
-            bytes.fromhex(seed)), rule="core-dice")
+            bytes.fromhex(seed)), card_seed=card_seed if shown else None,
+            card_commitment=card if shown else None, rule="core-dice")
 
     def _recommit(self, head: Frame, context: Context, after: int) -> ev.DiceCommitted:
         """A fresh secret seed for the rest of the match (the old one is public)."""
@@ -357,10 +364,13 @@ class MatchUseCases(MatchLog):
             if head.state.outcome is not None:
                 raise MatchOver("the match has ended: its seed is revealed", rule="core-end")
             known = self._seed(match_id, head) != UNKNOWN_SEED  # (an imported match's may not be)
-            revealed = [self._reveal(head, context, 0)] if known else []
+            # the dice seed only: the card seed stays secret until the end
+            revealed = [self._reveal(head, context, 0, cards=False)] if known else []
             stamp = envelopes(replace(head, version=head.version + len(revealed)), context)
+            card, card_seed = self._cards(match_id, head.seed_version)  # carried on, secret
             return [*revealed, ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
-                                                dice_seed=fresh.hex(), rule="core-dice")]
+                                                dice_seed=fresh.hex(), card_commitment=card,
+                                                card_seed=card_seed, rule="core-dice")]
 
         return self._execute(match_id, revealed, actor=actor, token=token)
 

@@ -329,6 +329,8 @@ def test_a_fork_has_fresh_secrets_and_its_export_imports_to_the_same_cards(
     origin, fork = (next(iter(matches.events_of(m, upto=1))) for m in (match_id, fork_id))
     assert isinstance(origin, ev.MatchCreated) and isinstance(fork, ev.MatchCreated)
     assert fork.dice_seed != origin.dice_seed and fork.dice_commitment != origin.dice_commitment
+    assert fork.card_seed is not None and fork.card_commitment is not None
+    assert fork.card_seed != origin.card_seed and fork.card_commitment != origin.card_commitment
     lines = list(export_lines(matches, fork_id))
     assert verify(lines).ok
     elsewhere = Matches()  # another instance
