@@ -345,11 +345,17 @@ class MatchUseCases(MatchLog):
             card_commitment=card if shown else None, rule="core-dice")
 
     def _recommit(self, head: Frame, context: Context, after: int) -> ev.DiceCommitted:
-        """A fresh secret seed for the rest of the match (the old one is public)."""
+        """Fresh secret dice and card seeds for the rest of a reopened match (the end
+        revealed both); a match from before card seeds gets none."""
         fresh = self.seed_source()
+        had_cards = self._cards(context.match_id, head.seed_version)[0] is not None
+        cards = self.seed_source() if had_cards else None
         stamp = envelopes(replace(head, version=head.version + after), context)
         return ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
-                                dice_seed=fresh.hex(), rule="core-dice")
+                                dice_seed=fresh.hex(),
+                                card_commitment=None if cards is None else commitment(cards),
+                                card_seed=None if cards is None else cards.hex(),
+                                rule="core-dice")
 
     def reveal_seed(self, match_id: UUID, *, actor: str = REFEREE,
                     token: str | None = None) -> Result:
