@@ -169,7 +169,8 @@ class MatchCopies(MatchUseCases):
         return self._keep(Copy(events, frames, tokens))
 
     def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
-                     to: int | None = None, actor: str = REFEREE) -> Result:
+                     to: int | None = None, actor: str = REFEREE,
+                     token: str | None = None) -> Result:
         """The referee's ruling on the dispute opened at version `dispute`; it may order an
         undo back to `to`, a re-roll, or a what-if fork at `to` (made first)."""
         if actor != REFEREE:
@@ -201,7 +202,7 @@ class MatchCopies(MatchUseCases):
                 saved.append(self._keep(fork))
             return events
 
-        return self._execute(match_id, ruled, actor=actor)
+        return self._execute(match_id, ruled, actor=actor, token=token)
 
     def _not_ruled(self, match_id: UUID, dispute: int) -> None:
         if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute

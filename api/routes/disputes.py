@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Path, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.deps import MatchesDep, ReaderDep, RefereeDep
+from api.deps import MatchesDep, ReaderDep, RefereeDep, TokenDep
 from api.schemas import ActedPublic, MatchCreated
 from domain import events as ev
 from domain.commands import MAX_INT
@@ -85,10 +85,11 @@ def disputes(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> list[dict[s
 
 @router.post("/disputes/{dispute}/ruling", status_code=status.HTTP_201_CREATED)
 def rule(match_id: UUID, dispute: Annotated[int, Path(ge=1, le=MAX_INT)], body: RulingCreate,
-         matches: MatchesDep, who: RefereeDep, response: Response) -> ActedPublic:
+         matches: MatchesDep, who: RefereeDep, token: TokenDep,
+         response: Response) -> ActedPublic:
     """The referee's ruling: it may order an undo back to `to`, a re-roll, or a fork at `to`."""
     result = matches.rule_dispute(match_id, dispute, ruling=body.ruling, order=body.order,
-                                  to=body.to, actor=who)
+                                  to=body.to, actor=who, token=token)
     response.headers["ETag"] = f'"{result.frame.version}"'
     return ActedPublic(version=result.frame.version,
                        events=[e.public(who) for e in result.events])
