@@ -246,7 +246,7 @@ def _(event: ev.TurnAdvanced, state: MatchState) -> MatchState:
                                                        if f not in TURN_FLAGS)})
              if set(u.status) & TURN_FLAGS else u for uid, u in state.units.items()}
     return state.model_copy(update={"turn": event.marker, "units": units, "this_turn": (),
-                                    "discards": {}})
+                                    "discards": {}, "discarded": {}})
 
 
 def _noted(state: MatchState, *facts: str) -> dict[str, Any]:
@@ -308,7 +308,7 @@ def _(event: ev.CardsDrawn, state: MatchState) -> MatchState:
 def _(event: ev.CardsDiscarded, state: MatchState) -> MatchState:
     return state.model_copy(update=_cards(
         state, event.side, hands=_without(state.hands.get(event.side, ()), event.cards),
-        discards=(*state.discards.get(event.side, ()), *event.cards)))
+        discarded=(*state.discarded.get(event.side, ()), *event.cards)))
 
 
 @_apply.register
@@ -321,7 +321,8 @@ def _(event: ev.CardPlayed, state: MatchState) -> MatchState:
 @_apply.register
 def _(event: ev.DeckShuffled, state: MatchState) -> MatchState:
     return state.model_copy(update={
-        **_cards(state, event.side, decks=event.order, hands=(), discards=()),
+        **_cards(state, event.side, decks=event.order, hands=(), discards=(),
+                 discarded=()),
         **_noted(state, f"shuffled:{event.side}")})
 
 

@@ -38,7 +38,7 @@ from domain.history import (
     undo_reach,
 )
 from domain.interchange import UNKNOWN_SEED
-from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper
+from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper, StaleCheckpoint
 from domain.state import MatchState
 
 
@@ -217,8 +217,11 @@ class MatchLog(Application[UUID]):
 
     def _checkpoint(self, match_id: UUID, version: int | None = None) -> Frame | None:
         assert self.snapshots is not None
-        for checkpoint in self.snapshots.get(match_id, lte=version, desc=True, limit=1):
-            return cast(Checkpoint, checkpoint).frame()
+        try:
+            for checkpoint in self.snapshots.get(match_id, lte=version, desc=True, limit=1):
+                return cast(Checkpoint, checkpoint).frame()
+        except StaleCheckpoint:
+            pass  # written by an older version of the state: fold from the events instead
         return None
 
     def _created(self, match_id: UUID) -> Frame:

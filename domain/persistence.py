@@ -128,11 +128,25 @@ def _first_error(error: Exception) -> str:
     return str(error)
 
 
+class StaleCheckpoint(Exception):
+    """A stored checkpoint of an older `Checkpoint.class_version`: its state would not be what
+    the events fold to now, so the reader drops it and folds from the events instead."""
+
+
 class Checkpoint(BaseModel):
-    """A stored `Frame` (state plus log facts) at a version: a cache, safe to drop."""
+    """A stored `Frame` (state plus log facts) at a version: a cache, safe to drop.
+
+    A change to what the state keeps bumps `class_version`; an older checkpoint is not
+    upcast but refused (`StaleCheckpoint`), and the state is rebuilt from the events."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    class_version: ClassVar[int] = 1
+    # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played)
+    class_version: ClassVar[int] = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
+        raise StaleCheckpoint("a version 1 checkpoint keeps discarded and played cards in "
+                              "one pile")
 
     originator_id: UUID
     originator_version: int

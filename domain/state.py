@@ -167,10 +167,12 @@ class MatchState(Frozen):
     tracks: dict[Name, TrackValue] = Field(default_factory=dict)
     vp: dict[Name, VictoryPoints] = Field(default_factory=dict)
     # Cards, per side: the deck (top first; its order is private to its owner), the hand
-    # (private to its owner) and the cards played or discarded this turn (face up).
+    # (private to its owner), the cards played this turn (`discards`: face up, public) and
+    # the cards discarded face down this turn (`discarded`: private to its owner).
     decks: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     discards: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
+    discarded: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, and
     # `<rule>:<unit>` for each unit in a roll the service made for a rule, ...).
     this_turn: tuple[str, ...] = ()

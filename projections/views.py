@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field
 
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
-from domain.sequence import ANY
 from domain.state import Awaiting, DiceRoll, EndProposal, MatchState, Outcome, TrackValue, Unit
 
 
@@ -61,14 +60,16 @@ class UnitView(Unit):
 
 
 class CardsView(BaseModel):
-    """A side's cards as the viewer may see them: counts for all; the hand, the deck's order
-    and the cards discarded unseen for the side itself and the referee only."""
+    """A side's cards as the viewer may see them: counts and the cards played this turn for
+    all; the hand, the deck's order and the cards discarded face down this turn for the side
+    itself and the referee only."""
 
     side: str
     deck_count: int
     hand_count: int
-    pile_count: int  # the cards played or discarded this turn (every seat sees how many)
-    played: tuple[str, ...]  # those of them this viewer may see: see `cards_view`
+    played: tuple[str, ...]  # the cards played face up this turn (public)
+    discarded_count: int  # the cards discarded face down this turn (every seat sees how many)
+    discarded: tuple[str, ...] | None = None  # which: for the side itself and the referee
     hand: tuple[str, ...] | None = None
     deck: tuple[str, ...] | None = None
 
@@ -121,32 +122,20 @@ def vp_view(state: MatchState) -> VPView:
     return VPView(tracks=tracks, leader=leaders[0] if len(leaders) == 1 else None)
 
 
-def discards_unseen(state: MatchState) -> bool:
-    """Whether a side may discard unseen in this match's ruleset (a step allows
-    `discard_cards`, or any action): then its pile mixes cards played face up (public) with
-    cards discarded unseen (private to it), and `MatchState.discards` holds both alike."""
-    sequence = get_ruleset(state.ruleset, state.options).sequence
-    return any(ANY in allows or "discard_cards" in allows
-               for allows in (sequence.step(path).allows for path in sequence.steps()))
-
-
 def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
-    """Each side's cards as `viewer` sees them. The pile of cards played or discarded this
-    turn: all of it for the side itself and the referee; for another seat, by name only where
-    the ruleset cannot discard unseen, else only how many (the state cannot tell a played
-    card from a discarded one, and the discarded ones are private)."""
+    """Each side's cards as `viewer` sees them: the cards played this turn to every seat; the
+    cards discarded face down this turn by name to the side itself and the referee, to any
+    other seat only how many."""
     out = []
-    unseen: bool | None = None  # discards_unseen(state), worked out when first needed
     for side in state.side_ids():
         deck, hand = state.decks.get(side, ()), state.hands.get(side, ())
-        pile = state.discards.get(side, ())
-        if not (deck or hand or pile):
+        played, discarded = state.discards.get(side, ()), state.discarded.get(side, ())
+        if not (deck or hand or played or discarded):
             continue
         mine = sees_private(viewer, side)
-        if pile and not mine and unseen is None:
-            unseen = discards_unseen(state)
         out.append(CardsView(side=side, deck_count=len(deck), hand_count=len(hand),
-                             pile_count=len(pile), played=pile if mine or not unseen else (),
+                             played=played, discarded_count=len(discarded),
+                             discarded=discarded if mine else None,
                              hand=hand if mine else None, deck=deck if mine else None))
     return out
 

@@ -53,7 +53,7 @@ def _in_hand(state: MatchState, side: str, cards: list[str]) -> None:
 def _(command: cmd.ShuffleDeck, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     side = own_side(state, emit.context.actor, "core-cards")
     cards = (*state.decks.get(side, ()), *state.hands.get(side, ()),
-             *state.discards.get(side, ()))
+             *state.discards.get(side, ()), *state.discarded.get(side, ()))
     if not cards:
         raise InvalidAction(f"side '{side}' has no cards", rule="core-cards")
     index = emit.roll_index

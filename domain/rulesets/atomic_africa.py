@@ -148,7 +148,8 @@ def _decks_reset(state: MatchState) -> bool:
 
 def _card_sides(state: MatchState) -> list[str]:
     return [s for s in state.side_ids()
-            if state.decks.get(s) or state.hands.get(s) or state.discards.get(s)]
+            if state.decks.get(s) or state.hands.get(s) or state.discards.get(s)
+            or state.discarded.get(s)]
 
 
 def _expects(state: MatchState) -> list[str]:

@@ -4,6 +4,7 @@ match, time travel, checkpoints, concurrency, upcasting and durability."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
@@ -32,7 +33,7 @@ from domain.errors import (
     VersionNotFound,
 )
 from domain.history import replay
-from domain.persistence import Checkpoint
+from domain.persistence import Checkpoint, StaleCheckpoint
 from domain.state import Position
 
 SIDES = [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]
@@ -256,6 +257,34 @@ def test_a_checkpoint_round_trips_through_the_mapper(app: Matches) -> None:
     assert back == checkpoint
     assert (back.frame().state, back.frame().seats, back.frame().tokens) == (
         frame.state, frame.seats, frame.tokens)
+
+
+def test_a_checkpoint_of_an_older_class_version_is_dropped_and_the_events_folded(
+    app: Matches, env: dict[str, str]
+) -> None:
+    """A version 1 checkpoint kept discarded and played cards in one pile: a reader refuses
+    it (`StaleCheckpoint`) and folds the state from the events instead."""
+    match_id = created(app, CASUAL)
+    play(app, match_id, 3)
+    events = list(app.events_of(match_id))
+    frame = replay(events)
+    assert app.snapshots is not None and not list(app.snapshots.get(match_id))
+    old = frame.state.model_copy(update={"discards": {"red": ("CARD-SECRET",)}})
+    stored = app.mapper.to_stored_event(Checkpoint.of(match_id, replace(frame, state=old),
+                                                      app.clock()))
+    record = app.mapper.transcoder.decode(stored.state)
+    record["class_version"] = 1
+    app.snapshots.recorder.insert_events([replace(
+        stored, state=app.mapper.transcoder.encode(record))])
+    cold = Matches(env=env)
+    try:
+        assert cold.snapshots is not None
+        with pytest.raises(StaleCheckpoint):
+            list(cold.snapshots.get(match_id))
+        assert cold.head(match_id).state == frame.state
+        assert cold.state_at(match_id, frame.version) == frame.state
+    finally:
+        cold.close()
 
 
 # ---- concurrency ------------------------------------------------------------------------------

@@ -52,10 +52,9 @@ def test_the_board_shows_another_sides_discards_only_as_a_count(client: TestClie
             board = json.dumps(m.get("/board", seat, at=version))
             cards = red_cards(m, seat, at=version)
             assert (m.secret in board) == sees, (seat, version)
-            assert (cards["hand_count"], cards["pile_count"]) == (3 - (version - 8),
-                                                                  version - 8)
-            if sees:
-                assert cards["played"] == [m.secret, m.shown][:version - 8]
+            assert (cards["hand_count"], cards["discarded_count"]) == (3 - (version - 8), 1)
+            assert cards["played"] == [m.shown][:version - 9]  # face up: every seat sees it
+            assert cards["discarded"] == ([m.secret] if sees else None), (seat, version)
 
 
 def test_battlegroup_discards_bg_6_stay_with_their_side_and_the_referee(
@@ -75,8 +74,42 @@ def test_battlegroup_discards_bg_6_stay_with_their_side_and_the_referee(
     for seat in ("north", "south", "west", "referee", "spectator"):
         board = m.get("/board", seat)
         [cards] = [c for c in board["cards"] if c["side"] == "north"]
-        assert cards["pile_count"] == 1 and cards["hand_count"] == 0
+        assert cards["discarded_count"] == 1 and cards["hand_count"] == 0
+        assert cards["played"] == []
         assert (gone["cards"][0] in json.dumps(board)) == (seat in ("north", "referee")), seat
+
+
+def test_battlegroup_a_played_card_is_public_and_a_discarded_one_is_not(
+        client: TestClient) -> None:
+    """In round 2 north discards its card face down (BG-6), draws another and plays it face
+    up: every seat sees the played card; only north and the referee see the discarded one."""
+    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
+    for _ in range(2):  # round 1: each side draws; round 2: north discards, then draws
+        m.act("referee", type="roll_initiative", source="table",
+              results={"north": 4, "south": 3, "west": 1})
+        m.act("north", type="advance")
+        if m.turn["turn"] == 1:
+            for side in ("north", "south", "west"):
+                m.act(side, type="draw_cards")
+        else:
+            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
+            [gone] = m.act("north", type="discard_cards", cards=north["hand"])
+            [drawn] = m.act("north", type="draw_cards")
+        while m.turn["step"] != "round_up":
+            m.act("north", type="advance")
+        if m.turn["turn"] == 1:
+            m.act("north", type="advance")
+    [shown] = drawn["cards"]
+    [secret] = gone["cards"]
+    m.act("north", type="play_card", card=shown)
+    for seat, sees in {"north": True, "south": False, "referee": True,
+                       "spectator": False}.items():
+        board = m.get("/board", seat)
+        [cards] = [c for c in board["cards"] if c["side"] == "north"]
+        assert cards["played"] == [shown], seat
+        assert cards["discarded_count"] == 1 and cards["hand_count"] == 0, seat
+        assert cards["discarded"] == ([secret] if sees else None), seat
+        assert (secret in json.dumps(board)) == sees, seat
 
 
 def test_a_card_played_face_up_is_public_to_every_seat(client: TestClient) -> None:
@@ -88,13 +121,9 @@ def test_a_card_played_face_up_is_public_to_every_seat(client: TestClient) -> No
     m.act("red", type="play_card", card=drawn["cards"][0])
     for seat in SEES:
         cards = red_cards(m, seat)
-        assert cards["played"] == drawn["cards"][:1] and cards["pile_count"] == 1, seat
+        assert cards["played"] == drawn["cards"][:1] and cards["discarded_count"] == 0, seat
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the state keeps cards played and cards discarded in one pile (`MatchState.discards`), so "
-    "where a ruleset can discard the board shows another side neither: needs the domain to "
-    "keep discards apart"))
 def test_where_sides_can_discard_a_played_card_is_still_shown_to_every_seat(
         client: TestClient) -> None:
     m = discarded(client)
@@ -177,5 +206,7 @@ def test_the_table_page_writes_only_what_the_board_gives_the_seat(
     for seat, sees in SEES.items():
         assert (m.secret in lines[seat]) == sees, lines[seat]
         assert lines[seat].startswith("Red cards: deck 1, hand 1"), lines[seat]
-    assert lines[OTHER].endswith("; played or discarded this turn: 2 (not shown)")
-    assert lines[OWNER].endswith(f"; played or discarded this turn: {m.secret}, {m.shown}")
+    assert lines[OTHER].endswith(f"; played this turn: {m.shown}; discarded this turn: 1 "
+                                 "(not shown)")
+    assert lines[OWNER].endswith(f"; played this turn: {m.shown}; discarded this turn: "
+                                 f"{m.secret}")
