@@ -38,7 +38,13 @@ from domain.history import (
     undo_reach,
 )
 from domain.interchange import UNKNOWN_SEED
-from domain.persistence import Checkpoint, OrjsonTranscoder, PydanticMapper, StaleCheckpoint
+from domain.persistence import (
+    Checkpoint,
+    OrjsonTranscoder,
+    PydanticMapper,
+    StaleCheckpoint,
+    UnreadableEvent,
+)
 from domain.state import MatchState
 
 
@@ -220,8 +226,8 @@ class MatchLog(Application[UUID]):
         try:
             for checkpoint in self.snapshots.get(match_id, lte=version, desc=True, limit=1):
                 return cast(Checkpoint, checkpoint).frame()
-        except StaleCheckpoint:
-            pass  # written by an older version of the state: fold from the events instead
+        except (StaleCheckpoint, UnreadableEvent):
+            pass  # an older version's, or unreadable: a cache, so fold from the events
         return None
 
     def _created(self, match_id: UUID) -> Frame:

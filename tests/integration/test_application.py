@@ -287,6 +287,26 @@ def test_a_checkpoint_of_an_older_class_version_is_dropped_and_the_events_folded
         cold.close()
 
 
+def test_a_checkpoint_that_cannot_load_is_dropped_and_the_events_folded(
+    app: Matches, env: dict[str, str]
+) -> None:
+    """A checkpoint is a cache: one that no longer loads never makes its match unreadable."""
+    match_id = created(app, CASUAL)
+    play(app, match_id, 3)
+    frame = replay(list(app.events_of(match_id)))
+    stored = app.mapper.to_stored_event(Checkpoint.of(match_id, frame, app.clock()))
+    record = app.mapper.transcoder.decode(stored.state)
+    record["state"] = {"not": "a state"}
+    assert app.snapshots is not None
+    app.snapshots.recorder.insert_events([replace(
+        stored, state=app.mapper.transcoder.encode(record))])
+    cold = Matches(env=env)
+    try:
+        assert cold.head(match_id).state == frame.state
+    finally:
+        cold.close()
+
+
 # ---- concurrency ------------------------------------------------------------------------------
 
 def test_a_stale_expected_version_is_a_version_conflict(app: Matches, second: Matches) -> None:
