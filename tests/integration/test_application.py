@@ -259,6 +259,16 @@ def test_a_checkpoint_round_trips_through_the_mapper(app: Matches) -> None:
         frame.state, frame.seats, frame.tokens)
 
 
+def plant_checkpoint(app: Matches, frame: Any, match_id: UUID, **record: Any) -> None:
+    """Store a checkpoint of `frame` with fields of its stored record replaced, as an older
+    version (or a damaged store) would have left it."""
+    stored = app.mapper.to_stored_event(Checkpoint.of(match_id, frame, app.clock()))
+    changed = {**app.mapper.transcoder.decode(stored.state), **record}
+    assert app.snapshots is not None
+    app.snapshots.recorder.insert_events([replace(
+        stored, state=app.mapper.transcoder.encode(changed))])
+
+
 def test_a_checkpoint_of_an_older_class_version_is_dropped_and_the_events_folded(
     app: Matches, env: dict[str, str]
 ) -> None:
@@ -270,12 +280,7 @@ def test_a_checkpoint_of_an_older_class_version_is_dropped_and_the_events_folded
     frame = replay(events)
     assert app.snapshots is not None and not list(app.snapshots.get(match_id))
     old = frame.state.model_copy(update={"discards": {"red": ("CARD-SECRET",)}})
-    stored = app.mapper.to_stored_event(Checkpoint.of(match_id, replace(frame, state=old),
-                                                      app.clock()))
-    record = app.mapper.transcoder.decode(stored.state)
-    record["class_version"] = 1
-    app.snapshots.recorder.insert_events([replace(
-        stored, state=app.mapper.transcoder.encode(record))])
+    plant_checkpoint(app, replace(frame, state=old), match_id, class_version=1)
     cold = Matches(env=env)
     try:
         assert cold.snapshots is not None
@@ -294,12 +299,7 @@ def test_a_checkpoint_that_cannot_load_is_dropped_and_the_events_folded(
     match_id = created(app, CASUAL)
     play(app, match_id, 3)
     frame = replay(list(app.events_of(match_id)))
-    stored = app.mapper.to_stored_event(Checkpoint.of(match_id, frame, app.clock()))
-    record = app.mapper.transcoder.decode(stored.state)
-    record["state"] = {"not": "a state"}
-    assert app.snapshots is not None
-    app.snapshots.recorder.insert_events([replace(
-        stored, state=app.mapper.transcoder.encode(record))])
+    plant_checkpoint(app, frame, match_id, state={"not": "a state"})
     cold = Matches(env=env)
     try:
         assert cold.head(match_id).state == frame.state

@@ -78,7 +78,7 @@ def test_the_referee_reopens_an_ended_match_and_then_undoes_the_end(client: Test
     assert m.get("")["outcome"] is None
     r = post(m, "/undo", "referee", {"to": moved})
     assert r.status_code == 201, r.text
-    assert (m.unit("r1")["position"]["x"], m.get("")["version"]) == (3, m.version)
+    assert m.unit("r1")["position"]["x"] == 3  # the end undone, the move kept
     rolled = m.act("red", type="roll_dice", notation="d6", purpose="after the reopening")
     assert rolled[0]["type"] == "DiceRolled"  # a fresh seed rolls on
 
