@@ -5,10 +5,13 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from fastapi.testclient import TestClient
 
 from api import scenarios
+from domain.application import Matches
+from domain.history import replay
 
 
 def scenario(name: str, **changes: Any) -> dict[str, Any]:
@@ -78,3 +81,40 @@ class Played:
     def unit(self, unit_id: str, seat: str = "referee") -> dict[str, Any]:
         board = self.get("/board", seat)
         return next(u for u in board["units"] + board["off_board"] if u["id"] == unit_id)
+
+
+@dataclass
+class Script(Played):
+    """A `Played` match that remembers which rules produced the events of its actions."""
+
+    rules: set[str] = field(default_factory=set)
+
+    def act(self, seat: str, **action: Any) -> list[dict[str, Any]]:
+        events = super().act(seat, **action)
+        self.rules.update(e["rule"] for e in events if e["rule"])
+        return events
+
+    def attempt(self, seat: str, **action: Any) -> bool:
+        """Act if the service accepts it (the script tries what the dice may not allow)."""
+        r = self.client.post(f"/api/matches/{self.match}/actions", json=action,
+                             headers=self.auth(seat))
+        self.rules.update(e["rule"] for e in r.json().get("events", []) if e["rule"])
+        return r.status_code == 201
+
+    def mine(self, side: str, kind: str) -> list[dict[str, Any]]:
+        return [u for u in self.board["units"] if u["side"] == side and u["kind"] == kind]
+
+    def enter_result(self, failed: bool = False) -> None:
+        awaiting = self.turn["awaiting"]
+        if awaiting is not None:
+            self.act(awaiting["by"], type="enter_result", result="as the table says",
+                     failed=failed)
+
+
+def assert_replay_matches(matches: Matches, m: Played) -> None:
+    """The log replayed from scratch reaches exactly the state the service holds."""
+    match_id = UUID(m.match)
+    head = matches.head(match_id)
+    replayed = replay(matches.events_of(match_id))
+    assert replayed.version == head.version
+    assert replayed.state == head.state
