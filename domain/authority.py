@@ -24,7 +24,7 @@ from typing import Any
 from domain import commands as cmd
 from domain.context import REFEREE
 from domain.errors import NotYourTurn
-from domain.sequence import Step
+from domain.sequence import SequenceOfPlay, Step, current_roles
 from domain.state import MatchState
 
 Owners = Callable[[Any, MatchState, str], Iterable[str]]
@@ -92,6 +92,7 @@ OWNERS: dict[str, Owners] = {
     "rally_unit": _unit("unit_id"),
     "remove_unit": _unit("unit_id"),
     "lose_step": _unit("unit_id"),
+    "gain_step": _unit("unit_id"),
     "activate_unit": _unit("unit_id"),
     "roll_morale": _unit("unit_id"),
     "fire": _unit("unit_id"),  # the firer is yours; the target may be anyone's
@@ -157,26 +158,71 @@ def check_redo(actor: str, undone_by: str) -> None:
                           rule="core-authority", allowed=sorted({undone_by, REFEREE}))
 
 
-def check_acting(step: Step, state: MatchState, actor: str, acting: str) -> None:
-    """Whether `actor` is the seat the current step waits for."""
-    if actor == REFEREE or acting == "any":
-        return
+def seats(sequence: SequenceOfPlay, state: MatchState, acting: str) -> list[str]:
+    """The sides a step's `acting` (or `advanced_by`) names now."""
     active = state.turn.active_side
-    roles = state.options.get("roles")
-    allowed: str | None
+    if acting == "any":
+        return list(state.side_ids())
     if acting == "active":
-        allowed = active
-    elif acting == "inactive":
-        allowed = None if actor == active else actor
-    elif acting == REFEREE:
-        allowed = None
-    else:
-        allowed = roles.get(acting) if isinstance(roles, dict) else None
-    if actor != allowed:
+        return [active] if active else []
+    if acting == "inactive":
+        return [s for s in state.side_ids() if s != active]
+    role = current_roles(sequence, state).get(acting)
+    return [role] if role else []
+
+
+def waiting_for(sequence: SequenceOfPlay, state: MatchState) -> list[str]:
+    """In a shared step, the sides that have not yet said they are done."""
+    if not sequence.step(state.turn.step).shared:
+        return []
+    return [s for s in state.side_ids() if s not in state.turn.done]
+
+
+def movers(sequence: SequenceOfPlay, state: MatchState) -> list[str]:
+    """The seats that may `advance` now: in a shared step each side not yet done (the last
+    one moves the marker), else the step's `advanced_by` or `acting` seat; the referee
+    always."""
+    step = sequence.step(state.turn.step)
+    sides = waiting_for(sequence, state) if step.shared else seats(
+        sequence, state, step.advanced_by or step.acting)
+    return [*sides, REFEREE]
+
+
+def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:
+    """Whether `actor` is the seat the current step waits for (a side that has said it is
+    done with a shared step acts no more there)."""
+    step = sequence.step(state.turn.step)
+    if actor == REFEREE:
+        return
+    if actor in state.turn.done:
+        raise _done(sequence, state, actor, step)
+    allowed = seats(sequence, state, step.acting)
+    if actor not in allowed:
         raise NotYourTurn(
-            f"in step '{state.turn.step}' only the {acting} seat "
-            + ("moves the turn marker on" if acting != step.acting else "acts")
-            + (f" ({allowed})" if allowed else ""),
-            rule=step.rule or "core-sequence",
-            allowed=[x for x in (allowed, REFEREE) if x],
-        )
+            f"in step '{state.turn.step}' only the {step.acting} seat acts"
+            + (f" ({', '.join(allowed)})" if allowed else ""),
+            rule=step.rule or "core-sequence", allowed=[*allowed, REFEREE])
+
+
+def check_advance(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:
+    """Whether `actor` may move the turn marker on (or, in a shared step, say it is done)."""
+    step = sequence.step(state.turn.step)
+    if actor == REFEREE:
+        return
+    if actor in state.turn.done:
+        raise _done(sequence, state, actor, step)
+    allowed = movers(sequence, state)
+    if actor not in allowed:
+        mover = step.advanced_by or step.acting
+        raise NotYourTurn(
+            f"in step '{state.turn.step}' only the {mover} seat moves the turn marker on"
+            + (f" ({', '.join(allowed[:-1])})" if allowed[:-1] else ""),
+            rule=step.rule or "core-sequence", allowed=allowed)
+
+
+def _done(sequence: SequenceOfPlay, state: MatchState, actor: str, step: Step) -> NotYourTurn:
+    waiting = waiting_for(sequence, state)
+    return NotYourTurn(
+        f"side '{actor}' has said it is done with step '{state.turn.step}'; waiting for "
+        + (", ".join(waiting) or "the referee"), rule=step.rule or "core-sequence",
+        allowed=[*waiting, REFEREE])

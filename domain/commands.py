@@ -72,6 +72,7 @@ __all__ = [
     "EnterResult",
     "Fire",
     "Flags",
+    "GainStep",
     "Id",
     "Int",
     "LoseStep",
@@ -251,6 +252,16 @@ class LoseStep(Command):
     unit_id: Id
 
 
+class GainStep(Command):
+    """A unit gets one step back (reduced -> full: a replacement, a re-supply); the ruleset
+    says where and how far."""
+
+    type: Literal["gain_step"] = "gain_step"
+    unit_id: Id
+    rule: Short | None = None  # the rule that gives the step (NO-2 replacements, ...)
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
 class OpenDispute(Command):
     """Open a dispute about event `about_version` (or up to `upto_version`); the referee
     rules on it (`POST .../disputes/{version}/ruling`)."""
@@ -290,7 +301,7 @@ Action = Annotated[
     | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
-    | ResolveCombat | LoseStep | OpenDispute | RecordRoll | Concede | ReopenMatch,
+    | ResolveCombat | LoseStep | GainStep | OpenDispute | RecordRoll | Concede | ReopenMatch,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (
@@ -299,8 +310,8 @@ ACTION_TYPES: tuple[str, ...] = (
     "end_match", "activate_unit", "activate_battlegroup", "roll_morale", "roll_initiative",
     "pass_initiative", "draw_cards", "discard_cards", "play_card", "shuffle_deck", "cut_deck",
     "rule_roll", "fire", "enter_result", "announce_reinforcements", "call_artillery",
-    "declare_operation", "set_supply", "resolve_combat", "lose_step", "open_dispute",
-    "record_roll", "concede", "reopen_match",
+    "declare_operation", "set_supply", "resolve_combat", "lose_step", "gain_step",
+    "open_dispute", "record_roll", "concede", "reopen_match",
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.authority import check_acting, check_owner
+from domain.authority import check_acting, check_advance, check_owner
 from domain.context import REFEREE, Context, Emit
 from domain.errors import MatchOver, OutOfSequence
 from domain.evolve import evolve
@@ -47,9 +47,9 @@ def decide(
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
-        check_acting(step, state, context.actor, step.advanced_by or step.acting)
+        check_advance(ruleset.sequence, state, context.actor)
     elif kind not in (*RECORDS, *ENDINGS):
-        check_acting(step, state, context.actor, step.acting)
+        check_acting(ruleset.sequence, state, context.actor)
     check_owner(command, state, context.actor)
     for check in ruleset.checks:
         check(command, state, context.actor)

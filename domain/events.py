@@ -271,6 +271,14 @@ class TurnAdvanced(Event):
     marker: TurnMarker
 
 
+class SideDone(Event):
+    """In a step where every side acts (`Step.shared`), a side has said it is done; the
+    marker moves on when the last side says so."""
+
+    side: Name
+    step: str
+
+
 class NoteAdded(Event):
     """A note on the match, or on one version of it. A private note is for its author and
     the referee only (the referee's notes, a player's own reminders)."""
@@ -463,6 +471,11 @@ class StepLost(Event):
     steps: int  # the steps left
 
 
+class StepGained(Event):
+    unit_id: Name
+    steps: int  # the steps it now has
+
+
 class MatchEnded(Event):
     winner: Name | None  # None: a tie
     reason: str = ""
@@ -488,10 +501,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MatchCreated, SeatJoined, SeatTokenIssued, SeatTokenRevoked, UnitDeployed, UnitMoved,
         UnitStatusChanged, MarkerPlaced,
         MarkerRemoved, DiceRolled, UnitSplit, UnitRallied, UnitRemoved, TrackSet,
-        VictoryPointsScored, PhaseAdvanced, TurnAdvanced, NoteAdded, ActionsUndone,
-        ActionsRedone, MatchEnded, MatchEndProposed, MatchReopened, UnitsActivated, InitiativeRolled, InitiativePassed,
+        VictoryPointsScored, PhaseAdvanced, TurnAdvanced, SideDone, NoteAdded, ActionsUndone,
+        ActionsRedone, MatchEnded, MatchEndProposed, MatchReopened, UnitsActivated,
+        InitiativeRolled, InitiativePassed,
         CardsDrawn, CardsDiscarded, CardPlayed, DeckShuffled, DeckCut, ResultRecorded,
-        ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost,
+        ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost, StepGained,
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
         DisputeOpened, DisputeRuled, RollDeclared,
     )

@@ -194,6 +194,11 @@ def _(event: ev.StepLost, state: MatchState) -> MatchState:
 
 
 @_apply.register
+def _(event: ev.StepGained, state: MatchState) -> MatchState:
+    return _update_unit(state, event.unit_id, steps=event.steps)
+
+
+@_apply.register
 def _(event: ev.UnitSplit, state: MatchState) -> MatchState:
     parent = state.units[event.unit_id]
     markers = parent.markers
@@ -237,6 +242,12 @@ def _(event: ev.VictoryPointsScored, state: MatchState) -> MatchState:
 @_apply.register
 def _(event: ev.PhaseAdvanced, state: MatchState) -> MatchState:
     return state.model_copy(update={"turn": event.marker})
+
+
+@_apply.register
+def _(event: ev.SideDone, state: MatchState) -> MatchState:
+    turn = state.turn.model_copy(update={"done": (*state.turn.done, event.side)})
+    return state.model_copy(update={"turn": turn})
 
 
 @_apply.register

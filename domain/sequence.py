@@ -7,8 +7,14 @@ active side alternating each time (`alternate`: AA's Activation Phases), passing
 for whom the phase's `eligible` condition fails. A step names the
 actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
 `attacker` that the match's options map to a side), whether it may be skipped, and a
-condition that must hold before the marker can leave it (`leave_when`). A step inside a
+condition that must hold before the marker can leave it (`leave_when`). In a `shared` step
+every side acts, and the marker moves on once each side has said it is done. A step inside a
 player-turn can belong to one role's player-turn only (`only`: NO-3's German segments).
+
+Roles (`attacker`, `german`) name sides: a player-turn phase with `roles` gives its first
+role to the side whose player-turn it is and its second to the other side, run by run (ES:
+each side attacks in its own player-turn); otherwise the match option `roles` fixes them for
+the whole match. `current_roles` says which side holds which role now.
 """
 
 from __future__ import annotations
@@ -33,16 +39,28 @@ class _Node(BaseModel):
 
 class Step(_Node):
     allows: tuple[str, ...] = (ANY,)  # action types, or "*" for any
-    acting: str = "any"  # any | active | inactive | referee | a role in options["roles"]
+    acting: str = "any"  # any | active | inactive | referee | a role (see `current_roles`)
     optional: bool = False
     leave_when: str | None = None  # ruleset condition that must hold to leave this step
     advanced_by: str | None = None  # who may leave the step (as `acting`); None: as `acting`
-    only: str | None = None  # a role in options["roles"]: the step is in its player-turn only
+    only: str | None = None  # a role: the step is in that role's player-turn only
+    # Every side acts here: each says it is done (`advance`), and the marker moves on when
+    # the last one does (or when the referee moves it).
+    shared: bool = False
+
+    @model_validator(mode="after")
+    def _one_mover(self) -> Step:
+        if self.shared and self.advanced_by is not None:
+            raise ValueError(f"step {self.id}: a shared step is left when every side is done")
+        return self
 
 
 class Phase(_Node):
     children: tuple[Step | Phase, ...]
     player_turns: bool = False  # run once for each side, in initiative order
+    # With `player_turns`: the role of the side whose player-turn it is, then the role of
+    # the other side (two sides), e.g. ("attacker", "defender").
+    roles: tuple[str, ...] = ()
     repeat_while: str | None = None  # ruleset condition: run again while it holds
     alternate: bool = False  # with repeat_while: the active side alternates each run
     # With `alternate`: a ruleset condition, read as if it were that side's run; a side for
@@ -53,6 +71,8 @@ class Phase(_Node):
     def _not_empty(self) -> Phase:
         if not self.children:
             raise ValueError(f"phase {self.id} has no steps")
+        if self.roles and (not self.player_turns or len(self.roles) != 2):
+            raise ValueError(f"phase {self.id}: roles are the two roles of a player-turn")
         return self
 
 
@@ -144,17 +164,38 @@ def following(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,
               conditions: Conditions) -> TurnMarker:
     """The marker one step on, passing the steps that belong to another role's player-turn."""
     marker = _step_on(seq, marker, state, conditions)
-    while not belongs(seq.step(marker.step), marker, state):
+    while not belongs(seq, seq.step(marker.step), marker, state):
         marker = _step_on(seq, marker, state, conditions)
     return marker
 
 
-def belongs(step: Step, marker: TurnMarker, state: MatchState) -> bool:
+def belongs(seq: SequenceOfPlay, step: Step, marker: TurnMarker, state: MatchState) -> bool:
     """Whether `step` is in the current player-turn (a step with `only` is in its role's)."""
     if step.only is None:
         return True
-    roles = state.options.get("roles")
-    return isinstance(roles, dict) and roles.get(step.only) == marker.active_side
+    return current_roles(seq, state, marker).get(step.only) == marker.active_side
+
+
+def current_roles(seq: SequenceOfPlay, state: MatchState,
+                  marker: TurnMarker | None = None) -> dict[str, str]:
+    """Which side holds each role at `marker` (default: the match's turn marker): the roles
+    of the innermost player-turn phase around its step that has them, else the match
+    option `roles`."""
+    marker = marker or state.turn
+    roles: dict[str, str] = {}
+    path = ""
+    for node in seq.chain(marker.step)[:-1]:
+        path = f"{path}/{node.id}" if path else node.id
+        if isinstance(node, Phase) and node.roles and marker.initiative:
+            order = marker.initiative
+            side = order[marker.counters.get(path, 0) % len(order)]
+            others = [s for s in state.side_ids() if s != side]
+            first, second = node.roles
+            roles = {first: side, **({second: others[0]} if len(others) == 1 else {})}
+    if roles:
+        return roles
+    fixed = state.options.get("roles")
+    return {str(k): str(v) for k, v in fixed.items()} if isinstance(fixed, dict) else {}
 
 
 def _step_on(seq: SequenceOfPlay, marker: TurnMarker, state: MatchState,

@@ -90,6 +90,7 @@ class TurnMarker(Frozen):
     active_side: Name | None = None
     initiative: tuple[Name, ...] = ()
     counters: dict[str, int] = Field(default_factory=dict)
+    done: tuple[Name, ...] = ()  # in a shared step: the sides that have said they are done
 
     @property
     def run(self) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from domain.authority import movers, seats, waiting_for
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
 from domain.state import Awaiting, DiceRoll, EndProposal, MatchState, Outcome, TrackValue, Unit
@@ -30,7 +31,11 @@ class TurnView(BaseModel):
     rule: str | None
     active_side: str | None
     initiative: tuple[str, ...]
-    acting: str
+    acting: str  # the step's seat as the sequence names it (any, active, a role ...)
+    acting_sides: list[str]  # the sides that may act in this step now
+    advanced_by: list[str]  # the seats that may `advance` now (the referee always)
+    shared: bool  # every side acts here and says when it is done
+    waiting_for: list[str]  # in a shared step: the sides not done yet
     allows: tuple[str, ...]
     optional: bool
     sequence: list[str]
@@ -100,6 +105,11 @@ def turn_view(state: MatchState) -> TurnView:
         active_side=state.turn.active_side,
         initiative=state.turn.initiative,
         acting=step.acting,
+        acting_sides=[s for s in seats(ruleset.sequence, state, step.acting)
+                      if s not in state.turn.done],
+        advanced_by=movers(ruleset.sequence, state),
+        shared=step.shared,
+        waiting_for=waiting_for(ruleset.sequence, state),
         allows=step.allows,
         optional=step.optional,
         sequence=ruleset.sequence.steps(),

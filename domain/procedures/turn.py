@@ -1,11 +1,13 @@
 """The turn marker: advance one step, or on to a named step, and `next_marker`, where an
-advance takes it."""
+advance takes it. In a shared step a side's advance says it is done; the last one moves
+the marker."""
 
 from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit
+from domain.authority import waiting_for
+from domain.context import REFEREE, Emit
 from domain.errors import InvalidAction, OutOfSequence
 from domain.procedures.dispatch import handle as _handle
 from domain.rulesets import Ruleset
@@ -15,6 +17,15 @@ from domain.state import MatchState, TurnMarker
 
 @_handle.register
 def _(command: cmd.Advance, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    actor = emit.context.actor
+    others = [s for s in waiting_for(ruleset.sequence, state) if s != actor]
+    if actor != REFEREE and others:  # a shared step: this side is done, others are not
+        if command.to is not None:
+            raise OutOfSequence(f"every side says it is done before the marker moves on; "
+                                f"waiting for {', '.join(others)}", rule="core-sequence",
+                                allowed=["advance"])
+        emit(ev.SideDone, side=actor, step=state.turn.step)
+        return
     marker = next_marker(state, ruleset, command.to)
     if marker.turn != state.turn.turn:
         if ruleset.end_of_turn is not None:

@@ -1,5 +1,5 @@
 """Procedures on units and markers: deploy, move, status, markers, split, rally, remove,
-lose a step, activate."""
+lose or gain a step, activate."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from domain.errors import InvalidAction
 from domain.procedures.dispatch import handle as _handle
 from domain.rulesets import Ruleset
 from domain.state import MatchState
+
+MAX_STEPS = 100  # as a unit may be set up with
 
 
 @_handle.register
@@ -119,6 +121,15 @@ def _(command: cmd.LoseStep, state: MatchState, ruleset: Ruleset, emit: Emit) ->
     emit(ev.StepLost, unit_id=unit.id, steps=unit.steps - 1)
     if unit.steps == 1:
         emit(ev.UnitRemoved, unit_id=unit.id, reason="eliminated", rule="core-steps")
+
+
+@_handle.register
+def _(command: cmd.GainStep, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
+    unit = _unit(state, command.unit_id)
+    if unit.steps is None or unit.steps >= MAX_STEPS:
+        raise InvalidAction(f"unit '{unit.id}' keeps no steps, or has {MAX_STEPS}",
+                            rule="core-steps")
+    emit(ev.StepGained, unit_id=unit.id, steps=unit.steps + 1, rule=command.rule)
 
 
 @_handle.register

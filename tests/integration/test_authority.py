@@ -59,6 +59,7 @@ TABLE: dict[str, tuple[Builder, str, Any]] = {
                    "owner", ANSWERED),
     "remove_unit": (lambda t, m: {"unit_id": UNIT[t], "reason": "destroyed"}, "owner", ANSWERED),
     "lose_step": (lambda t, m: {"unit_id": UNIT[t]}, "owner", ANSWERED),
+    "gain_step": (lambda t, m: {"unit_id": UNIT[t]}, "owner", ANSWERED),
     "activate_unit": (lambda t, m: {"unit_id": UNIT[t]}, "owner", ANSWERED),
     "set_track": (lambda t, m: {"name": f"morale.{t}", "value": 3}, "owner", ANSWERED),
     "score_vp": (lambda t, m: {"side": t, "points": 10_000}, "owner", ANSWERED),

@@ -371,6 +371,10 @@ REFUSALS: list[tuple[str, str, dict[str, Any], type[DomainError], str]] = [
      InvalidAction, "core-steps"),
     ("lose a step: not your unit", "blue", {"type": "lose_step", "unit_id": "sq1"},
      NotYourTurn, "core-authority"),
+    ("gain a step: the unit keeps none", "red", {"type": "gain_step", "unit_id": "sq1"},
+     InvalidAction, "core-steps"),
+    ("gain a step: not your unit", "blue", {"type": "gain_step", "unit_id": "sq1"},
+     NotYourTurn, "core-authority"),
     ("concede: the referee is no side", "referee", {"type": "concede"}, NotYourTurn,
      "core-end"),
     ("reopen: the match has not ended", "referee", {"type": "reopen_match"}, InvalidAction,
@@ -503,6 +507,7 @@ AFTER_THE_END: list[dict[str, Any]] = [
     {"type": "set_supply", "unit_ids": ["sq1"], "status": "isolated"},
     {"type": "resolve_combat", "attackers": ["sq1"], "defenders": ["sq2"], "odds": "2:1"},
     {"type": "lose_step", "unit_id": "sq1"},
+    {"type": "gain_step", "unit_id": "sq1"},
     {"type": "record_roll", "results": [3]},
     {"type": "concede"},
 ]
