@@ -73,10 +73,27 @@ export function renderTurn(table) {
     track,
     t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, x)))
       : h("p", { class: "hint" }, t.outcome ? `The match has ended: ${outcomeSaid(table, t.outcome)}.` : "Nothing is owed in this step."),
+    t.shared && !t.outcome ? h("p", { class: "hint", id: "waiting-for" }, t.waiting_for.length
+      ? `Every side acts in this step; it ends when each has said it is done. Waiting for: ${t.waiting_for.map((s) => table.sideName(s)).join(", ")}.`
+      : "Every side has said it is done.") : null,
     table.canAct ? h("div", { class: "row" },
-      h("button", { type: "button", id: "advance", onclick: () => table.act({ type: "advance" }, "Advance") }, "Next step ▸"),
+      advanceButton(table, t),
       t.rolls.map((roll) => h("button", { type: "button", class: "secondary", onclick: () => table.openAction("rule_roll", { roll }) }, `Roll: ${roll}`))) : null,
     endControls(table),
+  ];
+}
+
+// Next step, or "Done with this step" where every side acts; disabled, with the reason, for
+// a seat that may not move the marker now.
+function advanceButton(table, t) {
+  const mine = t.advanced_by.includes(table.viewer);
+  const last = t.waiting_for.length === 1 && t.waiting_for[0] === table.viewer;
+  const label = t.shared && table.viewer !== "referee" && !last ? "Done with this step ✓" : "Next step ▸";
+  const why = mine ? null : t.shared && !t.waiting_for.includes(table.viewer) ? "You have said you are done; waiting for the others."
+    : `Only ${t.advanced_by.filter((s) => s !== "referee").map((s) => table.sideName(s)).join(" or ") || "the referee"} moves the turn on now.`;
+  return [
+    h("button", { type: "button", id: "advance", disabled: !mine, title: why, onclick: () => table.act({ type: "advance" }, t.shared ? "Done" : "Advance") }, label),
+    why ? h("span", { class: "hint", id: "advance-why" }, why) : null,
   ];
 }
 
