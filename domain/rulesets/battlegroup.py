@@ -1,11 +1,12 @@
-"""`battlegroup`: Battlegroup skirmish (RULES.md BG-1 to BG-9), two or more players.
+"""`battlegroup`: Battlegroup skirmish (BG-1 to BG-10), two or more players.
 
-Each round: Initiation (initiative BG-2..BG-5, then Command Cards BG-6), Battlegroup
-Activation (BG-7), Round Up (BG-8); the scenario's round limit ends the match (BG-9).
+Each round: Initiation (initiative BG-2..BG-5, Command Cards BG-6, then the special rules
+that act at this point, BG-10), Battlegroup Activation (BG-7, in
+`battlegroup_activation`), Round Up (BG-8); the scenario's round limit ends the match
+(BG-9). Every step but the activations is one where every side acts: the marker moves on
+when each side has said it is done. In an activation the side whose turn it is ends it.
 
-A unit belongs to the battlegroup named by its `extra.battlegroup`; a unit without one is
-an auxiliary squad, declared with a battlegroup's activation. A Commander is a unit of kind
-`commander` with a `cv`. A unit in the `reserve` box cannot act.
+A Commander is a unit of kind `commander` with a `cv`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit, own_side
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, by_totals, end_by_points, initiative
+from domain.rulesets.base import Hook, Ruleset, by_totals, end_by_points, initiative
+from domain.rulesets.battlegroup_activation import (
+    activate,
+    activated_this_run,
+    available,
+    check_units_act,
+    end_activation,
+)
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, Unit
 
@@ -26,10 +34,12 @@ TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "rem
 
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="initiation", title="Initiation", rule="BG-2", children=(
-        Step(id="initiative", title="Initiative", rule="BG-2",
+        Step(id="initiative", title="Initiative", rule="BG-2", shared=True,
              allows=("roll_initiative", "pass_initiative"), leave_when="initiative_settled"),
-        Step(id="cards", title="Command Cards", rule="BG-6",
+        Step(id="cards", title="Command Cards", rule="BG-6", shared=True,
              allows=("discard_cards", "draw_cards"), leave_when="hands_filled"),
+        Step(id="special_rules", title="Special rules", rule="BG-10", shared=True,
+             allows=TABLE_ACTIONS),
     )),
     Phase(id="activation", title="Battlegroup Activation", rule="BG-7",
           repeat_while="battlegroups_left", alternate=True, eligible="side_can_activate",
@@ -37,9 +47,12 @@ SEQUENCE = SequenceOfPlay(phases=(
               Step(id="activate", title="Battlegroup Activation", rule="BG-7",
                    allows=("activate_battlegroup", *TABLE_ACTIONS), advanced_by="active",
                    leave_when="activated_this_run"),)),
-    Step(id="round_up", title="Round Up", rule="BG-8", allows=TABLE_ACTIONS),
+    Step(id="round_up", title="Round Up", rule="BG-8", shared=True, allows=TABLE_ACTIONS),
 ))
 
+UNITS_ACT = ("units act when their battlegroup activates; special rules act at the end of "
+             "Initiation (BG-10) and in Round Up (BG-8)")
+DONE = "every side then says it is done (advance)"
 WHERE = {
     "roll_initiative": ("BG-2", "initiative is rolled only in the Initiation phase"),
     "pass_initiative": ("BG-5", "the initiative is handed over only in the Initiation phase"),
@@ -47,8 +60,7 @@ WHERE = {
     "draw_cards": ("BG-6", "Command Cards are drawn only in the Initiation phase"),
     "activate_battlegroup": ("BG-7", ("battlegroups activate only in the Battlegroup "
                              "Activation phase")),
-    **{kind: ("BG-7", "units act only when their battlegroup activates (or in Round Up)")
-       for kind in TABLE_ACTIONS},
+    **{kind: ("BG-7", UNITS_ACT) for kind in TABLE_ACTIONS},
 }
 
 
@@ -86,38 +98,6 @@ def rank(dice: Mapping[str, int], cv: Mapping[str, int]) -> tuple[tuple[str, ...
     return ((sixes[0],), *by_totals({s: d for s, d in dice.items() if s != sixes[0]}, cv))
 
 
-def battlegroups(state: MatchState, side: str) -> dict[str, list[Unit]]:
-    """The side's battlegroups and the units in each that can act (not in reserve)."""
-    groups: dict[str, list[Unit]] = {}
-    for unit in state.in_play(side):
-        group = unit.extra.get("battlegroup")
-        if group is not None:
-            groups.setdefault(str(group), [])
-            if unit.position is None or unit.position.box != "reserve":
-                groups[str(group)].append(unit)
-    return groups
-
-
-def available(state: MatchState, side: str | None) -> list[str]:
-    """BG-7: the side's battlegroups not yet activated this round with a unit able to act."""
-    if side is None:
-        return []
-    return [group for group, able in battlegroups(state, side).items()
-            if able and not state.done(f"group:{group}")]
-
-
-def _auxiliaries(state: MatchState, side: str) -> list[str]:
-    return [u.id for u in state.in_play(side) if "battlegroup" not in u.extra
-            and "activated" not in u.status
-            and (u.position is None or u.position.box != "reserve")]
-
-
-
-def _activated_this_run(state: MatchState) -> bool:
-    side = state.turn.active_side
-    return state.activated_this_run() or not available(state, side)
-
-
 def _hand_full(state: MatchState, side: str) -> bool:
     return (state.done(f"drawn:{side}") or len(state.hands.get(side, ())) >= hand_size(state, side)
             or not state.decks.get(side))
@@ -150,31 +130,10 @@ def _check(command: cmd.Command, state: MatchState, actor: str) -> None:
                                 f"({hand_size(state, side)}); leave out 'count'", rule="BG-6")
         if state.done(f"drawn:{side}"):
             raise InvalidAction("BG-6: you have drawn this round", rule="BG-6")
-
-
-def _activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) -> None:
-    side = state.turn.active_side
-    actor = emit.context.actor
-    if actor not in ("referee", side):
-        raise NotYourTurn(f"BG-7: it is {side}'s turn to activate a battlegroup", rule="BG-7",
-                          allowed=[x for x in (side, "referee") if x])
-    assert side is not None
-    if state.activated_this_run():
-        raise InvalidAction("BG-7: one battlegroup per turn in the order; advance to pass on",
-                            rule="BG-7")
-    choices = available(state, side)
-    if command.battlegroup not in choices:
-        raise InvalidAction(
-            f"BG-7: battlegroup '{command.battlegroup}' cannot activate (not {side}'s, already "
-            "activated this round, or no unit able to act)", rule="BG-7", allowed=choices)
-    auxiliaries = _auxiliaries(state, side)
-    wrong = [u for u in command.auxiliaries if u not in auxiliaries]
-    if wrong:
-        raise InvalidAction(f"BG-7: not an auxiliary squad of {side} free to activate: "
-                            f"{', '.join(wrong)}", rule="BG-7", allowed=auxiliaries)
-    units = [u.id for u in battlegroups(state, side)[command.battlegroup]]
-    emit(ev.UnitsActivated, side=side, unit_ids=(*units, *dict.fromkeys(command.auxiliaries)),
-         group=command.battlegroup, run=state.turn.run, rule="BG-7")
+    if (isinstance(command, cmd.Advance) and state.turn.step == "initiation/cards"
+            and actor in state.side_ids() and not _hand_full(state, actor)):
+        raise InvalidAction(f"BG-6: draw up to your hand size ({hand_size(state, actor)}) "
+                            "before you say you are done", rule="BG-6")
 
 
 def _expects(state: MatchState) -> list[str]:
@@ -186,19 +145,21 @@ def _expects(state: MatchState) -> list[str]:
             return [f"tied players to re-roll: {'; '.join(tied)}"]
         if not state.done("initiative"):
             return [f"initiative rolls for: {', '.join(state.side_ids())}"]
-        if not state.done("initiative_passed"):
-            return [f"{order[0]} may hand first place to {order[1]}, then advance"]
-        return ["the initiative is settled: advance"]
+        if not state.done("initiative_passed") and order[0] not in state.turn.done:
+            return [f"{order[0]} may hand first place to {order[1]}; {DONE}"]
+        return [f"the initiative is settled; {DONE}"]
     if step == "initiation/cards":
         waiting = [f"{side} to discard (optional) and draw up to {hand_size(state, side)}"
                    for side in order if not _hand_full(state, side)]
-        return waiting or ["hands are filled: advance"]
+        return waiting or [f"hands are filled; {DONE}"]
+    if step == "initiation/special_rules":
+        return [f"special rules that act at the end of Initiation, in initiative order; {DONE}"]
     if step == "activation/activate":
         side = state.turn.active_side
-        if _activated_this_run(state):
+        if activated_this_run(state):
             return [f"{side} acts with the activated battlegroup, then advances"]
         return [f"{side} to activate one of: {', '.join(available(state, side))}"]
-    return ["Round Up: resolve its special rules in initiative order, then advance"]
+    return [f"Round Up: its special rules, in initiative order; {DONE}"]
 
 
 def _rounds(options: Mapping[str, Any]) -> int:
@@ -209,6 +170,16 @@ def _rounds(options: Mapping[str, Any]) -> int:
     return rounds
 
 
+def _end_of_round(rounds: int) -> Hook:
+    """BG-8/BG-9: the round ends (no unit is left acting); at the round limit, the match."""
+    end = end_by_points(rounds, "round", "BG-8")
+
+    def hook(state: MatchState, emit: Emit) -> None:
+        end_activation(state, emit)
+        end(emit.state, emit)
+    return hook
+
+
 def battlegroup(options: Mapping[str, Any]) -> Ruleset:
     return Ruleset(
         id="battlegroup", version=1, title="Battlegroup", sequence=SEQUENCE,
@@ -217,12 +188,14 @@ def battlegroup(options: Mapping[str, Any]) -> Ruleset:
             "hands_filled": lambda s: all(_hand_full(s, side) for side in s.side_ids()),
             "battlegroups_left": lambda s: any(available(s, side) for side in s.side_ids()),
             "side_can_activate": lambda s: bool(available(s, s.turn.active_side)),
-            "activated_this_run": _activated_this_run,
+            "activated_this_run": activated_this_run,
         },
-        checks=(_check,),
-        actions={"roll_initiative": initiative(command_value, rank, "BG-2", "BG-4"), "pass_initiative": _pass_initiative,
-                 "activate_battlegroup": _activate},
-        end_of_turn=end_by_points(_rounds(options), "round", "BG-8"),
+        checks=(_check, check_units_act),
+        actions={"roll_initiative": initiative(command_value, rank, "BG-2", "BG-4"),
+                 "pass_initiative": _pass_initiative, "activate_battlegroup": activate},
+        # BG-7: an activation ends when the marker moves, wherever it goes
+        on_enter={step: end_activation for step in SEQUENCE.steps()},
+        end_of_turn=_end_of_round(_rounds(options)),
         expects=_expects,
         where=WHERE,
         hand_size=hand_size,

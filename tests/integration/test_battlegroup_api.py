@@ -40,7 +40,7 @@ def test_a_three_way_tie_is_re_rolled_by_the_tied_players_only(client: TestClien
                   results={"north": 2, "south": 4, "west": 4})  # 4, 4, 4
     assert tie["ranking"] == [["north", "south", "west"]]
     assert m.board["initiative_groups"] == [["north", "south", "west"]]
-    m.refused("north", 422, "BG-2", type="advance")
+    m.refused("referee", 422, "BG-2", type="advance")
     [partial] = m.act("north", type="roll_initiative", source="table",
                       results={"north": 1, "south": 4, "west": 4})  # 3, 4, 4
     assert partial["ranking"] == [["south", "west"], ["north"]]
@@ -76,7 +76,27 @@ def test_the_winner_may_pass_first_place_to_the_second(client: TestClient) -> No
 
 def settle(m: Played, **results: int) -> None:
     m.act("north", type="roll_initiative", source="table", results=results)
-    m.act("north", type="advance")
+    everyone_done(m)
+
+
+def everyone_done(m: Played) -> None:
+    """Every side says it is done with the current step (the last one moves the marker)."""
+    where = (m.turn["turn"], m.turn["step"])
+    for side in [s["id"] for s in m.body["sides"]]:
+        if (m.turn["turn"], m.turn["step"]) != where:
+            return
+        if side in (m.turn.get("waiting_for") or [side]):
+            m.act(side, type="advance")
+
+
+def to_activation(m: Played) -> None:
+    """Initiative north, south, west; every side draws; on to the first activation."""
+    settle(m, north=4, south=3, west=1)
+    while m.turn["step"] != "activation/activate":
+        if m.turn["step"] == "initiation/cards":
+            for side in ("north", "south", "west"):
+                m.act(side, type="draw_cards")
+        everyone_done(m)
 
 
 def test_hands_are_filled_to_the_highest_cv_and_private(client: TestClient) -> None:
@@ -98,8 +118,8 @@ def test_hands_are_filled_to_the_highest_cv_and_private(client: TestClient) -> N
         assert "cards" not in seen and seen["count"] == 2
     assert next(c for c in m.get("/board", "north")["cards"]
                 if c["side"] == "north")["hand"] == hand
-    m.act("north", type="advance")
-    assert m.turn["step"] == "activation/activate"
+    everyone_done(m)
+    assert m.turn["step"] == "initiation/special_rules"
 
 
 def test_next_round_discards_then_draws_up_to_the_hand_size(client: TestClient) -> None:
@@ -121,7 +141,8 @@ def play_round(m: Played, **points: int) -> list[tuple[str, str]]:
     for side in m.turn["initiative"]:
         if not any(w.startswith("hands") for w in m.turn["expects"]):
             m.act(side, type="draw_cards")
-    m.act("north", type="advance")
+    everyone_done(m)  # the cards
+    everyone_done(m)  # the special rules
     done = []
     while m.turn["step"] == "activation/activate":
         side = m.turn["active_side"]
@@ -132,24 +153,23 @@ def play_round(m: Played, **points: int) -> list[tuple[str, str]]:
     assert m.turn["step"] == "round_up"
     for side, vp in points.items():
         m.act("referee", type="score_vp", side=side, points=vp)
-    m.act("north", type="advance")
+    everyone_done(m)
     return done
 
 
 def test_activation_follows_the_order_skips_and_passes_over(client: TestClient) -> None:
     m = bg(client)
-    settle(m, north=4, south=3, west=1)
-    for side in ("north", "south", "west"):
-        m.act(side, type="draw_cards")
-    m.act("north", type="advance")
+    to_activation(m)
     assert m.turn["active_side"] == "north"
     m.refused("south", 403, "BG-7", type="activate_battlegroup", battlegroup="s-1")
     m.refused("north", 422, "BG-7", type="advance")  # must activate: no skipping
     m.refused("north", 403, "core-authority", type="activate_battlegroup", battlegroup="n-1",
               auxiliaries=["s-rifles"])  # another side's squad
-    [activated] = m.act("north", type="activate_battlegroup", battlegroup="n-1",
-                        auxiliaries=["n-snipers"])
+    activated, *flagged = m.act("north", type="activate_battlegroup", battlegroup="n-1",
+                                auxiliaries=["n-snipers"])
     assert activated["unit_ids"] == ["n-hq", "n-rifles", "n-snipers"]
+    assert [(e["unit_id"], e["set"]) for e in flagged] == [
+        (unit, ["acting"]) for unit in activated["unit_ids"]]
     m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="n-2")
     m.act("north", type="move_unit", unit_id="n-rifles", to={"x": 9, "y": 30})
     m.act("north", type="advance")
@@ -167,6 +187,51 @@ def test_activation_follows_the_order_skips_and_passes_over(client: TestClient) 
     m.act("north", type="activate_battlegroup", battlegroup="n-2")
     m.act("north", type="advance")
     assert m.turn["step"] == "round_up"
+
+
+def test_bg_7_only_the_activated_battlegroup_and_its_auxiliaries_act(client: TestClient) -> None:
+    m = bg(client)
+    to_activation(m)
+    assert m.turn["active_side"] == "north"
+    move = {"type": "move_unit", "to": {"x": 20, "y": 20}}
+    refused = m.refused("north", 422, "BG-7", move, unit_id="n-rifles")
+    assert "activates a battlegroup first" in refused["detail"]
+    m.act("north", type="activate_battlegroup", battlegroup="n-1", auxiliaries=["n-snipers"])
+    assert all("acting" in m.unit(u)["status"] for u in ("n-hq", "n-rifles", "n-snipers"))
+    m.act("north", **move, unit_id="n-rifles")
+    m.act("north", **move, unit_id="n-snipers")
+    refused = m.refused("north", 422, "BG-7", move, unit_id="n-armour")  # another battlegroup
+    assert "n-hq, n-rifles, n-snipers" in refused["detail"]
+    m.refused("north", 422, "BG-7", type="roll_dice", notation="d6", purpose="fire",
+              unit_ids=["n-armour"])
+    # other players' units do not act in north's activation ...
+    m.refused("south", 403, "BG-7", move, unit_id="s-rifles")
+    m.refused("west", 403, "BG-7", type="roll_dice", notation="d6", purpose="fire",
+              unit_ids=["w-rifles"])
+    m.refused("south", 403, "BG-7", type="rally_unit", unit_id="s-rifles")
+    # ... but what north's units do to them is recorded, by either side
+    m.act("north", type="roll_dice", notation="2d6", purpose="fire at s-rifles",
+          unit_ids=["n-rifles", "s-rifles"])
+    m.act("south", type="roll_dice", notation="d6", purpose="save against n-rifles' fire",
+          unit_ids=["s-rifles", "n-rifles"])
+    m.act("north", type="place_marker", kind="pinned", unit_id="s-rifles")
+    m.act("south", type="set_status", unit_id="s-rifles", set=["suppressed"])
+    m.act("west", type="roll_dice", notation="d6", purpose="scatter")  # names no unit
+    m.refused("north", 422, "BG-7", type="set_status", unit_id="n-armour", set=["acting"])
+    m.refused("north", 422, "BG-7", type="set_status", unit_id="n-rifles", clear=["activated"])
+    m.act("north", type="advance")
+    assert not any("acting" in u["status"] for u in m.board["units"])
+    assert m.turn["active_side"] == "south"
+    m.refused("north", 403, "BG-7", move, unit_id="n-rifles")  # its activation is over
+    m.act("south", type="activate_battlegroup", battlegroup="s-1")
+    m.act("south", **move, unit_id="s-rifles")
+    m.act("south", type="advance")
+    m.act("west", type="activate_battlegroup", battlegroup="w-1")
+    m.act("west", type="advance")
+    m.act("north", type="activate_battlegroup", battlegroup="n-2")
+    refused = m.refused("north", 422, "BG-7", move, unit_id="n-snipers")  # declared with n-1
+    assert "n-armour" in refused["detail"]
+    m.act("north", **move, unit_id="n-armour")
 
 
 def test_the_round_limit_ends_the_match_most_points_wins(client: TestClient) -> None:
@@ -211,3 +276,80 @@ def test_a_bad_scenario_is_refused_naming_the_field(client: TestClient) -> None:
     body["units"][1]["figures"] = -1
     r = client.post("/api/matches", json=body)
     assert r.status_code == 422 and "units" in r.text and "figures" in r.text
+
+
+def test_bg_10_special_rules_act_at_the_end_of_initiation(client: TestClient) -> None:
+    """The last part of Initiation is when special rules that act then are resolved: here a
+    scenario's reserve rule brings west's reserve platoon on, and north records an effect."""
+    m = bg(client)
+    settle(m, north=4, south=3, west=1)
+    for side in ("north", "south", "west"):
+        m.act(side, type="draw_cards")
+    everyone_done(m)
+    assert m.turn["step"] == "initiation/special_rules"
+    assert m.turn["waiting_for"] == ["north", "south", "west"]
+    m.act("west", type="move_unit", unit_id="w-reserve", to={"x": 72, "y": 30})
+    m.act("north", type="place_marker", kind="smoke", location="crossroads")
+    m.act("south", type="roll_dice", notation="d6", purpose="a special rule's roll")
+    everyone_done(m)
+    assert m.turn["step"] == "activation/activate"
+    m.act("north", type="activate_battlegroup", battlegroup="n-1")
+    m.act("north", type="advance")
+    m.act("south", type="activate_battlegroup", battlegroup="s-1")
+    m.act("south", type="advance")
+    assert m.turn["expects"] == ["west to activate one of: w-1, w-2"]  # w-2 is on the table
+
+
+def test_the_card_step_ends_when_every_side_has_drawn_and_said_it_is_done(
+        client: TestClient) -> None:
+    m = bg(client)
+    settle(m, north=4, south=3, west=1)
+    assert m.turn["step"] == "initiation/cards"
+    assert m.turn["advanced_by"] == ["north", "south", "west", "referee"]
+    m.act("north", type="draw_cards")
+    [done] = m.act("north", type="advance")
+    assert done["type"] == "SideDone" and m.turn["step"] == "initiation/cards"
+    assert m.turn["waiting_for"] == ["south", "west"]
+    refused = m.refused("south", 422, "BG-6", type="advance")  # south has not drawn yet
+    assert "draw up to your hand size (1)" in refused["detail"]
+    m.refused("north", 403, "BG-6", type="advance")  # north has said it is done already
+    m.act("south", type="draw_cards")
+    m.act("south", type="advance")
+    assert m.turn["step"] == "initiation/cards" and m.turn["waiting_for"] == ["west"]
+    m.act("west", type="draw_cards")
+    m.act("west", type="advance")
+    assert m.turn["step"] == "initiation/special_rules"
+
+
+def test_the_initiative_winner_who_says_it_is_done_keeps_first_place(
+        client: TestClient) -> None:
+    m = bg(client)
+    m.act("referee", type="roll_initiative", source="table",
+          results={"north": 4, "south": 3, "west": 1})
+    m.act("south", type="advance")
+    assert m.turn["expects"][0].startswith("north may hand first place to south")
+    m.act("north", type="advance")
+    m.refused("north", 403, "BG-2", type="pass_initiative")
+    m.act("west", type="advance")
+    assert m.turn["step"] == "initiation/cards" and m.turn["initiative"] == [
+        "north", "south", "west"]
+
+
+def test_round_up_ends_when_every_side_has_resolved_its_special_rules(
+        client: TestClient) -> None:
+    m = bg(client, options={"rounds": 2})
+    to_activation(m)
+    while m.turn["step"] == "activation/activate":
+        side = m.turn["active_side"]
+        m.act(side, type="activate_battlegroup",
+              battlegroup=m.turn["expects"][0].split(": ")[1].split(", ")[0])
+        assert m.turn["advanced_by"] == [side, "referee"]
+        m.act(side, type="advance")
+    assert m.turn["step"] == "round_up"
+    m.act("south", type="place_marker", kind="rubble", location="church")  # collateral damage
+    m.act("south", type="advance")
+    m.act("north", type="score_vp", side="north", points=1, reason="objective held")
+    m.act("north", type="advance")
+    assert m.turn["step"] == "round_up" and m.turn["waiting_for"] == ["west"]
+    m.act("west", type="advance")
+    assert (m.turn["turn"], m.turn["step"]) == (2, "initiation/initiative")

@@ -64,12 +64,12 @@ def test_battlegroup_discards_bg_6_stay_with_their_side_and_the_referee(
     for _ in range(2):  # round 1: each side draws; round 2: north discards its card
         m.act("referee", type="roll_initiative", source="table",
               results={"north": 4, "south": 3, "west": 1})
-        m.act("north", type="advance")
+        m.act("referee", type="advance")
         if m.turn["turn"] == 1:
             for side in ("north", "south", "west"):
                 m.act(side, type="draw_cards")
-            for _ in range(3):
-                m.act("north", type="advance")
+            while m.turn["turn"] == 1:
+                m.act("referee", type="advance")
     [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
     [gone] = m.act("north", type="discard_cards", cards=north["hand"])
     for seat in ("north", "south", "west", "referee", "spectator"):
@@ -88,7 +88,7 @@ def test_battlegroup_a_played_card_is_public_and_a_discarded_one_is_not(
     for _ in range(2):  # round 1: each side draws; round 2: north discards, then draws
         m.act("referee", type="roll_initiative", source="table",
               results={"north": 4, "south": 3, "west": 1})
-        m.act("north", type="advance")
+        m.act("referee", type="advance")
         if m.turn["turn"] == 1:
             for side in ("north", "south", "west"):
                 m.act(side, type="draw_cards")
@@ -97,9 +97,9 @@ def test_battlegroup_a_played_card_is_public_and_a_discarded_one_is_not(
             [gone] = m.act("north", type="discard_cards", cards=north["hand"])
             [drawn] = m.act("north", type="draw_cards")
         while m.turn["step"] != "round_up":
-            m.act("north", type="advance")
+            m.act("referee", type="advance")
         if m.turn["turn"] == 1:
-            m.act("north", type="advance")
+            m.act("referee", type="advance")
     [shown] = drawn["cards"]
     [secret] = gone["cards"]
     m.act("north", type="play_card", card=shown)
