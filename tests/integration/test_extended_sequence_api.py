@@ -1,6 +1,8 @@
-"""The WW2 extended sequence through the HTTP API: the four phases with attacker and defender
-roles (ES-1..ES-6), weather tracks, reinforcements, off-board artillery, breakdown and repair,
-self-rally and leader rally, and the fire markers the service places and clears itself."""
+"""The WW2 extended sequence through the HTTP API (ES-1..ES-6): a game turn with one
+player-turn per side, each the attacker in its own (or one fixed attacker when the scenario
+says so); weather tracks, reinforcements, off-board artillery, breakdown and repair,
+self-rally and leader rally; movement and fire in the Combat Phase, and the fire markers the
+service places and clears itself."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from rulesets_helpers import Played, scenario
 
 from domain.rulesets.extended_sequence import q_roll_passes, rally_capacity
 
+FIXED = {"roles": {"attacker": "soviets", "defender": "germans"}, "turns": 3}
+
 
 def es(client: TestClient, **changes: Any) -> Played:
     return Played(client, scenario("extended-sequence-demo", **changes))
@@ -21,10 +25,21 @@ def table(*results: int) -> dict[str, Any]:
     return {"source": "table", "results": list(results)}
 
 
-def advance_to(m: Played, step: str) -> None:
-    """The referee moves the marker on (each step's own seat is tested where it matters)."""
-    while m.turn["step"] != step:
+def advance_to(m: Played, step: str, attacker: str | None = "germans") -> None:
+    """The referee moves the marker on to `step` (in `attacker`'s player-turn, unless the
+    roles are fixed: None); each step's own seat is tested where it matters."""
+    while True:
+        turn = m.turn
+        if turn["step"] == step and (attacker is None or not step.startswith("combat/")
+                                     or turn["active_side"] == attacker):
+            return
         m.act("referee", type="advance")
+
+
+def fire(m: Played, seat: str, unit: str, target: str, *dice: int) -> list[dict[str, Any]]:
+    events = m.act(seat, type="fire", unit_id=unit, target_id=target, **table(*dice))
+    m.act(seat, type="enter_result", result="no effect")
+    return events
 
 
 # ---- the arithmetic at its boundaries -----------------------------------------------------
@@ -34,24 +49,82 @@ def test_es3_leader_rally_capacity_is_two_minus_the_modifier(modifier: int, base
     assert rally_capacity(modifier) == bases
 
 
-@pytest.mark.parametrize(("dr", "q", "modifier", "passes"), [
-    (6, 4, 0, True), (7, 4, 0, False), (7, 4, -1, True), (7, 6, 1, True), (8, 6, 1, False)])
-def test_es_q_roll_passes_at_q_plus_2_or_less(dr: int, q: int, modifier: int,
-                                              passes: bool) -> None:
-    assert q_roll_passes(dr, q, modifier) is passes
+@pytest.mark.parametrize(("dr", "q", "modifier", "margin", "passes"), [
+    (6, 4, 0, 2, True), (7, 4, 0, 2, False), (7, 4, -1, 2, True), (7, 6, 1, 2, True),
+    (8, 6, 1, 2, False), (4, 4, 0, 0, True), (5, 4, 0, 0, False), (7, 4, 0, 3, True)])
+def test_es_q_roll_passes_at_q_plus_the_margin_or_less(dr: int, q: int, modifier: int,
+                                                       margin: int, passes: bool) -> None:
+    assert q_roll_passes(dr, q, modifier, margin) is passes
 
 
-# ---- ES-1 Initial Phase -------------------------------------------------------------------
+# ---- the game turn: one player-turn per side, or fixed roles ------------------------------
 
-def test_roles_are_required_and_must_name_sides(client: TestClient) -> None:
-    body = scenario("extended-sequence-demo", options={"turns": 3})
+def test_by_default_each_side_attacks_in_its_own_player_turn(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/prepared_fire", "germans")
+    assert m.turn["expects"] == ["germans's prepared fire, while ROF lasts"]
+    m.refused("soviets", 403, "ES-4", type="fire", unit_id="s-hmg", target_id="g-hmg",
+              **table(3, 4))
+    advance_to(m, "combat/advance", "germans")
+    m.act("referee", type="advance")  # the Germans' player-turn ends: the Soviets attack
+    turn = m.turn
+    assert (turn["turn"], turn["step"], turn["active_side"]) == (1, "combat/prepared_fire",
+                                                                 "soviets")
+    assert turn["advanced_by"] == ["soviets", "referee"]
+    fire(m, "soviets", "s-hmg", "g-hmg", 3, 4)  # the Soviets' prepared fire now
+    m.refused("germans", 403, "ES-4", type="fire", unit_id="g-hmg", target_id="s-hmg",
+              **table(3, 4))
+    m.refused("germans", 403, "ES-4", type="advance")
+    m.act("soviets", type="advance")
+    # the defender of the first player-turn moves its routed units in its own
+    m.act("soviets", type="move_unit", unit_id="s-rifles-3", to={"hex": "1010"})
+    fire(m, "germans", "g-hmg", "s-rifles-3", 2, 2)  # the Germans' opportunity fire
+    advance_to(m, "combat/advance", "soviets")
+    m.act("soviets", type="move_unit", unit_id="s-rifles-1", to={"hex": "0707"})
+    m.act("soviets", type="advance")
+    assert (m.turn["turn"], m.turn["step"]) == (1, "admin/victory")
+
+
+def test_a_fixed_roles_option_keeps_one_player_turn_for_the_fixed_attacker(
+        client: TestClient) -> None:
+    m = es(client, options=FIXED)
+    advance_to(m, "combat/routed_movement", None)
+    assert m.turn["active_side"] is None
+    m.refused("germans", 403, "ES-4", type="move_unit", unit_id="g-rifles-3",
+              to={"hex": "0107"})  # the Germans defend for the whole game
+    m.act("soviets", type="move_unit", unit_id="s-rifles-3", to={"hex": "1010"})
+    advance_to(m, "combat/advance", None)
+    m.act("soviets", type="advance")
+    assert (m.turn["turn"], m.turn["step"]) == (1, "admin/victory")
+    m.act("germans", type="advance")
+    m.act("soviets", type="advance")
+    assert (m.turn["turn"], m.turn["step"]) == (2, "initial/weather")
+
+
+def test_fixed_roles_must_name_both_roles_and_sides_of_the_match(client: TestClient) -> None:
+    body = scenario("extended-sequence-demo", options={"roles": {"attacker": "germans"}})
     r = client.post("/api/matches", json=body)
-    assert r.status_code == 422 and r.json()["rule"] == "ES-1"
+    assert r.status_code == 422 and r.json()["rule"] == "ES-4"
     body = scenario("extended-sequence-demo",
                     options={"roles": {"attacker": "germans", "defender": "finns"}})
     r = client.post("/api/matches", json=body)
     assert r.status_code == 422 and r.json()["rule"] == "core-sides"
 
+
+def test_es_initial_and_rally_steps_end_when_both_sides_are_done(client: TestClient) -> None:
+    m = es(client)
+    for step in ("initial/weather", "initial/smoke_and_fire", "initial/reinforcements",
+                 "initial/air_strikes", "initial/artillery", "rally/repair",
+                 "rally/ammunition", "rally/self_rally", "rally/leader_rally"):
+        assert (m.turn["step"], m.turn["waiting_for"]) == (step, ["germans", "soviets"])
+        m.act("germans", type="advance")
+        assert (m.turn["step"], m.turn["waiting_for"]) == (step, ["soviets"])
+        m.refused("germans", 403, m.turn["rule"], type="advance")
+        m.act("soviets", type="advance")
+    assert m.turn["step"] == "combat/prepared_fire"
+
+
+# ---- ES-1 Initial Phase -------------------------------------------------------------------
 
 def test_es1_weather_tracks_take_only_their_values(client: TestClient) -> None:
     m = es(client)
@@ -63,17 +136,20 @@ def test_es1_weather_tracks_take_only_their_values(client: TestClient) -> None:
     assert m.board["tracks"] == {"weather.wind_direction": "NW", "weather.visibility": 6}
 
 
-def test_es1_reinforcements_enter_only_after_being_announced(client: TestClient) -> None:
+def test_es1_each_side_announces_its_own_reinforcements(client: TestClient) -> None:
     m = es(client)
     advance_to(m, "initial/reinforcements")
-    m.refused("soviets", 403, "ES-1", type="announce_reinforcements", unit_ids=["g-stug"],
-              entry="west edge")  # the attacker's step
+    m.refused("soviets", 403, "core-authority", type="announce_reinforcements",
+              unit_ids=["g-stug"], entry="west edge")  # not theirs
     m.refused("germans", 422, "ES-1", type="announce_reinforcements", unit_ids=["g-hmg"],
               entry="west edge")  # not waiting in the box
     m.act("germans", type="announce_reinforcements", unit_ids=["g-stug"], entry="0101")
+    m.act("soviets", type="announce_reinforcements", unit_ids=["s-t34"], entry="1212")
     assert m.unit("g-stug")["extra"]["entry"] == "0101"
-    advance_to(m, "combat/move_and_fire")
+    advance_to(m, "combat/move_and_fire", "germans")
     m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0101"})
+    advance_to(m, "combat/move_and_fire", "soviets")
+    m.act("soviets", type="move_unit", unit_id="s-t34", to={"hex": "1212"})
 
 
 def test_es1_reinforcements_not_announced_cannot_arrive(client: TestClient) -> None:
@@ -130,6 +206,33 @@ def test_es2_repair_succeeds_at_q_plus_2(client: TestClient) -> None:
     assert "broken_down" not in m.unit("g-pak")["status"]
 
 
+def test_es2_a_repair_attempt_leaves_the_same_units_self_rally(client: TestClient) -> None:
+    body = scenario("extended-sequence-demo")
+    next(u for u in body["units"] if u["id"] == "g-pak")["status"] = ["broken", "broken_down"]
+    m = Played(client, body)
+    advance_to(m, "rally/repair")
+    m.act("germans", type="rule_roll", roll="repair", unit_id="g-pak", **table(6, 5))
+    advance_to(m, "rally/self_rally")
+    m.act("germans", type="rule_roll", roll="self_rally", unit_id="g-pak", **table(4, 3))
+    assert m.unit("g-pak")["status"] == ["broken", "broken_down"]  # tried, and failed
+    m.refused("germans", 422, "ES-2", type="rule_roll", roll="self_rally", unit_id="g-pak",
+              **table(1, 2))  # once a turn
+
+
+def test_es2_the_q_roll_margin_is_a_scenario_option(client: TestClient) -> None:
+    strict = es(client, options={"q_roll_margin": 0})
+    advance_to(strict, "rally/repair")
+    strict.act("germans", type="rule_roll", roll="repair", unit_id="g-pak", **table(3, 2))
+    assert "broken_down" in strict.unit("g-pak")["status"]  # 5 > Q 4 + 0
+    lenient = es(client, options={"q_roll_margin": 3})
+    advance_to(lenient, "rally/repair")
+    lenient.act("germans", type="rule_roll", roll="repair", unit_id="g-pak", **table(4, 3))
+    assert "broken_down" not in lenient.unit("g-pak")["status"]  # 7 <= Q 4 + 3
+    r = client.post("/api/matches", json=scenario("extended-sequence-demo",
+                                                  options={"q_roll_margin": -1}))
+    assert r.status_code == 422 and r.json()["rule"] == "ES-2"
+
+
 def test_es2_self_rally_an_original_2_creates_a_leader(client: TestClient) -> None:
     m = es(client)
     advance_to(m, "rally/self_rally")
@@ -151,7 +254,7 @@ def test_es3_a_leader_rallies_as_many_bases_as_its_modifier_allows(client: TestC
     m.act("soviets", type="rule_roll", roll="leader_rally", unit_id="s-rifles-2",
           leader_id="s-leader", **table(6, 6))  # fails, and uses the capacity
     m.refused("soviets", 422, "ES-3", type="rule_roll", roll="leader_rally",
-              unit_id="s-rifles-2", leader_id="s-leader", **table(1, 1))
+              unit_id="s-rifles-3", leader_id="s-leader", **table(1, 1))
     # the German leader is Q6-1: a rally passes on 2d6 - 1 <= Q + 2
     m.act("germans", type="rule_roll", roll="leader_rally", unit_id="g-rifles-3",
           leader_id="g-leader", **table(4, 3))  # 7 - 1 = 6 <= 4 + 2
@@ -164,36 +267,42 @@ def test_es3_a_leader_rallies_as_many_bases_as_its_modifier_allows(client: TestC
 
 # ---- ES-4/ES-5 Combat Phase, ES-6 Admin ---------------------------------------------------
 
-def fire(m: Played, seat: str, unit: str, target: str, *dice: int) -> list[dict[str, Any]]:
-    events = m.act(seat, type="fire", unit_id=unit, target_id=target, **table(*dice))
-    m.act(seat, type="enter_result", result="no effect")
-    return events
-
-
 def test_es5_prepared_fire_and_rof_markers_are_placed_by_the_service(client: TestClient) -> None:
     m = es(client)
     advance_to(m, "combat/prepared_fire")
-    m.refused("soviets", 403, "ES-4", type="fire", unit_id="s-hmg", target_id="g-hmg",
-              **table(3, 4))  # the attacker's prepared fire
     first = fire(m, "germans", "g-hmg", "s-rifles-1", 3, 4)
     assert [(e["type"], e.get("kind")) for e in first] == [
-        ("DiceRolled", None), ("MarkerPlaced", "prepared_fire")]
+        ("DiceRolled", None), ("MarkerPlaced", "shots"), ("MarkerPlaced", "prepared_fire")]
     fire(m, "germans", "g-hmg", "s-rifles-1", 2, 5)
     third = fire(m, "germans", "g-hmg", "s-rifles-1", 1, 1)  # ROF 3: the last shot
-    assert [e.get("kind") for e in third] == [None, "rof_spent"]
+    assert [e.get("kind") for e in third] == [None, "shots", "rof_spent"]
     m.refused("germans", 422, "ES-5", type="fire", unit_id="g-hmg", target_id="s-rifles-1",
               **table(3, 3))
-    assert m.unit("g-hmg")["markers"] == {"prepared_fire": 1, "rof_spent": 1}
+    assert m.unit("g-hmg")["markers"] == {"prepared_fire": 1, "rof_spent": 1, "shots": 3}
     # a roll of the players' own cannot pass for a shot (nor spend another unit's ROF)
     m.refused("soviets", 422, "ES-4", {"type": "roll_dice", "notation": "2d6", "purpose": "x",
                                        "rule": "ES-4", "unit_ids": ["g-rifles-1"]})
-    # a unit that fired prepared fire cannot move this turn
+    # a unit that fired prepared fire cannot move this player-turn
     advance_to(m, "combat/move_and_fire")
     m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-hmg", to={"hex": "0404"})
     m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
-    # ES-6: the Admin Phase clears the markers
-    advance_to(m, "admin/victory")
+    # ES-6: the markers come off when the player-turn ends, and the unit fires again
+    advance_to(m, "combat/prepared_fire", "soviets")
     assert m.unit("g-hmg")["markers"] == {}
+    advance_to(m, "combat/defensive_fire", "soviets")
+    fire(m, "germans", "g-hmg", "s-rifles-1", 2, 2)
+
+
+def test_es5_the_services_fire_markers_are_not_the_players_to_place_or_remove(
+        client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/prepared_fire")
+    fire(m, "germans", "g-hmg", "s-rifles-1", 3, 4)
+    m.refused("germans", 422, "ES-5", type="remove_marker", kind="prepared_fire",
+              unit_id="g-hmg")
+    m.refused("germans", 422, "ES-5", type="place_marker", kind="rof_spent",
+              unit_id="s-hmg")
+    m.act("soviets", type="place_marker", kind="suppression", unit_id="s-rifles-1")
 
 
 def test_es2_an_original_12_breaks_the_firers_equipment(client: TestClient) -> None:
@@ -211,13 +320,65 @@ def test_es4_the_defender_fires_at_moving_units_and_halts_them(client: TestClien
     advance_to(m, "combat/routed_movement")
     m.refused("germans", 403, "ES-4", type="fire", unit_id="g-hmg", target_id="s-hmg",
               **table(3, 3))  # while routed units move only the defender fires
-    m.refused("soviets", 403, "ES-4", type="move_unit", unit_id="s-hmg", to={"hex": "0909"})
+    m.refused("soviets", 403, "ES-4", type="move_unit", unit_id="s-rifles-3",
+              to={"hex": "0909"})  # the Soviets' routed units move in their own player-turn
     advance_to(m, "combat/move_and_fire")
     m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
     events = fire(m, "soviets", "s-hmg", "g-rifles-1", 2, 3)
     assert ("MarkerPlaced", "halted") in [(e["type"], e.get("kind")) for e in events]
     m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
               to={"hex": "0607"})
+
+
+def test_es4_routed_movement_moves_only_routed_units_and_broken_movement_only_broken_ones(
+        client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/routed_movement")
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
+              to={"hex": "0505"})
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-2",
+              to={"hex": "0105"})  # broken, not routed: next step
+    m.act("germans", type="move_unit", unit_id="g-rifles-3", to={"hex": "0106"})
+    advance_to(m, "combat/broken_movement")
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-3",
+              to={"hex": "0107"})
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
+              to={"hex": "0505"})
+    m.act("germans", type="move_unit", unit_id="g-rifles-2", to={"hex": "0105"})
+    advance_to(m, "combat/move_and_fire")
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-2",
+              to={"hex": "0104"})  # broken units moved in their own step
+
+
+def test_es4_a_unit_that_fired_may_not_move_on_but_a_vehicle_may(client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "initial/reinforcements")
+    m.act("germans", type="announce_reinforcements", unit_ids=["g-stug"], entry="0101")
+    advance_to(m, "combat/move_and_fire")
+    m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
+    fire(m, "germans", "g-rifles-1", "s-rifles-1", 3, 3)
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
+              to={"hex": "0607"})
+    m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0101"})
+    fire(m, "germans", "g-stug", "s-rifles-1", 3, 3)
+    m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0202"})  # moves on
+
+
+def test_es4_the_advance_takes_every_unit_that_moved_or_fired_but_not_a_shaken_one(
+        client: TestClient) -> None:
+    m = es(client)
+    advance_to(m, "combat/prepared_fire")
+    fire(m, "germans", "g-hmg", "s-rifles-1", 3, 4)  # prepared fire: may not move, but
+    advance_to(m, "combat/move_and_fire")
+    m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
+    fire(m, "soviets", "s-hmg", "g-rifles-1", 2, 3)  # halted
+    m.act("referee", type="set_status", unit_id="g-leader", set=["pinned"])
+    advance_to(m, "combat/advance")
+    m.act("germans", type="move_unit", unit_id="g-hmg", to={"hex": "0404"})  # ... advances
+    m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0607"})
+    for shaken in ("g-rifles-2", "g-rifles-3", "g-leader"):  # broken, routed, pinned
+        m.refused("germans", 422, "ES-4", type="move_unit", unit_id=shaken,
+                  to={"hex": "0505"})
 
 
 def test_es4_a_routed_unit_whose_suppression_reaches_its_q_is_eliminated(
@@ -247,3 +408,4 @@ def test_es_steps_say_who_acts(client: TestClient) -> None:
               **table(3, 3))
     m.refused("germans", 403, "ES-4", type="advance")
     assert m.turn["expects"] == ["soviets fires with every unit still able"]
+    assert m.turn["advanced_by"] == ["soviets", "referee"]
