@@ -1,80 +1,408 @@
-"""A whole scripted wing-command match through the HTTP API with the server's dice, to the
-end. Then the log is replayed from scratch and must reach exactly the state the service
-holds."""
+"""The wing-command demo played to its end through the HTTP API by both seats. In turns 1 and
+2 each side does every procedure its text gives it: the initiative (WC-1), each step of
+Pre-Activation (WC-2..WC-5), activations (WC-6) with their actions, fire combat with the
+firing and the target die, opportunity and defensive fire, close combat (WC-7), the wing
+commander's special move and the CO's move with a wing (WC-8), a failed activation and a
+player stopping (WC-9), a die roll for what the rules do not cover (WC-11) and the victory
+check (WC-10). Turn 3 is played on the service's dice. The test keeps its own picture of
+the board, worked out from the rules and the dice it throws, and checks the service's
+against it after every phase; then the log is replayed from scratch and must reach exactly
+the state the service holds."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
 from domain.application import Matches
 
+PRE = "phase/pre_activation"
+RUN = "phase/activations"
 
-def test_a_full_wing_command_match(matches: Matches, client: TestClient) -> None:
+
+def table(*results: int) -> dict[str, Any]:
+    return {"source": "table", "results": list(results)}
+
+
+class Board:
+    """What the board must show: each unit's flags, place, markers and whether it is in
+    play; the markers left on the table; the victory points."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.units: dict[str, dict[str, Any]] = {
+            u["id"]: {"status": set(u.get("status", [])),
+                      "at": (u["position"]["x"], u["position"]["y"]),
+                      "markers": dict(u.get("markers", {})), "removed": False}
+            for u in body["units"]}
+        self.pieces = {u["id"]: [p["id"] for p in body["units"]
+                                 if p.get("extra", {}).get("unit") == u["id"]]
+                       for u in body["units"]}
+        self.places: dict[str, dict[str, int]] = {}
+        self.vp = {"french": 0, "british": 0}
+
+    def flag(self, unit: str, *flags: str) -> None:
+        self.units[unit]["status"] |= set(flags)
+
+    def unflag(self, unit: str, *flags: str) -> None:
+        self.units[unit]["status"] -= set(flags)
+
+    def move(self, unit: str, x: int, y: int) -> None:
+        self.units[unit]["at"] = (x, y)
+
+    def spend(self, officer: str, cubes: int) -> None:
+        self.units[officer]["markers"]["leadership"] -= cubes
+
+    def casualty(self, unit: str, marker: str = "casualty") -> None:
+        """Out of play, with a marker where it stood (its pieces go with a unit)."""
+        x, y = self.units[unit]["at"]
+        here = self.places.setdefault(f"{x:g},{y:g}", {})
+        here[marker] = here.get(marker, 0) + 1
+        for gone in [unit, *self.pieces[unit]]:
+            self.units[gone].update(removed=True, at=(None, None))  # off the table
+
+    def activate(self, unit: str) -> None:
+        for piece in [unit, *self.pieces[unit]]:
+            if not self.units[piece]["removed"]:
+                self.flag(piece, "activated")
+        self.flag(unit, "acting")
+
+    def end_phase(self) -> None:
+        for unit in self.units:
+            self.unflag(unit, "acting")
+
+    def end_turn(self) -> None:
+        for unit in self.units:
+            self.unflag(unit, "acting", "activated")
+
+    def shown(self, m: Script) -> None:
+        board = m.board
+        seen = {u["id"]: {"status": set(u["status"]),
+                          "at": (u["position"]["x"], u["position"]["y"]),
+                          "markers": u["markers"], "removed": u["removed"] is not None}
+                for u in board["units"] + board["off_board"]}
+        assert seen == self.units
+        assert board["location_markers"] == self.places
+        assert {t["side"]: t["points"] for t in board["vp"]["tracks"]} == self.vp
+
+
+def move(m: Script, b: Board, side: str, unit: str, x: int, y: int) -> list[dict[str, Any]]:
+    b.move(unit, x, y)
+    return m.act(side, type="move_unit", unit_id=unit, to={"x": x, "y": y})
+
+
+def set_flag(m: Script, b: Board, side: str, unit: str, flag: str) -> None:
+    b.flag(unit, flag)
+    m.act(side, type="set_status", unit_id=unit, set=[flag])
+
+
+def fire(m: Script, b: Board, side: str, firer: str, target: str, faces: tuple[int, int],
+         differential: int, result: str) -> None:
+    """WC-7: the firing piece's die + dF and the target's die, recorded apart."""
+    firing, hit, _unloaded = m.act(side, type="fire", unit_id=firer, target_id=target,
+                                   differential=differential, **table(*faces))
+    assert (firing["unit_ids"], firing["dice"], firing["total"]) == (
+        [firer], [faces[0]], faces[0] + differential)
+    assert (hit["unit_ids"], hit["dice"], hit["total"]) == ([target], [faces[1]], faces[1])
+    b.flag(firer, "unloaded")
+    m.act(side, type="enter_result", result=result)
+
+
+def close(m: Script, side: str, attackers: list[str], defenders: list[str], dc: int,
+          faces: tuple[int, ...], result: str) -> None:
+    """WC-7: one die for each piece in contact, dC on the attackers' dice."""
+    events = m.act(side, type="resolve_combat", attackers=attackers, defenders=defenders,
+                   odds=f"{len(attackers)}:{len(defenders)}", modifiers={"dC": dc},
+                   **table(*faces))
+    assert [(e["unit_ids"], e["total"]) for e in events] == [
+        ([piece], face + (dc if i < len(attackers) else 0))
+        for i, (piece, face) in enumerate(zip(attackers + defenders, faces, strict=True))]
+    m.act(side, type="enter_result", result=result)
+
+
+def activate(m: Script, b: Board, side: str, unit: str, faces: tuple[int, ...],
+             result: str, failed: bool = False, **leadership: Any) -> None:
+    m.act(side, type="rule_roll", roll="activation", unit_id=unit, dice=len(faces),
+          **leadership, **table(*faces))
+    b.activate(unit)
+    if "leader_id" in leadership:
+        b.spend(leadership["leader_id"], leadership["leadership"])
+    m.act(side, type="enter_result", result=result, failed=failed)
+
+
+def at(m: Script, step: str, side: str | None) -> None:
+    assert (m.turn["step"], m.turn["active_side"]) == (step, side)
+
+
+def initiative(m: Script, french: int, british: int) -> None:
+    [rolled] = m.act("british", type="roll_initiative", source="table",
+                     results={"french": french, "british": british})
+    assert rolled["cv"] == {"french": 2, "british": 1}  # the COs' LV
+    first = "french" if french + 2 > british + 1 else "british"
+    assert m.turn["initiative"][0] == first
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+    at(m, f"{PRE}/a_reposition", first)
+
+
+def test_the_wing_command_demo_played_to_its_end(matches: Matches, client: TestClient) -> None:
     m = Script(client, scenario("wing-command-demo"))  # 3 turns
-    while m.get("")["outcome"] is None:
-        step, side = m.turn["step"], m.turn["active_side"]
-        foe = "british" if side == "french" else "french"
-        if step == "initiative":
-            if m.turn["expects"][0].startswith(("initiative rolls", "tied")):
-                m.act("french", type="roll_initiative")
-            else:
-                m.act("french", type="advance")
-        elif step.endswith("a_reposition"):
-            co = m.mine(side, "co")[0]
-            m.act(side, type="move_unit", unit_id=co["id"],
-                  to={"x": co["position"]["x"] + 1, "y": co["position"]["y"]})
-            m.act(side, type="advance")
-        elif step.endswith("b_unit_morale"):
-            for unit in m.mine(side, "unit"):
-                if unit["computed"]["morale_check"]:
-                    co = m.mine(side, "co")[0]
-                    cubes = min(1, co["markers"].get("leadership", 0))
-                    m.act(side, type="rule_roll", roll="unit_morale", unit_id=unit["id"],
-                          leader_id=co["id"], leadership=cubes)
-            m.act(side, type="advance")
-        elif step.endswith("c_disruption"):
-            for piece in m.mine(side, "piece"):
-                if "disrupted" in piece["status"]:
-                    m.act(side, type="rule_roll", roll="disruption_recovery", unit_id=piece["id"])
-            m.act(side, type="advance")
-        elif step.endswith("d_corner_lock"):
-            for piece in m.mine(side, "piece"):
-                if "corner_locked" in piece["status"]:
-                    m.act(side, type="rule_roll", roll="disengage", unit_id=piece["id"])
-            m.act(side, type="advance")
-        elif step.endswith("e_line_command"):
-            m.act(side, type="advance")
-        elif step == "phase/activation":
-            for unit in m.mine(side, "unit"):
-                if m.turn["expects"][0].startswith("an activation failed"):
-                    break
-                if "activated" in unit["status"]:
-                    continue
-                events = m.act(side, type="rule_roll", roll="activation", unit_id=unit["id"],
-                               dice=2)
-                m.enter_result(failed=events[-1]["result"].startswith("0 of"))
-                if events[-1]["result"].startswith("0 of"):
-                    break
-                # its pieces fire at an enemy piece; a hit disrupts, a second one destroys
-                shooter = next((p for p in m.mine(side, "piece") if p["extra"]["unit"] ==
-                                unit["id"] and "unloaded" not in p["status"]), None)
-                target = next(iter(m.mine(foe, "piece")), None)
-                if shooter and target:
-                    m.act(side, type="fire", unit_id=shooter["id"], target_id=target["id"])
-                    m.enter_result()
-                    if "disrupted" in target["status"]:
-                        m.act(foe, type="remove_unit", unit_id=target["id"], reason="casualty")
-                    else:
-                        m.act(foe, type="set_status", unit_id=target["id"], set=["disrupted"])
-            if m.turn["turn"] == 1:
-                fo = m.mine(side, "fo")[0]
-                m.act(side, type="rule_roll", roll="special_move", unit_id=fo["id"])
-            m.act(side, type="advance")
+    b = Board(m.body)
+    b.shown(m)
+
+    # ---- turn 1 --------------------------------------------------------------------------
+    initiative(m, french=4, british=4)  # 6 against 5: the French go first
+
+    # French Pre-Activation
+    move(m, b, "french", "f-co", 11, 6)  # (a) reposition officers
+    m.act("french", type="advance")
+    # (b) f-line: 2 disrupted pieces = its CV: d6 3 + 1 cube of f-fo = QV 4: it holds
+    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", leader_id="f-fo",
+          leadership=1, **table(3))
+    b.spend("f-fo", 1)
+    m.act("french", type="advance")
+    # (c) f-line-1 rolls 5 against QV 4 and recovers; f-line-2 rolls 2 and does not
+    m.act("french", type="rule_roll", roll="disruption_recovery", unit_id="f-line-1", **table(5))
+    b.unflag("f-line-1", "disrupted")
+    m.act("french", type="rule_roll", roll="disruption_recovery", unit_id="f-line-2", **table(2))
+    m.act("french", type="advance")
+    # (d) f-hussars-1 rolls 3 against QV 3, disengages and moves back one length
+    m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1", **table(3))
+    b.unflag("f-hussars-1", "corner_locked")
+    move(m, b, "french", "f-hussars-1", 16, 13)
+    m.act("french", type="advance")
+    # (e) line command: f-line-2 cannot be kept in command and is removed as a casualty
+    m.act("french", type="remove_unit", unit_id="f-line-2", reason="casualty")
+    b.casualty("f-line-2")
+    move(m, b, "french", "f-line-3", 6, 12)
+    m.act("french", type="advance")
+    b.shown(m)
+
+    # French activation 1: f-line, two dice against QV 4
+    at(m, f"{RUN}/activate", "french")
+    activate(m, b, "french", "f-line", (4, 5), "two actions")
+    m.act("french", type="advance")
+    move(m, b, "french", "f-line-3", 7, 29)  # (a) into contact with b-guards-1
+    fire(m, b, "british", "b-rifles-2", "f-line-1", (2, 5), 0, "no effect")  # opportunity
+    m.act("french", type="advance")
+    fire(m, b, "french", "f-line-1", "b-guards-1", (5, 2), 1, "b-guards-1 disrupted")  # (b)
+    set_flag(m, b, "british", "b-guards-1", "disrupted")
+    fire(m, b, "british", "b-guards-2", "f-line-1", (1, 6), 0, "no effect")  # defensive
+    m.act("french", type="advance")
+    close(m, "french", ["f-line-3"], ["b-guards-1"], 1, (4, 3), "both corner-locked")  # (c)
+    set_flag(m, b, "french", "f-line-3", "corner_locked")
+    set_flag(m, b, "british", "b-guards-1", "corner_locked")
+    m.act("french", type="advance")
+    # the left wing's FO rolls 3: two moves
+    _rolled, moves = m.act("french", type="rule_roll", roll="special_move", unit_id="f-fo",
+                           **table(3))
+    assert moves["result"] == "2 move(s)"
+    move(m, b, "french", "f-fo", 6, 14)
+    m.act("french", type="advance")
+    # French activation 2: f-hussars rolls 2 against QV 3: the activation fails
+    b.unflag("f-line", "acting")
+    activate(m, b, "french", "f-hussars", (2,), "halted", failed=True)
+    m.act("french", type="advance")  # the phase passes
+    b.end_phase()
+    at(m, f"{PRE}/a_reposition", "british")
+    b.shown(m)
+
+    # British Pre-Activation
+    move(m, b, "british", "b-co", 10, 39)  # (a)
+    *_, uncovered = m.act("british", type="roll_dice", notation="d6", rule="WC-11",
+                        purpose="WC-11: is the sunken lane passable? 4+ it is", **table(4))
+    assert uncovered["rule"] == "WC-11"
+    m.act("british", type="advance")
+    # (b) b-rifles: 1 disrupted = its CV: d6 2 + 2 cubes of b-co = QV 4: it holds
+    assert m.turn["expects"] == ["units owing a morale check: b-rifles"]
+    m.act("british", type="rule_roll", roll="unit_morale", unit_id="b-rifles", leader_id="b-co",
+          leadership=2, **table(2))
+    b.spend("b-co", 2)
+    m.act("british", type="advance")
+    # (c) b-rifles-1 rolls a natural 1: removed; b-guards-1 rolls 4 against QV 3: recovers
+    m.act("british", type="rule_roll", roll="disruption_recovery", unit_id="b-rifles-1",
+          **table(1))
+    b.casualty("b-rifles-1")
+    m.act("british", type="rule_roll", roll="disruption_recovery", unit_id="b-guards-1",
+          **table(4))
+    b.unflag("b-guards-1", "disrupted")
+    m.act("british", type="advance")
+    # (d) b-guards-2 disengages on 5; b-guards-1 fails on 1
+    m.act("british", type="rule_roll", roll="disengage", unit_id="b-guards-2", **table(5))
+    b.unflag("b-guards-2", "corner_locked")
+    move(m, b, "british", "b-guards-2", 9, 31)
+    m.act("british", type="rule_roll", roll="disengage", unit_id="b-guards-1", **table(1))
+    m.act("british", type="advance")
+    move(m, b, "british", "b-rifles-2", 15, 27)  # (e)
+    m.act("british", type="advance")
+    b.shown(m)
+
+    # British activation 1: b-guards, three dice 6, 2, 1 against QV 3, one cube of b-fo: the
+    # cube lifts the 2 to 3, so two of three pass
+    activate(m, b, "british", "b-guards", (6, 2, 1), "two actions", leader_id="b-fo",
+             leadership=1)
+    m.act("british", type="advance")
+    m.act("british", type="set_status", unit_id="b-guards-2", clear=["unloaded"])  # reload
+    b.unflag("b-guards-2", "unloaded")
+    move(m, b, "british", "b-guards-2", 9, 29)
+    fire(m, b, "french", "f-hussars-1", "b-guards-2", (6, 1), 0, "b-guards-2 disrupted")
+    set_flag(m, b, "british", "b-guards-2", "disrupted")
+    m.act("british", type="advance")
+    fire(m, b, "british", "b-guards-2", "f-hussars-2", (4, 1), 2, "f-hussars-2 disrupted")
+    set_flag(m, b, "french", "f-hussars-2", "disrupted")
+    fire(m, b, "french", "f-hussars-2", "b-rifles-2", (5, 2), 0, "b-rifles-2 disrupted")
+    set_flag(m, b, "british", "b-rifles-2", "disrupted")
+    m.act("british", type="advance")
+    close(m, "british", ["b-guards-1"], ["f-line-3"], -1, (2, 6), "both stay locked")
+    m.act("british", type="advance")
+    # the CO commands no wing: one move with the centre wing, no roll; the FO rolls 6
+    move(m, b, "british", "b-co", 10, 37)
+    b.flag("b-co", "activated")
+    m.act("british", type="rule_roll", roll="special_move", unit_id="b-fo", **table(6))
+    move(m, b, "british", "b-fo", 10, 31)
+    m.act("british", type="advance")
+    # British activation 2: none; the player stops and the phase passes
+    b.unflag("b-guards", "acting")
+    at(m, f"{RUN}/activate", "british")
+    m.act("british", type="advance")
+    b.end_phase()
+    at(m, "victory", None)
+    b.shown(m)
+
+    # Victory check
+    m.act("french", type="score_vp", side="french", points=1, reason="holds the ridge road")
+    b.vp["french"] = 1
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+    b.end_turn()
+    b.shown(m)
+
+    # ---- turn 2 --------------------------------------------------------------------------
+    initiative(m, french=1, british=5)  # 3 against 6: the British go first
+
+    # British Pre-Activation
+    move(m, b, "british", "b-fo", 10, 32)  # (a)
+    m.act("british", type="advance")
+    # (b) b-rifles rolls 3 against QV 4: the unit and its piece leave play
+    m.act("british", type="rule_roll", roll="unit_morale", unit_id="b-rifles", **table(3))
+    b.casualty("b-rifles", marker="unit_casualty")
+    m.act("british", type="advance")
+    m.act("british", type="rule_roll", roll="disruption_recovery", unit_id="b-guards-2",
+          **table(6))  # (c)
+    b.unflag("b-guards-2", "disrupted")
+    m.act("british", type="advance")
+    m.act("british", type="rule_roll", roll="disengage", unit_id="b-guards-1", **table(3))
+    b.unflag("b-guards-1", "corner_locked")  # (d)
+    move(m, b, "british", "b-guards-1", 6, 31)
+    m.act("british", type="advance")
+    move(m, b, "british", "b-guards", 8, 31)  # (e)
+    m.act("british", type="advance")
+    b.shown(m)
+
+    # British activation: b-guards, one die
+    activate(m, b, "british", "b-guards", (5,), "one action")
+    m.act("british", type="advance")
+    m.act("british", type="set_status", unit_id="b-guards-2", clear=["unloaded"])  # reload
+    b.unflag("b-guards-2", "unloaded")
+    move(m, b, "british", "b-guards-2", 8, 29)  # into contact with f-line-3
+    fire(m, b, "french", "f-hussars-3", "b-guards-2", (3, 4), 0, "no effect")  # opportunity
+    m.act("british", type="advance")
+    fire(m, b, "british", "b-guards-1", "f-line-1", (6, 2), 0, "f-line-1 destroyed")
+    m.act("french", type="remove_unit", unit_id="f-line-1", reason="destroyed")
+    b.casualty("f-line-1")
+    fire(m, b, "french", "f-line-3", "b-guards-2", (2, 2), 0, "no effect")  # defensive
+    m.act("british", type="advance")
+    close(m, "british", ["b-guards-2"], ["f-line-3"], 0, (5, 5), "b-guards-2 disrupted")
+    set_flag(m, b, "british", "b-guards-2", "disrupted")
+    m.act("british", type="advance")
+    move(m, b, "british", "b-co", 10, 36)  # a new turn: a new move with the centre wing
+    b.flag("b-co", "activated")
+    m.act("british", type="rule_roll", roll="special_move", unit_id="b-fo", **table(2))
+    move(m, b, "british", "b-fo", 10, 33)
+    m.act("british", type="advance")  # no unit left to activate: the phase passes
+    b.end_phase()
+    at(m, f"{PRE}/a_reposition", "french")
+    b.shown(m)
+
+    # French Pre-Activation
+    move(m, b, "french", "f-fo", 6, 13)  # (a)
+    m.act("french", type="advance")
+    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-hussars", **table(3))
+    m.act("french", type="advance")  # (b) 3 against QV 3: it holds
+    m.act("french", type="rule_roll", roll="disruption_recovery", unit_id="f-hussars-2",
+          **table(3))
+    b.unflag("f-hussars-2", "disrupted")  # (c)
+    m.act("french", type="advance")
+    m.act("french", type="rule_roll", roll="disengage", unit_id="f-line-3", **table(4))
+    b.unflag("f-line-3", "corner_locked")  # (d)
+    move(m, b, "french", "f-line-3", 7, 28)
+    m.act("french", type="advance")
+    move(m, b, "french", "f-line", 6, 20)  # (e)
+    m.act("french", type="advance")
+    b.shown(m)
+
+    # French activation 1: f-hussars, one die
+    activate(m, b, "french", "f-hussars", (4,), "one action")
+    m.act("french", type="advance")
+    m.act("french", type="set_status", unit_id="f-hussars-1", clear=["unloaded"])  # reload
+    b.unflag("f-hussars-1", "unloaded")
+    move(m, b, "french", "f-hussars-1", 7, 30)
+    fire(m, b, "british", "b-guards-2", "f-hussars-1", (1, 1), 0, "no effect")  # opportunity
+    m.act("french", type="set_status", unit_id="f-hussars-2", clear=["unloaded"])
+    b.unflag("f-hussars-2", "unloaded")
+    m.act("french", type="advance")
+    fire(m, b, "french", "f-hussars-2", "b-guards-2", (6, 1), 1, "b-guards-2 destroyed")
+    fire(m, b, "british", "b-guards-3", "f-hussars-2", (2, 3), 0, "no effect")  # defensive
+    m.act("british", type="remove_unit", unit_id="b-guards-2", reason="destroyed")
+    b.casualty("b-guards-2")
+    m.act("french", type="advance")
+    close(m, "french", ["f-hussars-1"], ["b-guards-1"], 2, (6, 1), "b-guards-1 destroyed")
+    m.act("british", type="remove_unit", unit_id="b-guards-1", reason="destroyed")
+    b.casualty("b-guards-1")
+    m.act("french", type="advance")
+    # the French CO commands the right wing: he rolls its special move (5: three moves)
+    m.act("french", type="rule_roll", roll="special_move", unit_id="f-co", **table(5))
+    move(m, b, "french", "f-co", 12, 9)
+    m.act("french", type="advance")
+    # French activation 2: f-line rolls 1 against QV 4: it fails and the phase passes
+    b.unflag("f-hussars", "acting")
+    activate(m, b, "french", "f-line", (1,), "halted", failed=True)
+    m.act("french", type="advance")
+    b.end_phase()
+    at(m, "victory", None)
+    b.shown(m)
+
+    m.act("french", type="score_vp", side="french", points=2, reason="the Guards broken")
+    b.vp["french"] = 3
+    m.act("british", type="advance")
+    m.act("french", type="advance")
+    b.end_turn()
+    b.shown(m)
+
+    # ---- turn 3, on the service's dice -------------------------------------------------------
+    while m.turn["step"] == "initiative":
+        if m.turn["expects"][0].startswith(("initiative rolls", "tied")):
+            m.act("french", type="roll_initiative")
         else:
-            assert step == "victory"
-            m.act("referee", type="score_vp", side=m.turn["initiative"][0], points=1)
             m.act("french", type="advance")
-    assert {"WC-1", "WC-3", "WC-4", "WC-5", "WC-6", "WC-7", "WC-8", "WC-10"} <= m.rules
-    assert "turn 3 of 3" in m.get("")["outcome"]["reason"]
+            m.act("british", type="advance")
+    for side in m.turn["initiative"]:
+        at(m, f"{PRE}/a_reposition", side)
+        assert m.turn["expects"] == [f"{side}: (a) Reposition officers (optional), then advance"]
+        m.act(side, type="advance")
+        assert m.turn["expects"] == ["no morale check owed: advance"]
+        m.act(side, type="advance")
+        assert m.turn["expects"] == ["no disrupted piece left to roll: advance"]
+        m.act(side, type="advance", to=f"{RUN}/activate")
+        m.act(side, type="advance")  # no activation: the phase passes
+    at(m, "victory", None)
+    b.shown(m)
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+
+    outcome = m.get("")["outcome"]
+    assert outcome["winner"] == "french" and "turn 3 of 3" in outcome["reason"]
+    assert {f"WC-{n}" for n in range(1, 12)} - {"WC-9", "WC-10"} <= m.rules
+    assert {"WC-9", "WC-10"} <= m.rules
     assert_replay_matches(matches, m)

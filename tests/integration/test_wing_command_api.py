@@ -1,6 +1,7 @@
 """Wing command through the HTTP API: initiative WC-1, Pre-Activation WC-2..WC-5, activation
-WC-6/WC-9, fire WC-7, the FO's special move WC-8 and the victory check WC-10. Table dice make
-each rule's boundary exact."""
+WC-6/WC-9, actions, fire combat and close combat WC-7, the officers' moves WC-8, the victory
+check WC-10 and a die roll for what the rules do not cover WC-11. Table dice make each
+rule's boundary exact."""
 
 from __future__ import annotations
 
@@ -10,50 +11,43 @@ import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
-from domain.rulesets.wing_command import (
-    activation_passes,
-    morale_modifier,
-    morale_triggered,
-    special_moves,
-)
-
 PRE = "phase/pre_activation"
+RUN = "phase/activations"
 
 
 def wc(client: TestClient, **changes: Any) -> Played:
     return Played(client, scenario("wing-command-demo", **changes))
 
 
-def french_first(m: Played) -> None:
-    """WC-1: French 4 + LV 2 = 6 beats British 4 + LV 1 = 5; then on to (b) Unit Morale."""
-    m.act("french", type="roll_initiative", source="table", results={"french": 4, "british": 4})
-    m.act("french", type="advance", to=f"{PRE}/b_unit_morale")
-
-
 def table(*results: int) -> dict[str, Any]:
     return {"source": "table", "results": list(results)}
 
 
-# ---- the arithmetic at its boundaries -----------------------------------------------------
-
-@pytest.mark.parametrize(("disrupted", "cv", "triggered", "modifier"), [
-    (1, 2, False, 0), (2, 2, True, 0), (3, 2, True, -1), (5, 2, True, -3), (0, 0, True, 0)])
-def test_wc3_morale_is_triggered_at_the_casualty_value_and_minus_1_per_piece_beyond(
-        disrupted: int, cv: int, triggered: bool, modifier: int) -> None:
-    assert morale_triggered(disrupted, cv) is triggered
-    assert morale_modifier(disrupted, cv) == modifier
-
-
-@pytest.mark.parametrize(("face", "moves"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
-def test_wc8_special_move_table(face: int, moves: int) -> None:
-    assert special_moves(face) == moves
+def french_first(m: Played) -> None:
+    """WC-1: French 4 + LV 2 = 6 beats British 4 + LV 1 = 5; each side says it is done;
+    then on to (b) Unit Morale."""
+    m.act("french", type="roll_initiative", source="table", results={"french": 4, "british": 4})
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+    m.act("french", type="advance", to=f"{PRE}/b_unit_morale")
 
 
-def test_wc6_leadership_cubes_go_to_the_failing_dice_closest_to_the_qv() -> None:
-    assert activation_passes([3, 1, 5], 4, 0) == ([3, 1, 5], 1)
-    assert activation_passes([3, 1, 5], 4, 1) == ([4, 1, 5], 2)
-    assert activation_passes([3, 1, 5], 4, 2) == ([4, 2, 5], 2)
-    assert activation_passes([6, 6], 4, 3) == ([6, 6], 2)  # nothing to raise
+def to_activations(m: Played) -> None:
+    """French first; (b) and (c) done; the marker on the first French activation."""
+    french_first(m)
+    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
+    m.act("french", type="advance")
+    for piece in ("f-line-1", "f-line-2"):
+        m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
+    m.act("french", type="advance", to=f"{RUN}/activate")
+
+
+def french_activates_the_line(m: Played) -> None:
+    """f-line activates with two dice (4, 5 against QV 4: both pass) and the table's result
+    is entered; the marker then stands on its actions."""
+    m.act("french", type="rule_roll", roll="activation", unit_id="f-line", dice=2, **table(4, 5))
+    m.act("french", type="enter_result", result="two actions")
+    m.act("french", type="advance")
 
 
 # ---- WC-1 initiative ----------------------------------------------------------------------
@@ -64,12 +58,13 @@ def test_wc1_initiative_is_d6_plus_the_cos_lv_and_ties_are_re_rolled(client: Tes
                   results={"french": 3, "british": 4})  # 3 + 2 = 4 + 1
     assert tie["cv"] == {"french": 2, "british": 1} and tie["rule"] == "WC-1"
     assert tie["ranking"] == [["french", "british"]]
-    m.refused("french", 422, "WC-1", type="advance")
-    [settled] = m.act("french", type="roll_initiative", source="table",
+    m.act("french", type="advance")  # the French are done; the British are not
+    m.refused("british", 422, "WC-1", type="advance")  # the order is not settled
+    [settled] = m.act("british", type="roll_initiative", source="table",
                       results={"french": 1, "british": 3})  # 3 against 4
     assert settled["ranking"] == [["british"], ["french"]]
     assert m.turn["initiative"] == ["british", "french"]
-    m.act("french", type="advance")
+    m.act("british", type="advance")
     assert (m.turn["step"], m.turn["active_side"]) == (f"{PRE}/a_reposition", "british")
 
 
@@ -79,6 +74,7 @@ def test_wc2_b_and_c_are_required_a_d_e_optional(client: TestClient) -> None:
     m = wc(client)
     m.act("french", type="roll_initiative", source="table", results={"french": 4, "british": 4})
     m.act("french", type="advance")
+    m.act("british", type="advance")
     assert m.turn["step"] == f"{PRE}/a_reposition"
     m.refused("french", 422, "WC-2", type="move_unit", unit_id="f-line-3", to={"x": 1, "y": 1})
     m.act("french", type="move_unit", unit_id="f-fo", to={"x": 5, "y": 9})  # an officer
@@ -88,7 +84,7 @@ def test_wc2_b_and_c_are_required_a_d_e_optional(client: TestClient) -> None:
     m.act("french", type="advance")
     assert m.turn["expects"] == ["units owing a morale check: f-line"]
     assert m.turn["rolls"] == ["unit_morale"]
-    m.refused("french", 422, "WC-3", type="advance", to="phase/activation")
+    m.refused("french", 422, "WC-3", type="advance", to=f"{RUN}/activate")
     m.refused("french", 422, "WC-3", type="advance")
 
 
@@ -156,7 +152,8 @@ def test_wc4_on_the_qv_clears_the_disruption(client: TestClient) -> None:
     assert "disrupted" not in m.unit("f-line-1")["status"]
 
 
-def test_wc5_a_corner_locked_piece_disengages_on_its_qv(client: TestClient) -> None:
+def test_wc5_a_corner_locked_piece_disengages_on_its_qv_and_then_moves_back(
+        client: TestClient) -> None:
     m = wc(client)
     french_first(m)
     m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
@@ -168,19 +165,27 @@ def test_wc5_a_corner_locked_piece_disengages_on_its_qv(client: TestClient) -> N
     m.act("french", type="advance")
     m.refused("french", 422, "WC-5", type="rule_roll", roll="disengage", unit_id="f-hussars-2",
               **table(6))  # not corner-locked
+    m.refused("french", 422, "WC-5", type="move_unit", unit_id="f-hussars-1",
+              to={"x": 16, "y": 12})  # it has not disengaged
     m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1", **table(2))
     assert "corner_locked" in m.unit("f-hussars-1")["status"]  # 2 < QV 3
     m.refused("french", 422, "WC-5", type="rule_roll", roll="disengage", unit_id="f-hussars-1",
               **table(3))  # one try a turn
 
 
-def to_activation(m: Played) -> None:
+def test_wc5_a_disengaged_piece_moves_back_one_length(client: TestClient) -> None:
+    m = wc(client)
     french_first(m)
     m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
     m.act("french", type="advance")
     for piece in ("f-line-1", "f-line-2"):
         m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
-    m.act("french", type="advance", to="phase/activation")
+    m.act("french", type="advance")
+    m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1", leader_id="f-co",
+          leadership=1, **table(2))  # 2 + 1 = QV 3
+    assert "corner_locked" not in m.unit("f-hussars-1")["status"]
+    [moved] = m.act("french", type="move_unit", unit_id="f-hussars-1", to={"x": 16, "y": 13})
+    assert moved["rule"] == "WC-5"
 
 
 # ---- WC-6..WC-9 activations -----------------------------------------------------------------
@@ -188,94 +193,268 @@ def to_activation(m: Played) -> None:
 def test_wc6_activation_rolls_1_to_3_dice_and_waits_for_the_table_result(
         client: TestClient) -> None:
     m = wc(client)
-    to_activation(m)
+    to_activations(m)
     m.refused("french", 422, "WC-6", type="rule_roll", roll="activation", unit_id="f-line",
               **table(4))  # how many dice?
     m.refused("french", 422, "core-dice", type="rule_roll", roll="activation",
               unit_id="f-line", dice=2, **table(4))  # two results for two dice
     events = m.act("french", type="rule_roll", roll="activation", unit_id="f-line", dice=3,
                    leader_id="f-fo", leadership=1, **table(3, 1, 5))
-    spent, activated, rolled, counted = events
+    spent, activated, acting, rolled, counted = events
     assert activated["unit_ids"] == ["f-line", "f-line-1", "f-line-2", "f-line-3"]
     assert activated["group"] == "wing:left"
+    assert (acting["unit_id"], acting["set"]) == ("f-line", ["acting"])
     assert spent["count"] == 1 and rolled["awaits"].startswith("WC-6 activation of f-line")
     assert counted["result"].startswith("2 of 3 pass")
     # the match waits for the Activation Table's result, read by the French player
-    m.refused("french", 422, "WC-6", type="move_unit", unit_id="f-line", to={"x": 4, "y": 14})
+    m.refused("french", 422, "WC-6", type="advance")
     m.refused("british", 403, "WC-6", type="enter_result", result="two actions")
     assert m.turn["expects"][0].startswith("french to enter the result of WC-6 activation")
     [entered] = m.act("french", type="enter_result", result="two actions")
     assert entered["type"] == "ResultRecorded" and entered["rule"] == "WC-6"
+    m.refused("french", 422, "WC-6", type="rule_roll", roll="activation", unit_id="f-hussars",
+              dice=1, **table(6))  # one unit at a time
+    m.act("french", type="advance")
+    m.refused("french", 422, "WC-7", type="move_unit", unit_id="f-hussars-1",
+              to={"x": 16, "y": 16})  # not the unit activating
     m.act("french", type="move_unit", unit_id="f-line", to={"x": 4, "y": 14})
+    m.act("french", type="advance", to=f"{RUN}/activate")
+    assert "acting" not in m.unit("f-line")["status"]
     m.refused("french", 422, "WC-6", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))  # once a turn
 
 
 def test_wc9_a_failed_activation_ends_the_phase(client: TestClient) -> None:
     m = wc(client)
-    to_activation(m)
+    to_activations(m)
     m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1, **table(1))
     m.act("french", type="enter_result", result="halt", failed=True)
     m.refused("french", 422, "WC-9", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))
     assert m.turn["expects"] == [("an activation failed: french advances, the phase passes "
                                  "(WC-9)")]
-    m.act("french", type="advance")
+    events = m.act("french", type="advance")
+    assert events[1]["type"] == "PhaseAdvanced" and events[1]["rule"] == "WC-9"
+    assert (m.turn["step"], m.turn["active_side"]) == (f"{PRE}/a_reposition", "british")
+    assert "acting" not in m.unit("f-hussars")["status"]
+
+
+def test_wc9_advancing_without_an_activation_ends_the_phase(client: TestClient) -> None:
+    m = wc(client)
+    to_activations(m)
+    french_activates_the_line(m)
+    m.act("french", type="advance", to=f"{RUN}/activate")
+    assert m.turn["expects"][0].startswith("french activates a unit (f-hussars)")
+    m.act("french", type="advance")  # done: the phase passes
     assert (m.turn["step"], m.turn["active_side"]) == (f"{PRE}/a_reposition", "british")
 
 
-def test_wc7_firing_unloads_the_piece_and_either_player_may_fire(client: TestClient) -> None:
+def test_wc9_the_phase_passes_when_every_unit_has_activated(client: TestClient) -> None:
     m = wc(client)
-    to_activation(m)
-    m.refused("british", 403, "WC-7", type="move_unit", unit_id="b-guards-1",
-              to={"x": 1, "y": 1})  # not the British phase
+    to_activations(m)
+    french_activates_the_line(m)
+    m.act("french", type="advance", to=f"{RUN}/activate")
+    m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1,
+          **table(5))
+    m.act("french", type="enter_result", result="one action")
+    m.act("french", type="advance", to=f"{PRE}/a_reposition")
+    assert m.turn["active_side"] == "british"
+
+
+# ---- WC-7 actions, fire combat, close combat ------------------------------------------------
+
+def test_wc7_actions_then_fire_combat_then_close_combat_are_steps_in_that_order(
+        client: TestClient) -> None:
+    m = wc(client)
+    to_activations(m)
+    assert m.turn["step"] == f"{RUN}/activate"
+    french_activates_the_line(m)
+    assert m.turn["step"] == f"{RUN}/actions"
+    m.act("french", type="move_unit", unit_id="f-line-3", to={"x": 7, "y": 20})
+    m.act("french", type="set_status", unit_id="f-line-3", set=["square"])  # formation
+    # the activated unit's fire is resolved in (b), not among its actions
+    m.refused("french", 422, "WC-7", type="fire", unit_id="f-line-3", target_id="b-guards-1",
+              **table(4, 4))
+    m.refused("french", 422, "WC-7", type="resolve_combat", attackers=["f-line-3"],
+              defenders=["b-guards-1"], odds="1:1", **table(4, 4))
+    m.act("french", type="advance")
+    assert m.turn["step"] == f"{RUN}/fire_combat"
+    m.refused("french", 422, "WC-7", type="move_unit", unit_id="f-line-3", to={"x": 7, "y": 22})
+    m.refused("french", 422, "WC-7", type="fire", unit_id="f-hussars-2",
+              target_id="b-guards-1", **table(4, 4))  # not of the unit activating
+    m.act("french", type="fire", unit_id="f-line-3", target_id="b-guards-1", **table(4, 4))
+    m.act("french", type="enter_result", result="no effect")
+    m.refused("french", 422, "WC-7", type="resolve_combat", attackers=["f-line-3"],
+              defenders=["b-guards-1"], odds="1:1", **table(4, 4))
+    m.act("french", type="advance")
+    assert m.turn["step"] == f"{RUN}/close_combat"
+    m.refused("french", 422, "WC-7", type="fire", unit_id="f-line-2", target_id="b-guards-1",
+              **table(4, 4))
+    m.act("french", type="resolve_combat", attackers=["f-line-3"], defenders=["b-guards-1"],
+          odds="1:1", **table(4, 4))
+
+
+def test_wc7_fire_records_the_firing_die_with_the_differential_and_the_target_die_apart(
+        client: TestClient) -> None:
+    m = wc(client)
+    to_activations(m)
+    french_activates_the_line(m)
+    m.refused("british", 422, "core-dice", type="fire", unit_id="b-guards-2",
+              target_id="f-line-3", **table(5))  # two dice: the firer's, then the target's
+    # the British answer the French line's move with opportunity fire: 5 + dF 1, against 2
     events = m.act("british", type="fire", unit_id="b-guards-1", target_id="f-line-3",
-                   differential=1, **table(5, 2))  # defensive fire
-    rolled, unloaded = events
-    assert rolled["dice"] == [5, 2] and rolled["modifier"] == 1 and rolled["rule"] == "WC-7"
-    assert unloaded["set"] == ["unloaded"]
-    m.act("british", type="enter_result", result="target disrupted")
+                   differential=1, **table(5, 2))
+    firing, target, unloaded = events
+    assert (firing["type"], firing["notation"], firing["dice"]) == ("DiceRolled", "d6", [5])
+    assert (firing["modifier"], firing["total"]) == (1, 6)
+    assert firing["unit_ids"] == ["b-guards-1"] and firing["rule"] == "WC-7"
+    assert (target["type"], target["notation"], target["dice"]) == ("DiceRolled", "d6", [2])
+    assert (target["modifier"], target["total"]) == (0, 2)
+    assert target["unit_ids"] == ["f-line-3"] and target["rule"] == "WC-7"
+    assert firing["purpose"] != target["purpose"]
+    assert firing["awaits"] is None and target["awaits"] is not None  # one result for both
+    assert (unloaded["unit_id"], unloaded["set"]) == ("b-guards-1", ["unloaded"])
+    m.refused("french", 403, "WC-7", type="enter_result", result="f-line-3 disrupted")
+    m.act("british", type="enter_result", result="f-line-3 disrupted")
+    m.act("french", type="set_status", unit_id="f-line-3", set=["disrupted"])  # its owner
     m.refused("british", 422, "WC-7", type="fire", unit_id="b-guards-1", target_id="f-line-3",
               **table(5, 2))  # unloaded
-    m.refused("french", 422, "WC-7", type="fire", unit_id="f-line-3", target_id="f-line-2",
-              **table(5, 2))  # not an enemy
-    # a destroyed piece leaves a casualty marker
+    m.refused("british", 422, "WC-7", type="move_unit", unit_id="b-guards-2",
+              to={"x": 1, "y": 1})  # fire, not moves, in the other player's actions
+    m.refused("british", 403, "core-authority", type="remove_unit", unit_id="f-line-3",
+              reason="destroyed")  # the owner removes its own pieces
     [_removed, marker] = m.act("french", type="remove_unit", unit_id="f-line-3",
                               reason="destroyed")
     assert (marker["kind"], marker["location"]) == ("casualty", "7,12")
 
 
-def test_wc8_the_fos_special_move_is_rolled_once(client: TestClient) -> None:
+def test_wc7_close_combat_rolls_a_die_for_each_piece_in_contact_dc_on_the_attackers(
+        client: TestClient) -> None:
     m = wc(client)
-    to_activation(m)
-    _rolled, result = m.act("french", type="rule_roll", roll="special_move", unit_id="f-fo",
-                           **table(4))
-    assert result["result"] == "2 move(s)" and result["rule"] == "WC-8"
+    to_activations(m)
+    french_activates_the_line(m)
+    m.act("french", type="advance", to=f"{RUN}/close_combat")
+    contact = {"attackers": ["f-line-2", "f-line-3"], "defenders": ["b-guards-1"]}
+    m.refused("french", 422, "WC-7", type="resolve_combat", **contact, odds="1:1",
+              **table(3, 1, 6))  # odds: the pieces in contact, 2:1
+    m.refused("french", 422, "WC-7", type="resolve_combat", **contact, odds="2:1",
+              modifiers={"terrain": 1}, **table(3, 1, 6))
+    m.refused("french", 422, "core-dice", type="resolve_combat", **contact, odds="2:1",
+              **table(3, 1))  # one die for each piece
+    m.refused("british", 403, "core-authority", type="resolve_combat", **contact, odds="2:1",
+              **table(3, 1, 6))
+    # two French battalions in edge contact with one British battalion, dC +2
+    events = m.act("french", type="resolve_combat", **contact, odds="2:1",
+                   modifiers={"dC": 2}, **table(3, 1, 6))
+    assert [e["type"] for e in events] == ["DiceRolled"] * 3
+    assert [e["unit_ids"] for e in events] == [["f-line-2"], ["f-line-3"], ["b-guards-1"]]
+    assert [(e["dice"], e["modifier"], e["total"]) for e in events] == [
+        ([3], 2, 5), ([1], 2, 3), ([6], 0, 6)]
+    assert {e["rule"] for e in events} == {"WC-7"}
+    assert [e["awaits"] is not None for e in events] == [False, False, True]
+    m.act("french", type="enter_result", result="the Guards hold; f-line-3 falls back")
+    m.act("french", type="move_unit", unit_id="f-line-3", to={"x": 7, "y": 11})
+    m.act("british", type="move_unit", unit_id="b-guards-1", to={"x": 6, "y": 31})  # a result
+
+
+# ---- WC-8 the officers' moves ---------------------------------------------------------------
+
+def test_wc8_a_co_not_commanding_a_wing_moves_with_each_wing_and_never_rolls_the_table(
+        client: TestClient) -> None:
+    m = wc(client)
+    m.act("french", type="roll_initiative", source="table", results={"french": 1, "british": 4})
+    assert m.turn["initiative"] == ["british", "french"]
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+    m.act("british", type="advance")
+    m.act("british", type="rule_roll", roll="unit_morale", unit_id="b-rifles", **table(6))
+    m.act("british", type="advance")
+    m.act("british", type="rule_roll", roll="disruption_recovery", unit_id="b-rifles-1",
+          **table(6))
+    m.act("british", type="advance", to=f"{RUN}/activate")
+    m.act("british", type="rule_roll", roll="activation", unit_id="b-guards", dice=1,
+          **table(6))
+    m.act("british", type="enter_result", result="one action")
+    m.act("british", type="advance", to=f"{RUN}/officers")
+    # the British CO commands no wing: no special-move roll for him ...
+    m.refused("british", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="b-co",
+              **table(6))
+    # ... but one move during this wing's activation, without a roll
+    moved = m.act("british", type="move_unit", unit_id="b-co", to={"x": 10, "y": 38})
+    assert moved[-1]["type"] == "UnitMoved" and moved[-1]["rule"] == "WC-8"
+    m.refused("british", 422, "WC-8", type="move_unit", unit_id="b-co", to={"x": 10, "y": 36})
+    # the centre wing's FO rolls the table, then moves
+    m.refused("british", 422, "WC-8", type="move_unit", unit_id="b-fo", to={"x": 10, "y": 30})
+    _rolled, result = m.act("british", type="rule_roll", roll="special_move",
+                            unit_id="b-fo", **table(5))
+    assert result["result"] == "3 move(s)"
+    m.act("british", type="move_unit", unit_id="b-fo", to={"x": 10, "y": 30})
+    m.refused("british", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="b-fo",
+              **table(4))  # once a turn
+    m.refused("british", 422, "WC-8", type="move_unit", unit_id="b-guards-1",
+              to={"x": 1, "y": 1})  # officers only
+
+
+def test_wc8_only_the_commander_of_the_wing_activating_rolls_the_special_move(
+        client: TestClient) -> None:
+    m = wc(client)
+    to_activations(m)
+    m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1,
+          **table(5))
+    m.act("french", type="enter_result", result="one action")
+    m.act("french", type="advance", to=f"{RUN}/officers")
     m.refused("french", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="f-fo",
-              **table(4))
-    m.refused("french", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="f-line",
-              **table(4))  # not an officer
+              **table(4))  # the left wing's FO: the right wing is activating
+    # the French CO commands the right wing: he rolls the table as its commander
+    _rolled, result = m.act("french", type="rule_roll", roll="special_move", unit_id="f-co",
+                            **table(1))
+    assert result["result"] == "1 move(s)"
+
+
+# ---- WC-10, WC-11 -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("step", ["initiative", f"{PRE}/a_reposition", f"{PRE}/b_unit_morale",
+                                  f"{PRE}/c_disruption", f"{PRE}/d_corner_lock",
+                                  f"{PRE}/e_line_command"])
+def test_wc11_a_die_roll_settles_the_uncovered_in_the_initiative_and_pre_activation(
+        client: TestClient, step: str) -> None:
+    m = wc(client)
+    uncovered = {"type": "roll_dice", "notation": "d6", "rule": "WC-11",
+                 "purpose": "WC-11: does the bridge hold the cavalry? 4+ it does"}
+    if step != "initiative":
+        m.act("french", type="roll_initiative", source="table",
+              results={"french": 4, "british": 4})
+        m.act("french", type="advance")
+        m.act("british", type="advance")
+    if step.endswith(("c_disruption", "d_corner_lock", "e_line_command")):
+        m.act("french", type="advance")
+        m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
+    if step.endswith(("d_corner_lock", "e_line_command")):
+        m.act("french", type="advance")
+        for piece in ("f-line-1", "f-line-2"):
+            m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece,
+                  **table(6))
+    while m.turn["step"] != step:
+        m.act("french", type="advance")
+    [rolled] = m.act("french", **uncovered)
+    assert rolled["rule"] == "WC-11" and rolled["type"] == "DiceRolled"
 
 
 def test_wc10_the_turn_limit_ends_the_match_on_victory_points(client: TestClient) -> None:
     m = wc(client, options={"turns": 1})
-    m.act("french", type="roll_initiative", source="table", results={"french": 4, "british": 4})
-    m.act("french", type="advance", to=f"{PRE}/b_unit_morale")
-    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
-    m.act("french", type="advance")
-    for piece in ("f-line-1", "f-line-2"):
-        m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
-    m.act("french", type="advance", to="phase/activation")
-    m.act("french", type="advance")  # done: the phase passes
+    to_activations(m)
+    m.act("french", type="advance")  # no activation: the phase passes
     m.act("british", type="advance", to=f"{PRE}/b_unit_morale")
     m.act("british", type="rule_roll", roll="unit_morale", unit_id="b-rifles", **table(5))
     m.act("british", type="advance")
     m.act("british", type="rule_roll", roll="disruption_recovery", unit_id="b-rifles-1",
           **table(5))
-    m.act("british", type="advance", to="phase/activation")
+    m.act("british", type="advance", to=f"{RUN}/activate")
     m.act("british", type="advance")
     assert m.turn["step"] == "victory"
     m.act("british", type="score_vp", side="british", points=2, reason="held the ridge")
+    m.act("british", type="advance")
+    assert m.turn["waiting_for"] == ["french"]
     m.act("french", type="advance")
     outcome = m.get("")["outcome"]
     assert outcome["winner"] == "british" and "turn 1 of 1" in outcome["reason"]
