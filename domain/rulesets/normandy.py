@@ -99,7 +99,7 @@ def _expects(state: MatchState) -> list[str]:
     side = state.turn.active_side
     if state.awaiting is not None:
         return [f"{state.awaiting.by} to enter the result of {state.awaiting.what}"]
-    if step == "mutual/operations":
+    if step == rules.OPERATIONS:
         waiting = [s for s in (sides["allied"], sides["german"])
                    if not state.done(f"operations:{s}")]
         return ([f"operations to declare (Allied first): {', '.join(waiting)}"] if waiting
@@ -123,11 +123,11 @@ def _expects(state: MatchState) -> list[str]:
     hints = {
         rules.WEATHER_STEP: f"{sides['allied']} reveals this turn's weather, rolls next turn's "
                             "(weather.next) and this turn's sea conditions (sea.now)",
-        "mutual/allied_air": "Air Points received, split between interdiction and ground "
+        rules.ALLIED_AIR: "Air Points received, split between interdiction and ground "
                              "support",
         rules.SUPPORT_STEP: "support levels and points (support.<side>.<corps>); reduced "
                             "artillery re-supplied (gain_step); each side advances when done",
-        "mutual/army_support": "support points into each army's reserve "
+        rules.ARMY_SUPPORT: "support points into each army's reserve "
                                "(support.<side>.<army>); each side advances when done",
         rules.REPLACEMENT: f"{side}: replacement points (replacements.{side}), reduced units "
                            f"rebuilt (gain_step, {rules.REPLACEMENT_COST} point a step), the "
@@ -181,7 +181,7 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
         checks=(procedures.check,),
         actions={"declare_operation": procedures.declare, "set_supply": procedures.set_supply,
                  "resolve_combat": procedures.resolve_combat},
-        on_enter={rules.WEATHER_STEP: rules.new_weather, "mutual/operations": rules.new_operations,
+        on_enter={rules.WEATHER_STEP: rules.new_weather, rules.OPERATIONS: rules.new_operations,
                   rules.SUPPLY_STEP: rules.new_supply, rules.REGROUP_STEP: rules.regroup,
                   "end/victory_points": rules.victory_points},
         end_of_turn=end_by_points(turns, "Game-Turn", "NO-4"),

@@ -11,6 +11,8 @@ from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import roll
 from domain.rulesets.normandy_rules import (
     AIR_STEP,
+    ALLIED_AIR,
+    ARMY_SUPPORT,
     ARTILLERY,
     CARPET,
     CARPET_STEP,
@@ -18,12 +20,14 @@ from domain.rulesets.normandy_rules import (
     ENGINEERING,
     ENTRENCHMENT,
     MOVED,
+    OPERATIONS,
     REPLACEMENT,
     REPLACEMENT_COST,
     RESERVE,
     RESERVE_STEP,
     STRATEGIC,
     SUPPLY,
+    SUPPLY_STEP,
     SUPPORT_STEP,
     TACTICAL,
     WEATHER_STEP,
@@ -31,10 +35,10 @@ from domain.rulesets.normandy_rules import (
     full_steps,
     hq_in_operation,
     roles,
+    supply_missing,
 )
 from domain.state import MatchState
 
-ALLIED_AIR, ARMY_SUPPORT = "mutual/allied_air", "mutual/army_support"
 MOVEMENT = (TACTICAL, STRATEGIC, CARPET_STEP, COMBAT, RESERVE_STEP)
 # A track's first part: the steps it is set in, its rule, and where it belongs in words.
 TRACK_STEPS: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -122,7 +126,9 @@ def resolve_combat(command: cmd.ResolveCombat, state: MatchState, emit: Emit) ->
 # ---- checks -------------------------------------------------------------------------------
 
 def check(command: cmd.Command, state: MatchState, actor: str) -> None:
-    if isinstance(command, cmd.SetTrack):
+    if isinstance(command, cmd.Advance):
+        _check_done(state, actor)
+    elif isinstance(command, cmd.SetTrack):
         _check_track(command, state)
     elif isinstance(command, cmd.GainStep):
         _check_gain(command, state)
@@ -134,6 +140,20 @@ def check(command: cmd.Command, state: MatchState, actor: str) -> None:
             not carpet_targets(state)):
         raise InvalidAction("NO-2: no carpet bombing is waiting to be resolved (it is announced "
                             "in Operation Determination)", rule="NO-2")
+
+
+def _check_done(state: MatchState, actor: str) -> None:
+    """NO-1: in Operation Determination and Supply a side says it is done only once its own
+    part is entered (it could not enter it afterwards)."""
+    step = state.turn.step
+    if step == OPERATIONS and actor in state.side_ids() and not state.done(
+            f"operations:{actor}"):
+        raise InvalidAction("NO-1: declare your operations first (an empty declaration says "
+                            "none)", rule="NO-1", allowed=["declare_operation"])
+    missing = [u.id for u in supply_missing(state) if u.side == actor]
+    if step == SUPPLY_STEP and missing:
+        raise InvalidAction(f"NO-1: determine the supply of {', '.join(missing)} first",
+                            rule="NO-1", allowed=["set_supply"])
 
 
 def _check_track(command: cmd.SetTrack, state: MatchState) -> None:

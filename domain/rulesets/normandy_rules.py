@@ -24,7 +24,8 @@ FULL_STEPS = 2
 REPLACEMENT_COST = 1  # (ours) replacement points per step regained; the text gives no rate
 RESERVE_SHARE = (2, 3)  # NO-2: Reserve units move up to 2/3 of their printed allowance
 
-WEATHER_STEP, SUPPORT_STEP, SUPPLY_STEP = "mutual/weather", "mutual/support", "mutual/supply"
+WEATHER_STEP, ALLIED_AIR, SUPPORT_STEP = "mutual/weather", "mutual/allied_air", "mutual/support"
+OPERATIONS, ARMY_SUPPORT, SUPPLY_STEP = "mutual/operations", "mutual/army_support", "mutual/supply"
 REPLACEMENT = "player_turn/replacement"
 TACTICAL, STRATEGIC = "player_turn/tactical_movement", "player_turn/strategic_movement"
 CARPET_STEP, COMBAT = "player_turn/carpet_bombing", "player_turn/combat"

@@ -163,6 +163,24 @@ def test_no1_supply_is_determined_again_in_every_turns_supply_segment(
         advance_to(m, "mutual/weather")
 
 
+def test_no1_a_side_is_done_only_once_its_operations_and_its_supply_are_entered(
+        client: TestClient) -> None:
+    m = no(client)
+    advance_to(m, "mutual/operations")
+    m.refused("allied", 422, "NO-1", type="advance")  # done would leave it unable to declare
+    m.act("allied", type="declare_operation")
+    m.act("allied", type="advance")
+    m.act("german", type="declare_operation")
+    m.act("german", type="advance")
+    advance_to(m, "mutual/supply")
+    m.act("allied", type="set_supply", unit_ids=SUPPLIED["allied"], status="in_supply")
+    m.refused("german", 422, "NO-1", type="advance")  # its units have no status yet
+    m.act("allied", type="advance")
+    m.act("german", type="set_supply", unit_ids=SUPPLIED["german"], status="in_supply")
+    m.act("german", type="advance")
+    assert m.turn["step"] == "player_turn/replacement"
+
+
 def test_no1_either_side_resupplies_its_reduced_artillery_in_the_support_segment(
         client: TestClient) -> None:
     m = no(client)
