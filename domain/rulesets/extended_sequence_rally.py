@@ -50,10 +50,10 @@ def repair(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     if "broken_down" not in unit.status or state.done(f"{REPAIR}:{unit.id}"):
         raise InvalidAction(f"ES-2: '{unit.id}' has no broken-down equipment to repair, or "
                             "has tried this turn", rule="ES-2")
-    target = (unit.q or 0) + q_margin(state)
-    a, b = roll(command, "2d6", emit, f"ES-2 repair by {unit.id}: Q roll, 2d6 <= {target}",
+    q, margin = unit.q or 0, q_margin(state)
+    a, b = roll(command, "2d6", emit, f"ES-2 repair by {unit.id}: Q roll, 2d6 <= {q + margin}",
                 REPAIR, (unit.id,))
-    if q_roll_passes(a + b, unit.q or 0, 0, q_margin(state)):
+    if q_roll_passes(a + b, q, 0, margin):
         emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=("broken_down",), rule="ES-2")
 
 
@@ -69,10 +69,10 @@ def self_rally(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     if leader_id in state.units:
         raise InvalidAction(f"unit id '{leader_id}' is taken; give 'new_unit_id'",
                             rule="core-units")
-    q = unit.q or 0
+    q, margin = unit.q or 0, q_margin(state)
     a, b = roll(command, "2d6", emit, f"ES-2 self-rally of {unit.id}: Q roll, 2d6 <= "
-                f"{q + q_margin(state)}; an original 2 creates a leader", "ES-2", (unit.id,))
-    if q_roll_passes(a + b, q, 0, q_margin(state)):
+                f"{q + margin}; an original 2 creates a leader", "ES-2", (unit.id,))
+    if q_roll_passes(a + b, q, 0, margin):
         emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=("broken",), rule="ES-2")
     if a + b == LEADER_DR:
         leader = Unit(id=leader_id, side=unit.side, name=f"Leader from {unit.name}",
@@ -98,11 +98,10 @@ def leader_rally(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
         raise InvalidAction(f"ES-3: leader '{leader.id}' (modifier {modifier:+d}) rallies "
                             f"{capacity} base(s) per Rally Phase and has rallied {used}",
                             rule="ES-3")
-    q = unit.q or 0
+    q, margin = unit.q or 0, q_margin(state)
     a, b = roll(command, "2d6", emit, f"ES-3 rally of {unit.id} by {leader.id}: Q roll, "
-                f"2d6{modifier:+d} <= {q + q_margin(state)}", "ES-3", (unit.id, leader.id),
-                modifier)
-    if q_roll_passes(a + b, q, modifier, q_margin(state)):
+                f"2d6{modifier:+d} <= {q + margin}", "ES-3", (unit.id, leader.id), modifier)
+    if q_roll_passes(a + b, q, modifier, margin):
         emit(ev.UnitStatusChanged, unit_id=unit.id,
              cleared=tuple(sorted({"broken", "routed"} & set(unit.status))), rule="ES-3")
 
