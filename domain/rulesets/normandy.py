@@ -36,8 +36,12 @@ MARKERS = ("place_marker", "remove_marker")
 RESULTS = ("resolve_combat", "enter_result", "lose_step", "move_unit", *MARKERS)
 
 PLAYER_TURN = (
+    # (ours) deploy_unit here for a unit brought back from nothing; the text has no
+    # reinforcement segment (units in a box come on with move_unit during movement)
     Step(id="replacement", title="Replacement", rule="NO-2", acting="active",
          allows=("set_track", "gain_step", "roll_dice", "deploy_unit")),
+    # (ours) the Allied player records the effects as rolls and markers; applying them to
+    # German movement is the players' part
     Step(id="interdiction_effects", title="Air Interdiction Determination", rule="NO-3",
          acting="allied", only="german", allows=("roll_dice", *MARKERS)),
     Step(id="tactical_movement", title="Tactical Movement", rule="NO-2", acting="active",
@@ -57,7 +61,8 @@ PLAYER_TURN = (
          allows=("roll_dice", *MARKERS)),
     Step(id="air_interdiction", title="Air Interdiction", rule="NO-2", acting="active",
          only="allied", optional=True, allows=("set_track", *MARKERS)),
-    # The service flips the markers as the phase begins; both sides see them and say done.
+    # The service flips the markers as the phase begins; (ours) the phase is shared so that
+    # both sides see the flips before the marker moves on.
     Step(id="regroup", title="Disorganization/Regroup", rule="NO-2", shared=True, allows=()),
 )
 
@@ -78,6 +83,8 @@ SEQUENCE = SequenceOfPlay(phases=(
     )),
     Phase(id="player_turn", title="Player-Turn", rule="NO-2", player_turns=True,
           children=PLAYER_TURN),
+    # (ours) the Game-Turn marker moves on with the last advance of the Victory Point segment:
+    # nothing is entered in a segment of its own
     Phase(id="end", title="End of turn", rule="NO-4", children=(
         Step(id="victory_points", title="Victory Points", rule="NO-4", shared=True,
              allows=("score_vp", "roll_dice")),
@@ -168,6 +175,8 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
         "weather.now": WEATHER, "weather.next": WEATHER, "sea.now": SEA,
         "air.received": points, "air.interdiction": points, "air.ground_support": points,
         "control.*": sides}
+    # (ours) support tracks carry their side, so that each side sets only its own; both sides
+    # may move their inter-army boundary, each in its own Replacement phase
     for side in sides:
         tracks |= {f"support.{side}.*": points, f"replacements.{side}": points,
                    f"boundary.{side}": boundaries}

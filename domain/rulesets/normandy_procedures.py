@@ -71,6 +71,8 @@ def declare(command: cmd.DeclareOperation, state: MatchState, emit: Emit) -> Non
     if command.first and not command.hqs:
         raise InvalidAction("NO-5: the German player-turn comes first only with an operation "
                             "(name its HQs)", rule="NO-5")
+    # (ours) one target hex, and only with an Allied operation: its resolution segment is the
+    # Allied operation's
     if command.carpet_bombing is not None and (actor != sides["allied"] or not command.hqs):
         raise InvalidAction("NO-1: carpet bombing is announced by the Allied player with an "
                             "operation (name its HQs)", rule="NO-1")

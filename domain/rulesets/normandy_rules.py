@@ -15,8 +15,8 @@ MOVED = "moved_tactically"  # NO-2: a flag the service sets; strategic movement 
 CARPET = "carpet_bombing"  # NO-1: the marker on the hex of an announced carpet bombing
 ENTRENCHMENT = "entrenchment"
 ARTILLERY = "artillery"
-# (ours) The text says "every fourth Game-Turn", shown by shaded spaces on a turn track we
-# do not have: the city VP are scored on Game-Turns 4, 8, 12, ...
+# (ours) The city VP come once every four Game-Turns, on the shaded spaces of a turn track we
+# do not have: they are scored on Game-Turns 4, 8, 12, ...
 CITY_VP_EVERY = 4
 # (ours) A unit's counter has two sides, full and reduced, unless it says otherwise
 # (`extra.full_steps`); the text defers the details to rules it does not include.
@@ -79,7 +79,8 @@ def full_steps(unit: Unit) -> int:
 
 def reserve_allowance(movement: int) -> int:
     """NO-2: how far a Reserve unit moves in Reserve Movement, 2/3 of its printed allowance,
-    rounded down (ours: "up to" two thirds is never more than two thirds)."""
+    rounded down (ours: up to two thirds is never more than two thirds; shown, not enforced,
+    as the service does not know the map's movement costs)."""
     share, of = RESERVE_SHARE
     return movement * share // of
 
@@ -125,7 +126,8 @@ def new_operations(state: MatchState, emit: Emit) -> None:
 
 def new_supply(state: MatchState, emit: Emit) -> None:
     """NO-1: a supply status lasts until the next Supply segment: as it begins, every status
-    on the map is cleared and each side determines its units' supply again."""
+    on the map is cleared and each side determines its units' supply again (ours: so that no
+    status from an earlier turn stands in for this turn's determination)."""
     for unit in on_map(state):
         cleared = tuple(s for s in SUPPLY if s in unit.status)
         if cleared:
@@ -134,9 +136,9 @@ def new_supply(state: MatchState, emit: Emit) -> None:
 
 def regroup(state: MatchState, emit: Emit) -> None:
     """NO-2/NO-3: the phasing side's Regroup markers come off and the other side's
-    Disorganized markers flip to Regroup (ours: the non-phasing side "may" regroup, and doing
+    Disorganized markers flip to Regroup ((ours): the non-phasing side may regroup, and doing
     so is always to its advantage, so the service does it for every unit). What marked units
-    for this player-turn ends: the tactical-movement flags, and (ours: the text says when the
+    for this player-turn ends: the tactical-movement flags, and ((ours): the text says when the
     Reserve marker goes on, not when it comes off) the phasing side's Reserve markers."""
     phasing = state.turn.active_side
     for unit in state.in_play():
@@ -179,6 +181,7 @@ def react(state: MatchState, emit: Emit) -> None:
             if MOVED not in emit.state.units[event.unit_id].status:
                 emit(ev.UnitStatusChanged, unit_id=event.unit_id, set=(MOVED,), rule="NO-2")
         elif isinstance(event, ev.DiceRolled) and step == CARPET_STEP:
+            # (ours) the first roll resolves the bombing; its effects are the players' to enter
             for target in carpet_targets(emit.state):
                 count = emit.state.location_markers[target][CARPET]
                 emit(ev.MarkerRemoved, kind=CARPET, count=count, location=target, rule="NO-2")
