@@ -1,42 +1,63 @@
-"""The sequence-of-play model can express the five systems of RULES.md.
+"""The shipped sequences of play of the five systems, walked through whole turns.
 
-Each system's sequence is written here as data with `domain.sequence`, its loops driven by
-ruleset conditions over counters in `state.tracks`, and walked through whole turns with
-`following`: the exact order of step paths and active sides is asserted. `advance to` (decide's
-`next_marker`) passes optional steps and never a required one; roles and active sides decide
-who may act (decide's seat check).
+Each ruleset is the one the service runs (built from its demo scenario's options), with its
+conditions standing on counters in `state.tracks` so that a test can say how many times a
+loop runs. The walks are written from the games' texts: the exact order of step paths and
+active sides is asserted. `advance to` (decide's `next_marker`) passes optional steps and
+never a required one; the seats that may act and move the marker are the domain's own
+(`domain.authority`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
+from functools import cache
 
 import pytest
 from conftest import Table
 
-from domain.commands import SetTrack
-from domain.decide import decide, next_marker
+from api import scenarios
+from domain.authority import check_acting, movers
+from domain.decide import next_marker
 from domain.errors import NotYourTurn, OutOfSequence
+from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
-from domain.sequence import Phase, SequenceOfPlay, Step, following, start
+from domain.sequence import Phase, Step, current_roles, following, start
 from domain.state import MatchState, Side
 
 Effect = Callable[[MatchState], MatchState]
 Seen = list[tuple[int, str, str | None]]
+DEMOS = ("atomic-africa-demo", "battlegroup-demo", "wing-command-demo",
+         "extended-sequence-demo", "normandy-demo")
+
+
+@cache
+def shipped(demo: str) -> Ruleset:
+    """The ruleset the service runs for `demo`, each condition read from the track of its
+    name (1 when unset: gates open, loops go on until a test counts them down)."""
+    scenario = scenarios.load(demo)
+    ruleset = get_ruleset(scenario.ruleset, scenario.options)
+    return replace(ruleset, conditions={name: track(name, 1) for name in ruleset.conditions})
+
+
+def track(name: str, unset: int) -> Callable[[MatchState], bool]:
+    """A condition that holds while the track `name` (`unset` when not set) is above 0."""
+    return lambda state: int(state.tracks.get(name, unset)) > 0
 
 
 def new_state(ruleset: Ruleset, order: tuple[str, ...], tracks: Mapping[str, int] | None = None,
               **options: object) -> MatchState:
     base = Table().state
-    sides = tuple(Side(id=side, name=side.title()) for side in sorted(order))
+    sides = tuple(Side(id=side, name=side.title()) for side in order)
     return base.model_copy(update={"turn": start(ruleset.sequence, order), "sides": sides,
                                    "tracks": dict(tracks or {}), "options": options})
 
 
 def walk(ruleset: Ruleset, state: MatchState, effects: Mapping[str, Effect] | None = None,
-         turns: int = 1) -> tuple[Seen, MatchState]:
+         turns: int = 1) -> Seen:
     """Walk with `following` until `turns` turns are over. At each step its effect (what the
-    players did there) runs first; it may change the tracks or the marker itself."""
+    players did there) runs first."""
     first_turn = state.turn.turn
     seen: Seen = []
     while state.turn.turn < first_turn + turns:
@@ -49,12 +70,12 @@ def walk(ruleset: Ruleset, state: MatchState, effects: Mapping[str, Effect] | No
         state = state.model_copy(update={
             "turn": following(ruleset.sequence, state.turn, state, ruleset.conditions)})
     seen.append((state.turn.turn, state.turn.step, state.turn.active_side))
-    return seen, state
+    return seen
 
 
 def add(track: str, delta: int) -> Effect:
     def effect(state: MatchState) -> MatchState:
-        value = int(state.tracks.get(track, 0)) + delta
+        value = int(state.tracks.get(track, 1)) + delta
         return state.model_copy(update={"tracks": {**state.tracks, track: value}})
     return effect
 
@@ -63,378 +84,268 @@ def set_to(track: str, value: int) -> Effect:
     return lambda state: state.model_copy(update={"tracks": {**state.tracks, track: value}})
 
 
-def positive(track: str) -> Callable[[MatchState], bool]:
-    return lambda state: int(state.tracks.get(track, 0)) > 0
-
-
 def at(state: MatchState, ruleset: Ruleset, step: str, occurrence: int = 1) -> MatchState:
-    """The state with the marker put where it stands the `occurrence`-th time it reaches
-    `step` in turn 1 (every loop of the ruleset running once)."""
-    never = {name: (lambda s: False) for name in ruleset.conditions}
+    """The state with the marker where it stands the `occurrence`-th time it reaches `step`
+    in turn 1 (a loop runs once unless the state's track of its condition says more)."""
+    loops = {p.repeat_while for p in phases(ruleset) if p.repeat_while}
+    conditions = {name: track(name, int(name not in loops)) for name in ruleset.conditions}
     marker = start(ruleset.sequence, state.turn.initiative)
     reached = int(marker.step == step)
     while reached < occurrence:
-        marker = following(ruleset.sequence, marker, state, never)
+        marker = following(ruleset.sequence, marker, state, conditions)
         assert marker.turn == 1, f"step {step} is not reached {occurrence} time(s)"
         reached += marker.step == step
     return state.model_copy(update={"turn": marker})
 
 
+def phases(ruleset: Ruleset) -> list[Phase]:
+    found: list[Phase] = []
+
+    def collect(node: Step | Phase) -> None:
+        if isinstance(node, Phase):
+            found.append(node)
+            for child in node.children:
+                collect(child)
+
+    for node in ruleset.sequence.phases:
+        collect(node)
+    return found
+
+
 def who_may_act(state: MatchState, ruleset: Ruleset) -> list[str]:
-    """The seats decide lets act in the current step (by a neutral action: set a track)."""
-    table = Table()
     allowed = []
-    for seat in (*state.turn.initiative, "referee"):
+    for seat in (*state.side_ids(), "referee"):
         try:
-            decide(SetTrack(name="probe", value=1), state, ruleset, table.context(seat))
+            check_acting(ruleset.sequence, state, seat)
         except NotYourTurn:
             continue
         allowed.append(seat)
     return allowed
 
 
+def steps_of(phase: str, ruleset: Ruleset) -> list[str]:
+    return [s for s in ruleset.sequence.steps() if s.startswith(f"{phase}/")]
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_every_step_says_who_moves_the_marker_on(demo: str) -> None:
+    """A step where every side acts is shared (each says it is done); any other names the
+    seat that moves the marker on: no shipped step leaves it to whoever advances first."""
+    ruleset = shipped(demo)
+    vague = [path for path in ruleset.sequence.steps()
+             if (step := ruleset.sequence.step(path)).acting == "any"
+             and step.advanced_by is None and not step.shared]
+    assert vague == []
+
+
 # ---- AA: Atomic Africa --------------------------------------------------------------------
 
-AA = Ruleset(id="aa", version=1, title="Atomic Africa", sequence=SequenceOfPlay(phases=(
-    Phase(id="activation", rule="AA-1", repeat_while="units_eligible", alternate=True,
-          children=(Step(id="activate", rule="AA-1", acting="active"),)),
-    Phase(id="cleanup", rule="AA-3", children=(
-        Phase(id="split", rule="AA-3", children=(
-            Step(id="compulsory", rule="AA-3", leave_when="no_split_pending"),
-            Step(id="voluntary", rule="AA-5", optional=True),
-        )),
-        Phase(id="morale", rule="AA-7", children=(Step(id="rolls", rule="AA-7"),)),
-        Step(id="cards", rule="AA-8"),
-    )),
-)), conditions={
-    "units_eligible": positive("eligible"),
-    "no_split_pending": lambda s: int(s.tracks.get("must_split", 0)) == 0,
-})
+def test_aa_activation_phases_alternate_while_units_are_eligible_then_clean_up() -> None:
+    """AA-1: Activation Phases alternate, red first (ours), while a unit is eligible; then
+    Clean-Up: Split (AA-3), Morale (AA-7), cards (AA-8)."""
+    aa = shipped("atomic-africa-demo")
+    state = new_state(aa, ("red", "blue"), {"units_eligible": 3})
+    seen = walk(aa, state, {"activation/activate": add("units_eligible", -1),
+                            "cleanup/cards": set_to("units_eligible", 1)}, turns=2)
+    cleanup = [(step, None) for step in steps_of("cleanup", aa)]
+    assert cleanup == [("cleanup/split", None), ("cleanup/morale", None),
+                       ("cleanup/cards", None)]
+    assert [(s, side) for _, s, side in seen] == [
+        ("activation/activate", "red"), ("activation/activate", "blue"),
+        ("activation/activate", "red"), *cleanup,
+        ("activation/activate", "red"), *cleanup,
+        ("activation/activate", "red")]
 
 
-def test_aa_activation_phases_alternate_until_no_unit_is_eligible_then_clean_up() -> None:
-    """AA-1, AA-3/AA-5, AA-7, AA-8: five eligible units, so five Activation Phases with the
-    activating player alternating, then Split (compulsory, voluntary), Morale, cards."""
-    state = new_state(AA, ("red", "blue"), {"eligible": 5})
-    seen, _ = walk(AA, state, {
-        "activation/activate": add("eligible", -1),
-        "cleanup/cards": set_to("eligible", 2),  # next turn: two eligible units
-    }, turns=2)
-    assert seen == [
-        (1, "activation/activate", "red"),
-        (1, "activation/activate", "blue"),
-        (1, "activation/activate", "red"),
-        (1, "activation/activate", "blue"),
-        (1, "activation/activate", "red"),
-        (1, "cleanup/split/compulsory", None),
-        (1, "cleanup/split/voluntary", None),
-        (1, "cleanup/morale/rolls", None),
-        (1, "cleanup/cards", None),
-        (2, "activation/activate", "red"),
-        (2, "activation/activate", "blue"),
-        (2, "cleanup/split/compulsory", None),
-        (2, "cleanup/split/voluntary", None),
-        (2, "cleanup/morale/rolls", None),
-        (2, "cleanup/cards", None),
-        (3, "activation/activate", "red"),
-    ]
+def test_aa_the_activating_side_alone_ends_its_activation_every_side_ends_the_split() -> None:
+    aa = shipped("atomic-africa-demo")
+    state = new_state(aa, ("red", "blue"))
+    assert movers(aa.sequence, state) == ["red", "referee"]
+    split = at(state, aa, "cleanup/split")
+    assert movers(aa.sequence, split) == ["red", "blue", "referee"]
+    assert aa.sequence.step("cleanup/split").shared
 
 
-def test_aa_only_the_activating_player_acts_in_an_activation_phase() -> None:
-    state = new_state(AA, ("red", "blue"), {"eligible": 5})
-    assert who_may_act(state, AA) == ["red", "referee"]
-    second = state.model_copy(update={"turn": following(AA.sequence, state.turn, state,
-                                                         AA.conditions)})
-    assert who_may_act(second, AA) == ["blue", "referee"]
-
-
-def test_aa_split_sub_phase_is_not_left_while_a_compulsory_split_is_pending() -> None:
-    state = at(new_state(AA, ("red", "blue"), {"must_split": 1}), AA, "cleanup/split/compulsory")
+def test_aa_the_split_cannot_be_left_while_a_split_is_pending() -> None:
+    aa = shipped("atomic-africa-demo")
+    state = at(new_state(aa, ("red", "blue"), {"no_split_pending": 0}), aa, "cleanup/split")
     with pytest.raises(OutOfSequence) as refused:
-        next_marker(state, AA)
+        next_marker(state, aa)
     assert refused.value.rule == "AA-3"
-    done = state.model_copy(update={"tracks": {"must_split": 0}})
-    assert next_marker(done, AA).step == "cleanup/split/voluntary"
-    # The voluntary split is optional: advance straight on to the Morale sub-phase.
-    assert next_marker(done, AA, to="cleanup/morale/rolls").step == "cleanup/morale/rolls"
-
-
-def test_aa_the_compulsory_split_cannot_be_skipped_from_the_activations() -> None:
-    state = new_state(AA, ("red", "blue"), {"eligible": 0})
-    with pytest.raises(OutOfSequence) as refused:
-        next_marker(state, AA, to="cleanup/morale/rolls")
-    assert refused.value.allowed == ["cleanup/split/compulsory"]
-    assert next_marker(state, AA, to="cleanup/split/compulsory").step == \
-        "cleanup/split/compulsory"
+    with pytest.raises(OutOfSequence):
+        next_marker(new_state(aa, ("red", "blue"), {"units_eligible": 0}), aa,
+                    to="cleanup/morale")  # the split is not optional
 
 
 # ---- BG: Battlegroup ------------------------------------------------------------------------
 
-BG = Ruleset(id="bg", version=1, title="Battlegroup", sequence=SequenceOfPlay(phases=(
-    Phase(id="initiation", rule="BG-1", children=(
-        Step(id="initiative", rule="BG-2"),
-        Step(id="hand_over", rule="BG-5", optional=True),
-        Step(id="cards", rule="BG-6"),
-    )),
-    Phase(id="activation", rule="BG-7", repeat_while="battlegroups_left", alternate=True,
-          children=(Step(id="activate", rule="BG-7", acting="active"),)),
-    Phase(id="round_up", rule="BG-8", children=(
-        Step(id="special_rules", rule="BG-8"),
-        Step(id="end_check", rule="BG-8"),
-    )),
-)), conditions={"battlegroups_left": positive("battlegroups")})
+def test_bg_rounds_initiation_then_activations_in_initiative_order_then_round_up() -> None:
+    """BG-1: Initiation (initiative BG-2..5, cards BG-6, special rules), activations in
+    initiative order while battlegroups are left (BG-7), Round Up (BG-8)."""
+    bg = shipped("battlegroup-demo")
+    state = new_state(bg, ("b", "c", "a"), {"battlegroups_left": 5})
+    seen = walk(bg, state, {"activation/activate": add("battlegroups_left", -1)})
+    initiation = [(1, step, None) for step in steps_of("initiation", bg)]
+    assert [s for _, s, _ in initiation] == [
+        "initiation/initiative", "initiation/cards", "initiation/special_rules"]
+    assert seen == [*initiation,
+                    *[(1, "activation/activate", side) for side in "bcabc"],
+                    (1, "round_up", None), (2, "initiation/initiative", None)]
 
 
-def test_bg_rounds_activate_in_initiative_order_while_battlegroups_remain() -> None:
-    """BG-1, BG-7, BG-8 with three players in initiative order b, c, a and five
-    battlegroups in all."""
-    state = new_state(BG, ("b", "c", "a"), {"battlegroups": 5})
-    seen, _ = walk(BG, state, {"activation/activate": add("battlegroups", -1)})
-    assert seen == [
-        (1, "initiation/initiative", None),
-        (1, "initiation/hand_over", None),
-        (1, "initiation/cards", None),
-        (1, "activation/activate", "b"),
-        (1, "activation/activate", "c"),
-        (1, "activation/activate", "a"),
-        (1, "activation/activate", "b"),
-        (1, "activation/activate", "c"),
-        (1, "round_up/special_rules", None),
-        (1, "round_up/end_check", None),
-        (2, "initiation/initiative", None),
-    ]
-
-
-def test_bg_the_hand_over_is_optional_the_cards_are_not() -> None:
-    state = new_state(BG, ("b", "c", "a"), {"battlegroups": 1})
-    assert next_marker(state, BG, to="initiation/cards").step == "initiation/cards"
-    with pytest.raises(OutOfSequence):
-        next_marker(state, BG, to="activation/activate")
+def test_bg_every_player_says_it_is_done_in_initiation_and_round_up() -> None:
+    bg = shipped("battlegroup-demo")
+    state = new_state(bg, ("b", "c", "a"))
+    for step in (*steps_of("initiation", bg), "round_up"):
+        assert bg.sequence.step(step).shared, step
+    second = at(state.model_copy(update={"tracks": {"battlegroups_left": 1}}), bg,
+                "activation/activate", 2)
+    assert movers(bg.sequence, second) == ["c", "referee"]
 
 
 # ---- WC: Wing command ---------------------------------------------------------------------
 
-PRE_ACTIVATION = (
-    Step(id="a_reposition_officers", rule="WC-2", optional=True),
-    Step(id="b_unit_morale", rule="WC-3"),
-    Step(id="c_disruption_recovery", rule="WC-4"),
-    Step(id="d_corner_lock", rule="WC-5", optional=True),
-    Step(id="e_line_command", rule="WC-2", optional=True),
-)
-WC = Ruleset(id="wc", version=1, title="Wing command", sequence=SequenceOfPlay(phases=(
-    Step(id="initiative", rule="WC-1"),
-    Phase(id="player_phase", rule="WC-9", player_turns=True, children=(
-        Phase(id="pre_activation", rule="WC-2", children=PRE_ACTIVATION),
-        Phase(id="activations", rule="WC-9", repeat_while="wings_to_activate", children=(
-            Step(id="activate", rule="WC-6", acting="active"),
-            Step(id="execute", rule="WC-7", acting="active"),
-        )),
-    )),
-    Step(id="victory", rule="WC-10"),
-)), conditions={"wings_to_activate": positive("wings")})
-
-
-def test_wc_initiative_then_each_players_phase_then_the_victory_check() -> None:
-    """WC-1, WC-2 (a)-(e), WC-6/7 activations repeating while wings are left to activate
-    (two wings each), WC-9 the phase passes, WC-10 victory."""
-    state = new_state(WC, ("french", "british"))
-    pre = [f"player_phase/pre_activation/{s.id}" for s in PRE_ACTIVATION]
-    seen, _ = walk(WC, state, {
-        pre[0]: set_to("wings", 2),
-        "player_phase/activations/activate": add("wings", -1),
-    })
-    activations = ["player_phase/activations/activate", "player_phase/activations/execute"] * 2
+def test_wc_initiative_then_each_players_phase_with_its_activations_then_victory() -> None:
+    """WC-1 initiative; WC-9 each player's phase: Pre-Activation (a)-(e) (WC-2..5), then
+    activations (WC-6: activate, actions, fire combat, close combat, officers) while they go
+    on; WC-10 victory."""
+    wc = shipped("wing-command-demo")
+    state = new_state(wc, ("french", "british"))
+    pre = steps_of("phase/pre_activation", wc)
+    activation = steps_of("phase/activations", wc)
+    assert [s.rsplit("/", 1)[1] for s in activation] == [
+        "activate", "actions", "fire_combat", "close_combat", "officers"]
+    seen = walk(wc, state, {pre[0]: set_to("activations_go_on", 2),
+                            activation[0]: add("activations_go_on", -1)})
     assert seen == [
         (1, "initiative", None),
-        *[(1, step, "french") for step in [*pre, *activations]],
-        *[(1, step, "british") for step in [*pre, *activations]],
+        *[(1, step, "french") for step in [*pre, *activation, *activation]],
+        *[(1, step, "british") for step in [*pre, *activation, *activation]],
         (1, "victory", None),
         (2, "initiative", None),
     ]
 
 
 def test_wc_pre_activation_b_and_c_are_required_a_d_e_are_optional() -> None:
-    state = new_state(WC, ("french", "british"), {"wings": 1})
-    # From the initiative, (a) may be passed on the way to (b) ...
-    assert next_marker(state, WC, to="player_phase/pre_activation/b_unit_morale").active_side \
-        == "french"
-    at_a = at(state, WC, "player_phase/pre_activation/a_reposition_officers")
-    # ... but (b) may not be passed on the way to (c), nor to the activations.
-    for target in ("player_phase/pre_activation/c_disruption_recovery",
-                   "player_phase/activations/activate"):
+    wc = shipped("wing-command-demo")
+    state = new_state(wc, ("french", "british"))
+    a, b, c, d, e = steps_of("phase/pre_activation", wc)
+    assert [wc.sequence.step(x).optional for x in (a, b, c, d, e)] == [
+        True, False, False, True, True]
+    assert next_marker(state, wc, to=b).active_side == "french"
+    for target in (c, "phase/activations/activate"):
         with pytest.raises(OutOfSequence) as refused:
-            next_marker(at_a, WC, to=target)
+            next_marker(at(state, wc, a), wc, to=target)
         assert refused.value.rule == "WC-3"
-    at_b = at(state, WC, "player_phase/pre_activation/b_unit_morale")
-    with pytest.raises(OutOfSequence) as refused:
-        next_marker(at_b, WC, to="player_phase/pre_activation/d_corner_lock")
-    assert refused.value.rule == "WC-4"
-    # From (c), (d) and (e) are optional: straight on to the activations.
-    at_c = at(state, WC, "player_phase/pre_activation/c_disruption_recovery")
-    marker = next_marker(at_c, WC, to="player_phase/activations/activate")
-    assert (marker.step, marker.active_side) == ("player_phase/activations/activate", "french")
+    marker = next_marker(at(state, wc, c), wc, to="phase/activations/activate")
+    assert (marker.step, marker.active_side) == ("phase/activations/activate", "french")
 
 
 def test_wc_only_the_phasing_player_activates() -> None:
-    state = new_state(WC, ("french", "british"), {"wings": 1})
-    assert who_may_act(state, WC) == ["french", "british", "referee"]  # initiative: anyone
-    french = at(state, WC, "player_phase/activations/activate")
-    british = at(state, WC, "player_phase/activations/activate", occurrence=2)
-    assert (french.turn.active_side, british.turn.active_side) == ("french", "british")
-    assert who_may_act(french, WC) == ["french", "referee"]
-    assert who_may_act(british, WC) == ["british", "referee"]
+    wc = shipped("wing-command-demo")
+    state = new_state(wc, ("french", "british"))
+    assert who_may_act(state, wc) == ["french", "british", "referee"]  # the initiative
+    french = at(state, wc, "phase/activations/activate")
+    british = at(state, wc, "phase/activations/activate", occurrence=2)
+    assert who_may_act(french, wc) == ["french", "referee"]
+    assert who_may_act(british, wc) == ["british", "referee"]
 
 
 # ---- ES: WW2 extended sequence ----------------------------------------------------------------
 
-ES = Ruleset(id="es", version=1, title="Extended sequence", sequence=SequenceOfPlay(phases=(
-    Phase(id="initial", rule="ES-1", children=(
-        Step(id="weather", rule="ES-1"),
-        Step(id="smoke_and_fire", rule="ES-1"),
-        Step(id="reinforcements", rule="ES-1", acting="attacker"),
-        Step(id="air_strikes", rule="ES-1"),
-        Step(id="artillery", rule="ES-1"),
-    )),
-    Phase(id="rally", rule="ES-2", children=(
-        Step(id="repair", rule="ES-2"),
-        Step(id="ammunition", rule="ES-2"),
-        Step(id="self_rally", rule="ES-2"),
-        Step(id="leader_rally", rule="ES-3"),
-    )),
-    Phase(id="combat", rule="ES-4", children=(
-        Phase(id="prepared_fire", rule="ES-4", repeat_while="rof_left", children=(
-            Step(id="fire", rule="ES-4", acting="attacker"),)),
-        Step(id="routed_movement", rule="ES-4", acting="attacker"),
-        Step(id="broken_movement", rule="ES-4", acting="attacker"),
-        Step(id="move_and_fire", rule="ES-4", acting="attacker"),
-        Step(id="defensive_fire", rule="ES-4", acting="defender"),
-        Step(id="advancing_fire", rule="ES-4", acting="attacker"),
-        Step(id="advance", rule="ES-4", acting="attacker"),
-    )),
-    Phase(id="admin", rule="ES-6", children=(
-        Step(id="remove_markers", rule="ES-6"),
-        Step(id="turn_marker", rule="ES-6"),
-        Step(id="victory", rule="ES-6"),
-    )),
-)), conditions={"rof_left": positive("rof")})
-ROLES = {"attacker": "germans", "defender": "soviets"}
+def test_es_a_game_turn_has_a_combat_phase_for_each_side_as_the_attacker() -> None:
+    """ES-1 Initial, ES-2/3 Rally, then ES-4 the Combat Phase once for each side, the
+    attacker in its own (ours: the roles change with the player-turn), ES-6 Admin."""
+    es = shipped("extended-sequence-demo")
+    state = new_state(es, ("germans", "soviets"))
+    seen = walk(es, state)
+    combat = steps_of("combat", es)
+    assert [s.rsplit("/", 1)[1] for s in combat] == [
+        "prepared_fire", "routed_movement", "broken_movement", "move_and_fire",
+        "defensive_fire", "advancing_fire", "advance"]
+    shared = [(1, step, None) for step in [*steps_of("initial", es), *steps_of("rally", es)]]
+    assert seen == [*shared, *[(1, step, "germans") for step in combat],
+                    *[(1, step, "soviets") for step in combat],
+                    (1, "admin/victory", None), (2, "initial/weather", None)]
 
 
-def test_es_four_phases_in_order_with_prepared_fire_repeating_while_rof_lasts() -> None:
-    state = new_state(ES, ("germans", "soviets"), {"rof": 3}, roles=ROLES)
-    seen, _ = walk(ES, state, {"combat/prepared_fire/fire": add("rof", -1)})
-    assert [(t, s) for t, s, _ in seen] == [
-        (1, "initial/weather"), (1, "initial/smoke_and_fire"), (1, "initial/reinforcements"),
-        (1, "initial/air_strikes"), (1, "initial/artillery"),
-        (1, "rally/repair"), (1, "rally/ammunition"), (1, "rally/self_rally"),
-        (1, "rally/leader_rally"),
-        (1, "combat/prepared_fire/fire"), (1, "combat/prepared_fire/fire"),
-        (1, "combat/prepared_fire/fire"),
-        (1, "combat/routed_movement"), (1, "combat/broken_movement"),
-        (1, "combat/move_and_fire"), (1, "combat/defensive_fire"),
-        (1, "combat/advancing_fire"), (1, "combat/advance"),
-        (1, "admin/remove_markers"), (1, "admin/turn_marker"), (1, "admin/victory"),
-        (2, "initial/weather"),
-    ]
-    assert {side for *_, side in seen} == {None}  # roles, not an active side, say who acts
+@pytest.mark.parametrize(("run", "attacker", "defender"), [(1, "germans", "soviets"),
+                                                          (2, "soviets", "germans")])
+def test_es_the_attacker_of_each_combat_phase_moves_its_marker_the_defender_fires(
+        run: int, attacker: str, defender: str) -> None:
+    es = shipped("extended-sequence-demo")
+    state = new_state(es, ("germans", "soviets"))
+    prepared = at(state, es, "combat/prepared_fire", run)
+    assert current_roles(es.sequence, prepared) == {"attacker": attacker, "defender": defender}
+    assert movers(es.sequence, prepared) == [attacker, "referee"]
+    assert movers(es.sequence, at(state, es, "combat/defensive_fire", run)) == [
+        defender, "referee"]
+    for step in (*steps_of("initial", es), *steps_of("rally", es)):
+        assert movers(es.sequence, at(state, es, step)) == ["germans", "soviets", "referee"]
 
 
-@pytest.mark.parametrize(("attacker", "defender"), [("germans", "soviets"),
-                                                    ("soviets", "germans")])
-def test_es_attacker_and_defender_steps_are_resolved_through_the_roles_option(
-    attacker: str, defender: str
-) -> None:
-    state = new_state(ES, ("germans", "soviets"), {"rof": 1},
-                      roles={"attacker": attacker, "defender": defender})
-    expected = {
-        "initial/weather": ["germans", "soviets", "referee"],
-        "initial/reinforcements": [attacker, "referee"],
-        "combat/prepared_fire/fire": [attacker, "referee"],
-        "combat/defensive_fire": [defender, "referee"],
-        "combat/advance": [attacker, "referee"],
-        "admin/remove_markers": ["germans", "soviets", "referee"],
-    }
-    for step, seats in expected.items():
-        assert sorted(who_may_act(at(state, ES, step), ES)) == sorted(seats), step
-
-
-def test_es_a_role_step_without_the_roles_option_is_for_the_referee_alone() -> None:
-    state = at(new_state(ES, ("germans", "soviets")), ES, "combat/defensive_fire")
-    assert who_may_act(state, ES) == ["referee"]
+def test_es_fixed_roles_give_one_combat_phase_a_turn_to_the_fixed_attacker() -> None:
+    scenario = scenarios.load("extended-sequence-demo")
+    options = {**scenario.options, "roles": {"attacker": "soviets", "defender": "germans"}}
+    es = get_ruleset(scenario.ruleset, options)
+    state = new_state(es, ("germans", "soviets"), None, **options)
+    combat = [s for _, s, _ in walk(es, state) if s.startswith("combat/")]
+    assert combat == steps_of("combat", es)  # once a turn
+    prepared = at(state, es, "combat/prepared_fire")
+    assert movers(es.sequence, prepared) == ["soviets", "referee"]
 
 
 # ---- NO: Normandy operational -----------------------------------------------------------------
 
-NO = Ruleset(id="no", version=1, title="Normandy", sequence=SequenceOfPlay(phases=(
-    Phase(id="mutual", rule="NO-1", children=(
-        Step(id="weather", rule="NO-1"),
-        Step(id="allied_air", rule="NO-1"),
-        Step(id="support", rule="NO-1"),
-        Step(id="operations", rule="NO-1"),
-        Step(id="army_support", rule="NO-1"),
-        Step(id="supply", rule="NO-1"),
-    )),
-    Phase(id="player_turn", rule="NO-2", player_turns=True, children=(
-        Step(id="replacement", rule="NO-2", acting="active"),
-        Step(id="interdiction_effects", rule="NO-3", optional=True),  # German only
-        Step(id="movement", rule="NO-2", acting="active"),
-        Step(id="combat", rule="NO-2", acting="active"),
-        Step(id="engineering", rule="NO-2", acting="active", optional=True),
-        Step(id="air_interdiction", rule="NO-2", optional=True),  # Allied only
-        Step(id="disorganization", rule="NO-2"),
-    )),
-    Phase(id="end_of_turn", rule="NO-4", children=(
-        Step(id="victory_points", rule="NO-4"),
-        Step(id="turn_marker", rule="NO-4"),
-    )),
-)))
-NO_PLAYER_TURN = [f"player_turn/{s.id}" for s in NO.sequence.phases[1].children]  # type: ignore[union-attr]
-NO_MUTUAL = [f"mutual/{s.id}" for s in NO.sequence.phases[0].children]  # type: ignore[union-attr]
+NO_ALLIED_ONLY = {"player_turn/carpet_bombing", "player_turn/air_interdiction"}
+NO_GERMAN_ONLY = {"player_turn/interdiction_effects"}
 
 
-def operations(state: MatchState) -> MatchState:
-    """NO-1/NO-5: the German operation this turn (a track) decides who moves first."""
-    order = ("german", "allied") if state.tracks.get("german_first") else ("allied", "german")
-    return state.model_copy(update={"turn": state.turn.model_copy(update={"initiative": order})})
+def test_no_mutual_segments_then_two_player_turns_each_with_its_own_segments() -> None:
+    """NO-1 mutual segments; NO-2 the Allied player-turn (carpet bombing, air interdiction);
+    NO-3 the German one (air interdiction determination); NO-4 victory points. A German
+    operation puts the German player-turn first for that turn (NO-5)."""
+    no = shipped("normandy-demo")
+    roles = {"allied": "allied", "german": "german"}
+    mutual = [(1, step, None) for step in steps_of("mutual", no)]
+    player = steps_of("player_turn", no)
+    allied = [s for s in player if s not in NO_GERMAN_ONLY]
+    german = [s for s in player if s not in NO_ALLIED_ONLY]
+    for order, first, second in ((("allied", "german"), allied, german),
+                                 (("german", "allied"), german, allied)):
+        seen = walk(no, new_state(no, order, roles=roles))
+        assert seen == [*mutual, *[(1, s, order[0]) for s in first],
+                        *[(1, s, order[1]) for s in second],
+                        (1, "end/victory_points", None), (2, "mutual/weather", None)]
 
 
-def test_no_mutual_segments_two_player_turns_and_the_vp_segment_with_an_operation_swap() -> None:
-    """NO-1..NO-5 over two Game-Turns: the Allied player-turn first in turn 1; a German
-    operation puts the German player-turn first in turn 2 (and only then)."""
-    state = new_state(NO, ("allied", "german"))
-    effects = {
-        "mutual/operations": operations,
-        "end_of_turn/victory_points": add("german_first", 1),
-        "mutual/weather": lambda s: s.model_copy(update={"tracks": {
-            **s.tracks, "german_first": int(s.tracks.get("german_first", 0)) % 2}}),
-    }
-    seen, end = walk(NO, state, effects, turns=2)
-
-    def turn(n: int, first: str, second: str) -> Seen:
-        return [*[(n, step, None) for step in NO_MUTUAL],
-                *[(n, step, first) for step in NO_PLAYER_TURN],
-                *[(n, step, second) for step in NO_PLAYER_TURN],
-                (n, "end_of_turn/victory_points", None), (n, "end_of_turn/turn_marker", None)]
-
-    assert seen == [*turn(1, "allied", "german"), *turn(2, "german", "allied"),
-                    (3, "mutual/weather", None)]
-    assert end.turn.turn == 3
-
-
-def test_no_the_phasing_player_acts_in_their_own_player_turn() -> None:
-    state = new_state(NO, ("allied", "german"))
-    allied = at(state, NO, "player_turn/movement")
-    assert allied.turn.active_side == "allied"
-    assert who_may_act(allied, NO) == ["allied", "referee"]
-    swapped = new_state(NO, ("german", "allied"))
-    assert who_may_act(at(swapped, NO, "player_turn/movement"), NO) == ["german", "referee"]
+def test_no_the_allied_player_determines_air_interdiction_in_the_german_player_turn() -> None:
+    no = shipped("normandy-demo")
+    state = new_state(no, ("allied", "german"), roles={"allied": "allied", "german": "german"})
+    effects = at(state, no, "player_turn/interdiction_effects")
+    assert effects.turn.active_side == "german"
+    assert who_may_act(effects, no) == ["allied", "referee"]
+    moving = at(state, no, "player_turn/tactical_movement", occurrence=2)
+    assert who_may_act(moving, no) == ["german", "referee"]
 
 
 def test_no_optional_segments_can_be_passed_required_ones_cannot() -> None:
-    state = at(new_state(NO, ("allied", "german")), NO, "player_turn/replacement")
-    assert next_marker(state, NO, to="player_turn/movement").step == "player_turn/movement"
-    at_combat = at(state, NO, "player_turn/combat")
-    assert next_marker(at_combat, NO, to="player_turn/disorganization").step == \
-        "player_turn/disorganization"
+    no = shipped("normandy-demo")
+    state = at(new_state(no, ("allied", "german"), roles={"allied": "allied",
+                                                          "german": "german"}),
+               no, "player_turn/tactical_movement")
+    assert next_marker(state, no, to="player_turn/combat").step == "player_turn/combat"
     with pytest.raises(OutOfSequence):
-        next_marker(state, NO, to="player_turn/combat")  # movement is required
+        next_marker(state, no, to="player_turn/regroup")  # combat is required
+
+
+def test_the_walks_cover_every_phase_kind_the_model_has() -> None:
+    """Between them the five sequences use every construct of the model."""
+    all_phases = [p for demo in DEMOS for p in phases(shipped(demo))]
+    steps = [shipped(demo).sequence.step(path) for demo in DEMOS
+             for path in shipped(demo).sequence.steps()]
+    assert any(p.player_turns and p.roles for p in all_phases)
+    assert any(p.alternate and p.eligible for p in all_phases)
+    assert any(p.repeat_while and not p.alternate for p in all_phases)
+    assert any(s.only for s in steps) and any(s.shared for s in steps)
+    assert any(s.optional for s in steps) and any(s.leave_when for s in steps)
