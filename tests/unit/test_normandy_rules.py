@@ -1,12 +1,10 @@
 """Normandy's arithmetic at its boundaries (NO-2 reserve allowance and full strength, NO-2/NO-3
-regroup, NO-4 city VP) and its sequence of play as data: every step says who moves the
-marker on."""
+regroup, NO-4 city VP)."""
 
 from __future__ import annotations
 
 import pytest
 
-from domain.rulesets.normandy import SEQUENCE
 from domain.rulesets.normandy_rules import city_vp, full_steps, regroup_flips, reserve_allowance
 from domain.state import Unit
 
@@ -36,10 +34,3 @@ def test_no2_full_strength_is_a_two_sided_counter_unless_the_unit_says_otherwise
     assert full_steps(Unit(id="u", side="allied", name="u", steps=1,
                            extra={"full_steps": 4})) == 4
 
-
-def test_every_normandy_step_names_who_moves_the_marker_on() -> None:
-    """A step both sides act in is shared (each says it is done); any other names its side."""
-    for path in SEQUENCE.steps():
-        step = SEQUENCE.step(path)
-        assert step.shared or step.acting != "any" or step.advanced_by, path
-        assert "*" not in step.allows, path  # no step lets every action through

@@ -130,12 +130,15 @@ def steps_of(phase: str, ruleset: Ruleset) -> list[str]:
 @pytest.mark.parametrize("demo", DEMOS)
 def test_every_step_says_who_moves_the_marker_on(demo: str) -> None:
     """A step where every side acts is shared (each says it is done); any other names the
-    seat that moves the marker on: no shipped step leaves it to whoever advances first."""
+    seat that moves the marker on: no shipped step leaves it to whoever advances first, nor
+    lets every action through."""
     ruleset = shipped(demo)
     vague = [path for path in ruleset.sequence.steps()
              if (step := ruleset.sequence.step(path)).acting == "any"
              and step.advanced_by is None and not step.shared]
     assert vague == []
+    open_to_all = [p for p in ruleset.sequence.steps() if "*" in ruleset.sequence.step(p).allows]
+    assert open_to_all == []  # every step names the actions it takes
 
 
 # ---- AA: Atomic Africa --------------------------------------------------------------------
