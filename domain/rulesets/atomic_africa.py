@@ -1,9 +1,10 @@
-"""`atomic-africa`: Atomic Africa (RULES.md AA-1 to AA-8).
+"""`atomic-africa`: Atomic Africa (AA-1 to AA-8).
 
 The arithmetic first (the morale die after wound shifts, who must split, how a unit splits,
 what a morale roll needs), then the ruleset: the sequence of play (alternating Activation
-Phases, then Clean-Up with its Split, Morale and card sub-phases) and the procedures the
-service performs itself (compulsory splits and the destruction of units too small to
+Phases, then Clean-Up with its Split, Morale and card sub-phases, in each of which both
+sides act and the marker moves on once both have said they are done) and the procedures
+the service performs itself (compulsory splits and the destruction of units too small to
 split, morale rolls on the shifted die, the card reset).
 """
 
@@ -84,6 +85,11 @@ def success_chance(die: MoraleDie, suppression: int) -> Fraction:
 TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "remove_unit",
                  "set_status", "set_track", "score_vp", "draw_cards", "play_card")
 
+# (ours) AA-1: each Activation Phase activates one unit, and a side with a unit left must
+# activate it (no passing): the phases go on "until no unit is eligible", which a pass would
+# never reach. The side listed first in the scenario opens every turn (the text says nothing
+# of who starts). The reacting side may record what its units do in answer (the text names
+# the role and leaves its reactions to the game's other rules).
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="activation", title="Activation", rule="AA-1", repeat_while="units_eligible",
           alternate=True, eligible="side_can_activate", children=(
@@ -91,15 +97,16 @@ SEQUENCE = SequenceOfPlay(phases=(
                    allows=("activate_unit", *TABLE_ACTIONS), advanced_by="active",
                    leave_when="activated_this_phase"),)),
     Phase(id="cleanup", title="Clean-Up", rule="AA-3", children=(
-        Step(id="split", title="Clean-Up Split sub-phase", rule="AA-3",
+        Step(id="split", title="Clean-Up Split sub-phase", rule="AA-3", shared=True,
              allows=("split_unit", "remove_unit"), leave_when="no_split_pending"),
-        Step(id="morale", title="Clean-Up Morale sub-phase", rule="AA-7",
+        Step(id="morale", title="Clean-Up Morale sub-phase", rule="AA-7", shared=True,
              allows=("roll_morale",), leave_when="no_morale_owed"),
-        Step(id="cards", title="Clean-Up card reset", rule="AA-8",
+        Step(id="cards", title="Clean-Up card reset", rule="AA-8", shared=True,
              allows=("shuffle_deck", "cut_deck"), leave_when="decks_reset"),
     )),
 ))
 
+DONE = "then each side says it is done (advance)"
 WHERE = {
     "activate_unit": ("AA-1", "units activate only in an Activation Phase"),
     "split_unit": ("AA-3", "units split only in the Clean-Up Split sub-phase"),
@@ -152,6 +159,26 @@ def _card_sides(state: MatchState) -> list[str]:
             or state.discarded.get(s)]
 
 
+def _still_to_do(state: MatchState, side: str) -> str | None:
+    """What `side` must still do in the current Clean-Up sub-phase before it is done."""
+    step = state.turn.step
+    if step == "cleanup/split":
+        units = [u.id for u in split_pending(state) if u.side == side]
+        return f"AA-3: split {', '.join(units)}" if units else None
+    if step == "cleanup/morale":
+        units = [u.id for u in morale_owed(state) if u.side == side]
+        return f"AA-7: roll Morale for {', '.join(units)}" if units else None
+    if step == "cleanup/cards":
+        owed = [f"shuffle {side}'s deck"] if (side in _card_sides(state) and not state.done(
+            f"shuffled:{side}")) else []
+        owed += [f"cut {other}'s deck" + ("" if state.done(f"shuffled:{other}") else
+                                          f" once {other} has shuffled it")
+                 for other in _card_sides(state) if other != side
+                 and not state.done(f"cut:{other}")]
+        return f"AA-8: {'; '.join(owed)}" if owed else None
+    return None
+
+
 def _expects(state: MatchState) -> list[str]:
     step = state.turn.step
     if step == "activation/activate":
@@ -162,20 +189,22 @@ def _expects(state: MatchState) -> list[str]:
     if step == "cleanup/split":
         pending = split_pending(state)
         return ([f"units that must split: {', '.join(u.id for u in pending)}"] if pending
-                else ["voluntary splits (six figures or more), then advance"])
+                else [f"voluntary splits (six figures or more); {DONE}"])
     if step == "cleanup/morale":
-        owed = morale_owed(state)
-        return ([f"units owing a Morale roll: {', '.join(u.id for u in owed)}"] if owed
-                else ["every Morale roll is made: advance"])
-    if step == "cleanup/cards":
-        out = []
-        for side in _card_sides(state):
-            if not state.done(f"shuffled:{side}"):
-                out.append(f"{side} to shuffle their deck")
-            elif not state.done(f"cut:{side}"):
-                out.append(f"the opponent to cut {side}'s deck")
-        return out or ["decks are reset: advance to the next turn"]
-    return []
+        pending = morale_owed(state)
+        return ([f"units owing a Morale roll: {', '.join(u.id for u in pending)}"] if pending
+                else [f"every Morale roll is made; {DONE}"])
+    owed = [said for side in state.side_ids() if (said := _still_to_do(state, side))]
+    return owed or [f"decks are reset; {DONE}"]
+
+
+def _check_done(command: cmd.Command, state: MatchState, actor: str) -> None:
+    """A side says it is done with a Clean-Up sub-phase only once its part there is done."""
+    if isinstance(command, cmd.Advance) and actor in state.side_ids():
+        owed = _still_to_do(state, actor)
+        if owed is not None:
+            rule = owed.split(":")[0]
+            raise InvalidAction(f"{owed} before you say you are done", rule=rule)
 
 
 def _activate(command: cmd.ActivateUnit, state: MatchState, emit: Emit) -> None:
@@ -284,7 +313,7 @@ def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
             "no_morale_owed": lambda s: not morale_owed(s),
             "decks_reset": _decks_reset,
         },
-        checks=(_shuffle_check,),
+        checks=(_shuffle_check, _check_done),
         actions={"activate_unit": _activate, "split_unit": _split, "roll_morale": _roll_morale},
         on_enter={"cleanup/split": _enter_split},
         end_of_turn=end_by_points(number_option(options, "turns", 1, 100, "a number of turns"), "turn",

@@ -28,6 +28,15 @@ def to_clean_up(m: Played) -> None:
         m.act(side, type="advance")
 
 
+def both_done(m: Played) -> None:
+    """Each side says it is done with the current Clean-Up sub-phase (AA-3..AA-8)."""
+    where = (m.turn["turn"], m.turn["step"])
+    for side in ("red", "blue"):
+        if (m.turn["turn"], m.turn["step"]) == where and side in (
+                m.turn.get("waiting_for") or [side]):
+            m.act(side, type="advance")
+
+
 def test_aa_x1_eleven_figures_five_wounds_split_into_six_and_five(client: TestClient) -> None:
     """AA-X1: an 11-figure squad, base Morale d10, carries 2 wound counters; it takes 3 more
     wounds (5 in all) and ends with 4 suppression markers. Three wounds take d10 to d4; the
@@ -54,7 +63,7 @@ def test_aa_x1_eleven_figures_five_wounds_split_into_six_and_five(client: TestCl
     assert first["markers"] == {"wound": 3, "suppression": 2}
     assert second["markers"] == {"wound": 2, "suppression": 2}
     assert first["computed"]["current_die"] == "d4" and second["computed"]["current_die"] == "d6"
-    m.act("red", type="advance")
+    both_done(m)
     assert m.turn["step"] == "cleanup/morale"
 
 
@@ -79,7 +88,7 @@ def test_aa_x2_d10_with_three_wounds_rolls_a_d4_and_only_a_4_discards(
     assert m.unit("a")["computed"] == {"base_die": "d10", "current_die": "d4",
                                        "must_split": False, "morale_chance": "1/4"}
     to_clean_up(m)
-    m.act("red", type="advance")
+    both_done(m)
     assert m.turn["expects"] == ["units owing a Morale roll: a, b"]
     m.refused("red", 422, "AA-7", type="advance")
     m.refused("red", 422, "core-dice", type="roll_morale", unit_id="a", source="table", result=5)
@@ -92,7 +101,7 @@ def test_aa_x2_d10_with_three_wounds_rolls_a_d4_and_only_a_4_discards(
     assert [e["type"] for e in events] == ["DiceRolled", "UnitStatusChanged"]
     assert m.unit("b")["markers"]["suppression"] == 3
     m.refused("red", 422, "AA-7", type="roll_morale", unit_id="a")  # one roll per unit
-    m.act("red", type="advance")
+    both_done(m)
     assert m.turn["step"] == "cleanup/cards"
 
 
@@ -177,8 +186,8 @@ def test_aa_8_cards_are_collected_shuffled_privately_and_cut_by_the_opponent(
     m.act("red", type="play_card", card=hand[0])
     assert m.get("/board", "blue")["cards"][0]["played"] == [hand[0]]
     to_clean_up(m)
-    m.act("red", type="advance")
-    m.act("red", type="advance")
+    both_done(m)
+    both_done(m)
     assert m.turn["step"] == "cleanup/cards"
     m.refused("blue", 422, "AA-8", type="cut_deck", side="red", at=2)  # shuffle first
     [shuffled] = m.act("red", type="shuffle_deck")
@@ -198,6 +207,70 @@ def test_aa_8_cards_are_collected_shuffled_privately_and_cut_by_the_opponent(
     assert deck == shuffled["order"][2:] + shuffled["order"][:2]
     m.act("blue", type="shuffle_deck")
     m.act("red", type="cut_deck", side="blue", at=3)
-    [turned] = m.act("red", type="advance")
+    m.act("red", type="advance")
+    [turned] = m.act("blue", type="advance")
     assert turned["type"] == "TurnAdvanced" and m.turn["turn"] == 2
     assert all("activated" not in u["status"] for u in m.board["units"])
+
+
+def test_aa_5_the_split_sub_phase_waits_for_both_sides_voluntary_splits(
+        client: TestClient) -> None:
+    m = aa(client, squad("r1", "red", 8, "d8"), squad("b1", "blue", 10, "d8", suppression=1))
+    to_clean_up(m)
+    assert m.turn["step"] == "cleanup/split"
+    assert m.turn["advanced_by"] == ["red", "blue", "referee"]
+    [done] = m.act("red", type="advance")
+    assert done["type"] == "SideDone" and m.turn["step"] == "cleanup/split"
+    assert m.turn["waiting_for"] == ["blue"]
+    m.refused("red", 403, "AA-3", type="split_unit", unit_id="r1", new_unit_id="r1b")
+    [split] = m.act("blue", type="split_unit", unit_id="b1", new_unit_id="b1b")
+    assert split["rule"] == "AA-5"
+    m.act("blue", type="advance")
+    assert m.turn["step"] == "cleanup/morale"
+
+
+def test_aa_3_a_side_with_a_unit_that_must_split_is_not_done(client: TestClient) -> None:
+    m = aa(client, squad("r1", "red", 8, "d10", wound=4), squad("b1", "blue", 10, "d8"))
+    to_clean_up(m)
+    refused = m.refused("red", 422, "AA-3", type="advance")
+    assert "r1" in refused["detail"]
+    m.act("blue", type="advance")  # blue has nothing to split
+    m.act("red", type="split_unit", unit_id="r1", new_unit_id="r1b")
+    m.act("red", type="advance")
+    assert m.turn["step"] == "cleanup/morale"
+
+
+def test_aa_7_each_side_rolls_its_own_morale_before_it_is_done(client: TestClient) -> None:
+    m = aa(client, squad("r1", "red", 8, "d8", suppression=1),
+           squad("b1", "blue", 10, "d8", suppression=2))
+    to_clean_up(m)
+    both_done(m)
+    assert m.turn["step"] == "cleanup/morale"
+    m.refused("blue", 422, "AA-7", type="advance")  # b1 owes a Morale roll
+    m.act("red", type="roll_morale", unit_id="r1", source="table", result=1)
+    m.act("red", type="advance")
+    assert m.turn["step"] == "cleanup/morale" and m.turn["waiting_for"] == ["blue"]
+    m.act("blue", type="roll_morale", unit_id="b1", source="table", result=3)
+    assert m.unit("b1")["markers"] == {"suppression": 1}
+    m.act("blue", type="advance")
+    assert m.turn["step"] == "cleanup/cards"
+
+
+def test_aa_8_each_side_shuffles_its_deck_and_cuts_the_other_before_it_is_done(
+        client: TestClient) -> None:
+    m = aa(client, squad("r1", "red", 8, "d8"), squad("b1", "blue", 8, "d8"))
+    to_clean_up(m)
+    both_done(m)
+    both_done(m)
+    assert m.turn["step"] == "cleanup/cards"
+    m.act("red", type="shuffle_deck")
+    refused = m.refused("red", 422, "AA-8", type="advance")  # blue's deck is not cut yet
+    assert "cut blue's deck" in refused["detail"]
+    m.act("blue", type="shuffle_deck")
+    m.act("red", type="cut_deck", side="blue", at=1)
+    m.act("red", type="advance")
+    assert m.turn["step"] == "cleanup/cards" and m.turn["waiting_for"] == ["blue"]
+    m.act("blue", type="cut_deck", side="red", at=2)
+    m.act("blue", type="advance")
+    assert m.turn["turn"] == 2 and m.turn["step"] == "activation/activate"
+    assert m.turn["advanced_by"] == ["red", "referee"]

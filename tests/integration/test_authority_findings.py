@@ -158,7 +158,7 @@ def test_atomic_africa_the_opponent_cannot_roll_your_morale_with_dice_it_chooses
     m = Played(client, scenario("atomic-africa-demo", units=[
         squad("a", "red", 8, "d10", wound=3, suppression=3), squad("ml1", "blue", 10, "d8")]))
     to_clean_up(m)
-    m.act("red", type="advance")
+    m.act("referee", type="advance")
     assert m.turn["expects"] == ["units owing a Morale roll: a"]
     m.refused("blue", 403, "core-authority", type="roll_morale", unit_id="a", source="table",
               result=1)
