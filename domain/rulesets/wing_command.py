@@ -87,8 +87,8 @@ SEQUENCE = SequenceOfPlay(phases=(
               repeat_while="activations_go_on", children=(
                   Step(id="activate", title="Activation", rule="WC-6", acting="active",
                        allows=("rule_roll", "enter_result", UNCOVERED)),
-                  # (ours) the other player acts here only to fire and record what fire
-                  # does to their own pieces; the phasing player moves the marker on.
+                  # (ours) in (a), (b) and (c) the other player acts only to fire, and to
+                  # record what happens to their own pieces; the phasing player moves on.
                   Step(id="actions", title="(a) Actions", rule="WC-7", advanced_by="active",
                        optional=True, allows=("move_unit", "fire", *RECORD, UNCOVERED)),
                   Step(id="fire_combat", title="(b) Fire combat", rule="WC-7",
