@@ -32,6 +32,9 @@ from domain.state import MatchState, Unit
 TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "remove_unit",
                  "set_status", "set_track", "score_vp", "play_card", "rally_unit")
 
+# (ours) Every step where all players act (initiative, cards, special rules, Round Up) is
+# shared: it ends when each side has said it is done, so no one's part is cut short. BG-10
+# is our number for the last part of Initiation, which the rules give none.
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="initiation", title="Initiation", rule="BG-2", children=(
         Step(id="initiative", title="Initiative", rule="BG-2", shared=True,
@@ -91,7 +94,8 @@ def hand_size(state: MatchState, side: str) -> int:
 def rank(dice: Mapping[str, int], cv: Mapping[str, int]) -> tuple[tuple[str, ...], ...]:
     """BG-2..BG-4 for one roll among `dice`'s sides: a lone natural 6 wins whatever the
     totals; otherwise (and for the rest) higher totals go first; sides on the same total
-    stay grouped, to be re-rolled among themselves."""
+    stay grouped, to be re-rolled among themselves. (ours) A re-roll among tied sides
+    applies the lone-6 rule among them too, and orders them only among themselves."""
     sixes = [side for side, die in dice.items() if die == 6]
     if len(sixes) != 1:
         return by_totals(dice, cv)
@@ -99,6 +103,7 @@ def rank(dice: Mapping[str, int], cv: Mapping[str, int]) -> tuple[tuple[str, ...
 
 
 def _hand_full(state: MatchState, side: str) -> bool:
+    """(ours) A side whose deck has run out holds what it has."""
     return (state.done(f"drawn:{side}") or len(state.hands.get(side, ())) >= hand_size(state, side)
             or not state.decks.get(side))
 
@@ -159,6 +164,7 @@ def _expects(state: MatchState) -> list[str]:
         if activated_this_run(state):
             return [f"{side} acts with the activated battlegroup, then advances"]
         return [f"{side} to activate one of: {', '.join(available(state, side))}"]
+    # (ours) the initiative order is shown, not enforced: the text uses it to settle doubts
     return [f"Round Up: its special rules, in initiative order; {DONE}"]
 
 

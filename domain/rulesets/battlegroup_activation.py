@@ -79,6 +79,8 @@ def activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) ->
                             f"{', '.join(wrong)}", rule="BG-7", allowed=free)
     units = [*(u.id for u in battlegroups(state, side)[command.battlegroup]),
              *dict.fromkeys(command.auxiliaries)]
+    # (ours) "act with at least one unit" is not checked: what a unit does at the table is
+    # entered by the players, and an action the service does not know looks like none
     emit(ev.UnitsActivated, side=side, unit_ids=tuple(units), group=command.battlegroup,
          run=state.turn.run, rule="BG-7")
     for unit_id in units:

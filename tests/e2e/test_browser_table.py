@@ -246,9 +246,14 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert unit_card(blue, "sq1b").count() == 1
     screenshots(red, "07-red-after-split")
 
-    # AA-7: on to Morale; red rolls for sq1b (d6 against 2 suppression).
-    red.get_by_role("button", name="Next step").click()
+    # AA-7: on to Morale once both sides are done splitting; red rolls for sq1b (d6 against
+    # 2 suppression).
+    red.locator("#advance").click()  # "Done with this step"
     acted(red)
+    wait_version(blue, version_of(red))
+    blue.locator("#advance").click()
+    acted(blue)
+    wait_version(red, version_of(blue))
     assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
     unit_card(red, "sq1b").get_by_role("button", name="Morale roll").click()
     acted(red)
@@ -285,7 +290,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert f"version {before_split} of {now}" in red.locator("#past").inner_text()
     assert unit_card(red, "sq1b").count() == 0
     assert "11 figures" in unit_card(red, "sq1").inner_text()
-    assert red.get_by_role("button", name="Next step").count() == 0  # no acting in the past
+    assert red.locator("#advance").count() == 0  # no acting in the past
     assert low_contrast(red) == []
     screenshots(red, "10-red-time-travel")
     red.get_by_role("button", name="One event forward").click()
@@ -294,7 +299,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert unit_card(red, "sq1b").count() == 1
     red.locator("#past").get_by_role("button", name="Back to now").click()
     red.locator("#past").wait_for(state="hidden")
-    assert red.get_by_role("button", name="Next step").count() == 1
+    assert red.locator("#advance").count() == 1
 
     # Exports: the match file verifies as JSON Lines with every event; the report has charts.
     with red.expect_download() as download:
@@ -411,9 +416,15 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
             assert f"at {moved.group(1)}, {moved.group(2)}" in unit_card(page, "sq1").inner_text()
         page.get_by_role("button", name="Next step").click()
         acted(page)
+
+    def both_done() -> None:  # Clean-Up: each side says it is done with the sub-phase
+        for label in ("Expeditionary Force", "Free Militia"):
+            as_side(label)
+            page.locator("#advance").click()
+            acted(page)
+
     for _ in range(2):  # nothing to split, no morale owed
-        page.get_by_role("button", name="Next step").click()
-        acted(page)
+        both_done()
     assert "cleanup/cards" in page.locator("li[aria-current=step]").inner_text()
 
     # AA-8 through the form built from the API schema: each side shuffles, the other cuts.
@@ -434,8 +445,7 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
     for side, label in (("blue", "Expeditionary Force"), ("red", "Free Militia")):
         as_side(label)
         action("cut_deck", side=side, at="2")
-    page.get_by_role("button", name="Next step").click()
-    acted(page)
+    both_done()
     assert "Turn 2" in page.locator("#turn-marker").inner_text()
 
     # The referee ends the match: the page says who won and offers no more actions.
