@@ -7,8 +7,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from fastapi_offline import FastAPIOffline
 
-from api import problems
+from api import docs_pages, problems
 from api.deps import known_query_only
 from api.limits import BodyDeadline, BodyLimit
 from api.quotas import Quotas
@@ -49,9 +50,13 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
             if owned:
                 app.state.matches.close()
 
-    app = FastAPI(title="battlelog", description=DESCRIPTION, version="0.1.0",
-                  responses=problems.PROBLEMS, dependencies=[Depends(known_query_only)],
-                  lifespan=lifespan)
+    # The API documentation works with no internet: fastapi-offline serves the scripts and
+    # styles of /docs and /redoc, which api/docs_pages.py makes (no CDN).
+    app = FastAPIOffline(title="battlelog", description=DESCRIPTION, version="0.1.0",
+                         responses=problems.PROBLEMS, dependencies=[Depends(known_query_only)],
+                         lifespan=lifespan, docs_url=None, redoc_url=None,
+                         static_url=docs_pages.ASSETS)
+    docs_pages.install(app)
     app.state.settings = settings
     app.state.ready = False
     # Whether the server is shutting down (`battlelog serve` points it at uvicorn): live
