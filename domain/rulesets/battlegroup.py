@@ -1,7 +1,7 @@
-"""`battlegroup`: Battlegroup skirmish (BG-1 to BG-10), two or more players.
+"""`battlegroup`: Battlegroup skirmish (BG-1 to BG-9), two or more players.
 
 Each round: Initiation (initiative BG-2..BG-5, Command Cards BG-6, then the special rules
-that act at this point, BG-10), Battlegroup Activation (BG-7, in
+that act at this point, BG-1), Battlegroup Activation (BG-7, in
 `battlegroup_activation`), Round Up (BG-8); the scenario's round limit ends the match
 (BG-9). Every step but the activations is one where every side acts: the marker moves on
 when each side has said it is done. In an activation the side whose turn it is ends it.
@@ -33,15 +33,16 @@ TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "rem
                  "set_status", "set_track", "score_vp", "play_card", "rally_unit")
 
 # (ours) Every step where all players act (initiative, cards, special rules, Round Up) is
-# shared: it ends when each side has said it is done, so no one's part is cut short. BG-10
-# is our number for the last part of Initiation, which the rules give none.
+# shared: it ends when each side has said it is done, so no one's part is cut short. The
+# special rules that act last in Initiation get a step of their own, under BG-1 (the parts
+# of a round), since no numbered rule covers them.
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="initiation", title="Initiation", rule="BG-2", children=(
         Step(id="initiative", title="Initiative", rule="BG-2", shared=True,
              allows=("roll_initiative", "pass_initiative"), leave_when="initiative_settled"),
         Step(id="cards", title="Command Cards", rule="BG-6", shared=True,
              allows=("discard_cards", "draw_cards"), leave_when="hands_filled"),
-        Step(id="special_rules", title="Special rules", rule="BG-10", shared=True,
+        Step(id="special_rules", title="Special rules", rule="BG-1", shared=True,
              allows=TABLE_ACTIONS),
     )),
     Phase(id="activation", title="Battlegroup Activation", rule="BG-7",
@@ -54,7 +55,7 @@ SEQUENCE = SequenceOfPlay(phases=(
 ))
 
 UNITS_ACT = ("units act when their battlegroup activates; special rules act at the end of "
-             "Initiation (BG-10) and in Round Up (BG-8)")
+             "Initiation (BG-1) and in Round Up (BG-8)")
 DONE = "every side then says it is done (advance)"
 WHERE = {
     "roll_initiative": ("BG-2", "initiative is rolled only in the Initiation phase"),

@@ -278,7 +278,7 @@ def test_a_bad_scenario_is_refused_naming_the_field(client: TestClient) -> None:
     assert r.status_code == 422 and "units" in r.text and "figures" in r.text
 
 
-def test_bg_10_special_rules_act_at_the_end_of_initiation(client: TestClient) -> None:
+def test_bg_1_special_rules_act_at_the_end_of_initiation(client: TestClient) -> None:
     """The last part of Initiation is when special rules that act then are resolved: here a
     scenario's reserve rule brings west's reserve platoon on, and north records an effect."""
     m = bg(client)

@@ -1,7 +1,7 @@
 """A whole Battlegroup match (the demo: three players, three rounds) through the HTTP API,
 each player doing everything the rules give it: initiative rolls with ties re-rolled and
 first place handed over (BG-2..BG-5), Command Cards discarded, drawn and played (BG-6),
-special rules at the end of Initiation (BG-10), battlegroup activations with auxiliary
+special rules at the end of Initiation (BG-1), battlegroup activations with auxiliary
 squads (BG-7), Round Up (BG-8), to the end of the match (BG-9). The board is checked
 against a model of the table after every phase; then the log is replayed from scratch and
 must reach exactly the state the service holds."""
