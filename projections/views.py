@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from domain.authority import movers, seats, waiting_for
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
+from domain.sequence import current_roles
 from domain.state import Awaiting, DiceRoll, EndProposal, MatchState, Outcome, TrackValue, Unit
 
 
@@ -35,6 +36,7 @@ class TurnView(BaseModel):
     acting_sides: list[str]  # the sides that may act in this step now
     advanced_by: list[str]  # the seats that may `advance` now (the referee always)
     shared: bool  # every side acts here and says when it is done
+    roles: dict[str, str]  # role -> side now (ES: who attacks in this player-turn)
     waiting_for: list[str]  # in a shared step: the sides not done yet
     allows: tuple[str, ...]
     optional: bool
@@ -109,6 +111,7 @@ def turn_view(state: MatchState) -> TurnView:
                       if s not in state.turn.done],
         advanced_by=movers(ruleset.sequence, state),
         shared=step.shared,
+        roles=current_roles(ruleset.sequence, state),
         waiting_for=waiting_for(ruleset.sequence, state),
         allows=step.allows,
         optional=step.optional,

@@ -69,7 +69,8 @@ export function renderTurn(table) {
   return [
     h("p", { class: "turn-line", id: "turn-marker" },
       h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, t.rule ? ` (${t.rule})` : "",
-      t.active_side ? ` · active: ${table.sideName(t.active_side)}` : ""),
+      t.active_side ? ` · active: ${table.sideName(t.active_side)}` : "",
+      Object.entries(t.roles || {}).map(([role, side]) => ` · ${role}: ${table.sideName(side)}`)),
     track,
     t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, x)))
       : h("p", { class: "hint" }, t.outcome ? `The match has ended: ${outcomeSaid(table, t.outcome)}.` : "Nothing is owed in this step."),

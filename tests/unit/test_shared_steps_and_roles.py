@@ -106,6 +106,7 @@ def test_roles_follow_the_player_turn(match: Match) -> None:
     match.act("red", type="advance")  # blue's player-turn: blue attacks
     assert match.state.turn.step == "player/fire"
     assert current_roles(SHARED, match.state) == {"attacker": "blue", "defender": "red"}
+    assert turn_view(match.state).roles == {"attacker": "blue", "defender": "red"}
     match.act("blue", type="roll_dice", notation="d6", purpose="fire")
     with pytest.raises(NotYourTurn):
         match.act("red", type="roll_dice", notation="d6", purpose="fire")
