@@ -1,35 +1,45 @@
 # battlelog: the two set-up commands are `make run` and `make test`.
 # Needs only python3 (>= 3.11) on the machine; everything else goes into .venv.
+# `make run` installs what serving needs; `make test` adds the test and lint tools.
+# Choose where it serves and its store: make run PORT=8001 HOST=0.0.0.0 DB=./club.db
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 DB ?= ./battlelog.db
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test bench lint clean
+.PHONY: venv dev run test bench lint clean
 
-venv: $(STAMP)
+venv: $(RUN_STAMP)
+dev: $(DEV_STAMP)
 
-# Re-installs only when pyproject.toml changes (or the venv is new).
-$(STAMP): pyproject.toml
+# Each re-installs only when pyproject.toml changes (or the venv is new).
+$(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[dev]'
+	$(BIN)/python -m pip install -e .
 	touch $@
 
+# The test extras hold everything running needs too: installing them stands for both.
+$(DEV_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $@ $(RUN_STAMP)
+
+# `battlelog serve` says where it serves once it holds the port (a taken one is refused).
 run: venv
-	@echo "battlelog is running at http://$(HOST):$(PORT) (store: $(DB))"
 	exec $(BIN)/battlelog serve --db $(DB) --host $(HOST) --port $(PORT)
 
-test: venv
+test: dev
 	$(BIN)/python -m pytest
 
-bench: venv
+bench: dev
 	$(BIN)/python bench/run.py
 
-lint: venv
+lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

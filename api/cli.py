@@ -1,17 +1,25 @@
 """The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`,
 `battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
 `battlelog import FILE` (the interchange format, docs/interchange.md), and
-`battlelog project` (the read models' runner, as a process of its own: docs/deploy.md)."""
+`battlelog project` (the read models' runner, as a process of its own: docs/deploy.md).
+
+`make run` installs it in .venv/bin/ (README.md: "The battlelog command"). Output cut short by
+its reader (`battlelog export MATCH | head`) ends the command quietly, with exit status 1."""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import socket
 import sys
 from collections.abc import Iterable
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 import uvicorn
+from eventsourcing.persistence import PersistenceError
 
 from api.settings import Settings
 
@@ -116,7 +124,13 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     except ValueError:
         print(f"battlelog export: '{match}' is not a match id", file=sys.stderr)
         return 1
-    matches = Matches(env=Settings(db=db).store_env())
+    env, where = _store(db)
+    if "SQLITE_DBNAME" in env and not Path(where).is_file():
+        print(f"battlelog export: no battlelog database at {where} (give its file with --db "
+              f"PATH or BATTLELOG_DB: `battlelog serve` keeps it in the folder it was started "
+              f"from, ./battlelog.db unless told otherwise)", file=sys.stderr)
+        return 2
+    matches = Matches(env={**env, "CREATE_TABLE": "n"})  # reading adds no table either
 
     def events() -> Iterator[Any]:
         return matches.events_of(match_id, upto=matches.head(match_id).version)
@@ -138,9 +152,24 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     except DomainError as error:
         print(f"battlelog export: {error.detail}", file=sys.stderr)
         return 1
+    except PersistenceError as error:
+        print(f"battlelog export: {_unreadable(where, error)}", file=sys.stderr)
+        return 2
     finally:
         matches.close()
     return 0
+
+
+def _store(db: str | None) -> tuple[dict[str, str], str]:
+    """The store's env (from --db, else the environment) and its name for messages."""
+    env = Settings(db=db).store_env()
+    return env, env.get("SQLITE_DBNAME") or f"PostgreSQL {env.get('POSTGRES_DBNAME')}"
+
+
+def _unreadable(where: str, error: PersistenceError) -> str:
+    if "no such table" in str(error):
+        return f"{where} is not a battlelog database ({error})"
+    return f"cannot use the store {where}: {error}"
 
 
 def import_file(path: str, db: str | None) -> int:
@@ -153,7 +182,13 @@ def import_file(path: str, db: str | None) -> int:
     except OSError as error:
         print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
         return 2
-    matches = Matches(env=Settings(db=db).store_env())
+    env, where = _store(db)
+    try:
+        matches = Matches(env=env)
+    except PersistenceError as error:
+        upload.close()
+        print(f"battlelog import: {_unreadable(where, error)}", file=sys.stderr)
+        return 2
     try:
         result = upload.import_into(matches, isolate=False)  # this is a process of its own
     except DomainError as error:
@@ -162,7 +197,7 @@ def import_file(path: str, db: str | None) -> int:
     finally:
         upload.close()
         matches.close()
-    print(f"imported match {result.match_id} ({result.version} events)")
+    print(f"imported match {result.match_id} into {where} ({result.version} events)")
     for seat, token in result.tokens.items():
         print(f"  {seat}: {token}")
     return 0
@@ -201,12 +236,17 @@ def serve(args: argparse.Namespace) -> int:
     except ValueError as error:  # pydantic's ValidationError is one
         print(f"battlelog serve: {error}", file=sys.stderr)
         return 2
+    try:
+        listening = _listen(args.host, args.port)
+    except OSError as error:
+        print(f"battlelog serve: {_cannot_listen(args.host, args.port, error)}", file=sys.stderr)
+        return 1
     settings = given.with_admin_token()
-    store = settings.store_env()
-    where = store.get("SQLITE_DBNAME") or f"PostgreSQL {store.get('POSTGRES_DBNAME')}"
+    _, where = _store(args.db)
     admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
              else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
-    base = f"http://{args.host}:{args.port}"
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"http://{host}:{listening.getsockname()[1]}"
     print(f"battlelog is serving {base} (store: {where})\n"
           f"open {base}/ in a browser to play; the API documentation is at {base}/docs\n"
           f"admin token for the match list (GET /api/matches): {admin}\n"
@@ -217,12 +257,48 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     server = uvicorn.Server(config(app, settings, log_level="warning"))
     app.state.stopping = lambda: server.should_exit
-    server.run()
+    server.run(sockets=[listening])
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before anything says the server runs (uvicorn would open
+    the store, then fail to bind). As uvicorn binds: SO_REUSEADDR, IPv6 for an address with
+    a colon. Port 0 takes a free port."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError:
+        listening.close()
+        raise
+    return listening
+
+
+def _cannot_listen(host: str, port: int, error: OSError) -> str:
+    if error.errno == errno.EADDRINUSE:
+        return (f"port {port} on {host} is taken (by another battlelog, or another program); "
+                f"choose another: battlelog serve --port {port + 1}, or make run PORT={port + 1}")
+    if error.errno == errno.EACCES:
+        return (f"not allowed to listen on port {port} (ports below 1024 need privileges); "
+                f"choose another: --port 8000, or make run PORT=8000")
+    return f"cannot listen on {host} port {port}: {error.strerror or error}"
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        status = _run(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the try
+    except BrokenPipeError:
+        # The reader went away (`battlelog export MATCH | head`): stop quietly, as cat does.
+        # Python flushes standard output once more on exit: let that go to /dev/null.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return serve(args)
     elif args.command == "verify":

@@ -1,7 +1,13 @@
-"""`battlelog serve` as a real process: it serves, and a match survives a restart."""
+"""`battlelog serve` as a real process: it serves, a match survives a restart, and a port
+another program holds is refused before anything claims to run."""
 
 from __future__ import annotations
 
+import re
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -10,6 +16,7 @@ import httpx
 import pytest
 
 pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_match_survives_a_server_restart(serve: Callable[[Path], AbstractContextManager[str]],
@@ -31,3 +38,47 @@ def test_match_survives_a_server_restart(serve: Callable[[Path], AbstractContext
         assert board.headers["etag"] == '"2"'
         # The server made up an admin token at start and printed it; no token, no list.
         assert httpx.get(f"{url}/api/matches").status_code == 401
+
+
+def test_a_taken_port_fails_before_claiming_to_run(tmp_path: Path) -> None:
+    """Another program holds the port: `battlelog serve` says so and how to choose another,
+    before any "serving" line, and opens no store."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
+             "--port", str(port)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            check=False)
+    assert done.returncode == 1
+    assert "serving" not in done.stdout and "running" not in done.stdout
+    assert f"port {port} on 127.0.0.1 is taken" in done.stderr
+    assert "--port" in done.stderr and "make run PORT=" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_port_zero_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
+         "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        found = re.search(r"serving http://127\.0\.0\.1:(\d+) ", first)
+        assert found, first
+        port = int(found.group(1))
+        assert port != 0
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health/ready").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
