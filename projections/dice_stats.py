@@ -1,6 +1,7 @@
 """Every die a match rolled, as rows (the CSV export) and as statistics: per seat, per die
 type and per purpose, the observed against the expected distribution, the mean against the
-expected mean, a chi-square test, and a luck summary in plain words."""
+expected mean, a chi-square test, and a luck verdict in plain words where the sample
+supports one (`projections.luck`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.dice import parse
+from projections.luck import judge
 from projections.quoting import csv_cell
 
 CSV_COLUMNS = ("version", "turn", "timestamp", "seat", "source", "notation", "sides", "faces",
@@ -104,26 +106,9 @@ def chi_square_p(statistic: float, df: int) -> float:
     return min(1.0, math.exp(log_front) * h)
 
 
-def luck(mean: float, expected: float, sides: int, n: int) -> str:
-    """The mean roll against the expected one, in words, with how often a fair die does
-    as well or better (normal approximation)."""
-    if n == 0:
-        return "no dice rolled"
-    sd = math.sqrt((sides * sides - 1) / 12 / n)
-    z = (mean - expected) / sd
-    share = 0.5 * math.erfc(z / math.sqrt(2))  # P(a fair die's mean >= this one)
-    if abs(z) < 1:
-        return f"about as expected (mean {mean:.2f} against {expected:.2f})"
-    word = "luckier" if z > 0 else "unluckier"
-    odds = share if z > 0 else 1 - share
-    how_often = "less than 0.1%" if odds < 0.001 else f"{odds:.1%}"
-    return (f"{word} than expected (mean {mean:.2f} against {expected:.2f}): a fair die does "
-            f"{'this well or better' if z > 0 else 'this badly or worse'} {how_often} of "
-            "the time")
-
-
 def summary(faces: list[int], sides: int) -> dict[str, Any]:
-    """Count, observed and expected counts per face, mean and expected mean, chi-square."""
+    """Count, observed and expected counts per face, mean and expected mean, chi-square,
+    and the luck verdict."""
     n = len(faces)
     counts = Counter(faces)
     expected_count = n / sides
@@ -132,12 +117,14 @@ def summary(faces: list[int], sides: int) -> dict[str, Any]:
                     for face in range(1, sides + 1)) if n else 0.0
     mean = sum(faces) / n if n else 0.0
     expected_mean = (sides + 1) / 2
+    luck = judge(faces, sides)
     return {"dice": n, "observed": observed, "expected_per_face": round(expected_count, 3),
             "mean": round(mean, 3), "expected_mean": expected_mean,
             "chi_square": round(statistic, 3), "degrees_of_freedom": sides - 1,
             "p_value": round(chi_square_p(statistic, sides - 1), 4) if n else None,
             "enough_dice": expected_count >= 5,
-            "luck": luck(mean, expected_mean, sides, n)}
+            "verdict": luck.verdict, "luck_p_value": None if luck.p_value is None else round(
+                luck.p_value, 4), "luck": luck.words}
 
 
 def statistics(events: Iterable[ev.Event]) -> dict[str, Any]:

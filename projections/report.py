@@ -7,6 +7,7 @@ typed them; each renderer quotes every one of them for its format (`projections.
 from __future__ import annotations
 
 import html as escape
+import textwrap
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -16,11 +17,9 @@ from domain import events as ev
 from domain.evolve import evolve, initial_state
 from domain.history import effective_events
 from domain.state import MatchState, Outcome
+from projections.colours import NEUTRAL, side_colours
 from projections.dice_stats import rolls, statistics
 from projections.quoting import markdown_text, one_line
-
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
-           "#7f7f7f")
 
 
 @dataclass
@@ -101,26 +100,50 @@ def build(events: Iterable[ev.Event]) -> Report:
 # ---- charts -------------------------------------------------------------------------------
 
 W, H, PAD = 520, 220, 40
-RIGHT = 110  # room for the legend beside the plot
+LEGEND_FONT, LEGEND_LINE, LEGEND_CHARS = 14, 17, 52  # a line of the legend: whole words
+
+
+def legend(names: list[tuple[str, str, str]], top: float) -> tuple[list[str], float]:
+    """One entry per side below the plot: a stroke of its colour and its whole name, wrapped
+    over as many lines as it needs. `names`: (side id, name, colour). Returns the parts and
+    the height they take."""
+    parts, y = [], top
+    for side, name, colour in names:
+        lines = textwrap.wrap(one_line(name), LEGEND_CHARS, break_long_words=True) or [""]
+        spans = "".join(f'<tspan x="{PAD + 26}" dy="{0 if i == 0 else LEGEND_LINE}">'
+                        f"{escape.escape(line)}</tspan>" for i, line in enumerate(lines))
+        parts.append(f'<g data-side="{escape.escape(one_line(side))}">'
+                     f'<line x1="{PAD}" y1="{y - 4}" x2="{PAD + 20}" y2="{y - 4}" '
+                     f'stroke="{colour}" stroke-width="3"/>'
+                     f'<text x="{PAD + 26}" y="{y}" font-size="{LEGEND_FONT}" fill="{colour}">'
+                     f"{spans}</text></g>")
+        y += LEGEND_LINE * len(lines) + 4
+    return parts, y - top
 
 
 def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) -> str:
-    """One line per side over the turns (x: turn 1..n), with axes, a legend and a title."""
+    """One line per side over the turns (x: turn 1..n), a dot at each turn, in the side's
+    colour on the table page, with axes, a title and a legend below naming each side whole."""
     n = max((len(v) for v in series.values()), default=0)
     values = [v for vs in series.values() for v in vs] or [0]
     low, high = min(0, *values), max(1, *values)
+    colours = side_colours(names)
+    # one line each: in Markdown, a blank line would end the SVG
+    entries, height = legend([(side, names.get(side, side), colours.get(side, NEUTRAL))
+                              for side in series], H + 6)
+    full = H + height + 6
 
     def x(i: int) -> float:
-        return PAD + (W - PAD - RIGHT) * (i / max(n - 1, 1))
+        return PAD + (W - 2 * PAD) * (i / max(n - 1, 1))
 
     def y(v: int) -> float:
         return H - PAD - (H - 2 * PAD) * ((v - low) / (high - low))
 
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-             f'viewBox="0 0 {W} {H}" role="img" aria-label="{escape.escape(title)}">'),
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{full:.0f}" '
+             f'viewBox="0 0 {W} {full:.0f}" role="img" aria-label="{escape.escape(title)}">'),
              f"<title>{escape.escape(title)}</title>",
-             f'<rect width="{W}" height="{H}" fill="#ffffff"/>',
-             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - RIGHT}" y2="{H - PAD}" stroke="#333"/>',
+             f'<rect width="{W}" height="{full:.0f}" fill="#ffffff"/>',
+             f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
              f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
              (f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">'
              f"{escape.escape(title)}</text>"),
@@ -131,16 +154,16 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
     for i in range(n):
         parts.append(f'<text x="{x(i):.1f}" y="{H - PAD + 14}" font-size="10" '
                      f'text-anchor="middle" fill="#333">{i + 1}</text>')
-    parts.append(f'<text x="{(W - RIGHT + PAD) / 2:.0f}" y="{H - 6}" font-size="10" '
+    parts.append(f'<text x="{W / 2:.0f}" y="{H - 12}" font-size="10" '
                  'text-anchor="middle" fill="#333">turn</text>')
-    for k, (side, vs) in enumerate(series.items()):
-        colour = COLOURS[k % len(COLOURS)]
+    for side, vs in series.items():
+        colour = colours.get(side, NEUTRAL)
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs))
-        label = one_line(names.get(side, side))[:16]  # one line: in Markdown, a blank line
         parts.append(f'<polyline data-side="{escape.escape(one_line(side))}" fill="none" '
-                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')  # ends the SVG
-        parts.append(f'<text x="{W - RIGHT + 12}" y="{PAD + 14 * k}" font-size="11" '
-                     f'fill="{colour}">{escape.escape(label)}</text>')
+                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')
+        parts += [f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>'
+                  for i, v in enumerate(vs)]  # a match of one turn still shows its sides
+    parts += entries
     parts.append("</svg>")
     return "".join(parts)
 
@@ -162,7 +185,7 @@ def histogram(die: str, faces: dict[int, int]) -> str:
         left = PAD + (face - 1) * width
         parts.append(f'<rect data-face="{face}" data-count="{count}" x="{left + 1:.1f}" '
                      f'y="{H - PAD - bar:.1f}" width="{width - 2:.1f}" height="{bar:.1f}" '
-                     f'fill="{COLOURS[0]}"/>')
+                     f'fill="{NEUTRAL}"/>')
         if sides <= 20 and count:
             parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD - bar - 3:.1f}" '
                          f'font-size="10" text-anchor="middle" fill="#111">{count}</text>')
@@ -208,8 +231,15 @@ def _turn_lines(report: Report, q: Quote) -> list[str]:
 
 
 def _luck_lines(report: Report, q: Quote) -> list[str]:
-    return [f"{q(seat)}, {die}: {stats['dice']} dice, {stats['luck']}"
-            + (f" (chi-square p = {stats['p_value']})" if stats["p_value"] is not None else "")
+    """Per seat and die type: how many dice, the luck verdict where the sample supports one
+    (`projections.luck`), and the chi-square test where each face was expected five times."""
+    names = {**dict(report.sides), "referee": "Referee"}
+
+    def chi_square(p: float) -> str:
+        return " (chi-square p " + ("< 0.001)" if p < 0.001 else f"= {p:.3f})")
+
+    return [f"{q(names.get(seat, seat))}, {die}: {stats['dice']} dice, {stats['luck']}"
+            + (chi_square(stats["p_value"]) if stats["enough_dice"] else "")
             for seat, dice in report.dice.items() for die, stats in dice.items()]
 
 

@@ -1,8 +1,10 @@
 """The after-action report (markdown and self-contained HTML): the turn-by-turn summary, the
-disputes, the dice luck, and the SVG charts, parsed."""
+disputes, the dice luck (a verdict only where the sample supports one), and the SVG charts,
+parsed: each side in its colour, with its whole name in the legend."""
 
 from __future__ import annotations
 
+import colorsys
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -39,7 +41,7 @@ def played(client: TestClient) -> Played:
 
 def fetch(m: Played, form: str) -> Any:
     r = m.client.get(f"/api/matches/{m.match}/export", params={"format": form},
-                     headers=m.auth("axis"))
+                     headers=m.auth("referee"))
     assert r.status_code == 200, r.text
     return r
 
@@ -61,7 +63,7 @@ def test_the_report_tells_the_match_turn_by_turn(client: TestClient) -> None:
     assert "- Turn 1: " in md and "splits: 1st Squad -> sq1b" in md and "VP: axis +2" in md
     assert "left play: MG team (axis, destroyed)" in md and "rallied: 1st Squad" in md
     assert "disputes version" in md and "the VP stand (order: none)" in md
-    assert "axis, d6: 2 dice" in md
+    assert "Axis, d6: 2 dice, too few dice to judge" in md
 
 
 def test_the_charts_are_svg_with_a_line_per_side_and_a_bar_per_face(
@@ -85,3 +87,55 @@ def test_the_charts_are_svg_with_a_line_per_side_and_a_bar_per_face(
     assert len(units["axis"].get("points", "").split()) == 2
     bars = charts[3].findall(f"{SVG}rect[@data-face]")
     assert len(bars) == 6 and sum(int(b.get("data-count", 0)) for b in bars) == 2
+
+
+LONG = "Expeditionary Force of the Northern Alliance, its Allies and the Free Militia Bands"
+
+
+def hue(colour: str) -> float:
+    """The hue of '#rrggbb' in degrees (0 red, 120 green, 240 blue)."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hls(r, g, b)[0] * 360
+
+
+def test_each_side_keeps_its_colour_and_its_whole_name_in_every_chart(
+        client: TestClient) -> None:
+    m = Played(client, {"scenario": "Colours", "sides": [
+        {"id": "red", "name": LONG}, {"id": "blue", "name": "Blue"}]})
+    m.act("red", type="score_vp", side="red", points=1)
+    charts = [c for c in svgs(fetch(m, "html").text) if c.findall(f"{SVG}polyline")]
+    assert charts
+    for chart in charts:
+        lines = {p.get("data-side"): p.get("stroke") for p in chart.findall(f"{SVG}polyline")}
+        keys = {g.get("data-side"): g for g in chart.findall(f"{SVG}g[@data-side]")}
+        assert set(keys) == set(lines) == {"red", "blue"}
+        # red is drawn red and blue blue, as on the table page
+        assert min(hue(lines["red"]), 360 - hue(lines["red"])) < 30
+        assert 190 < hue(lines["blue"]) < 250
+        for side, name in (("red", LONG), ("blue", "Blue")):
+            key = keys[side]
+            assert key.find(f"{SVG}line").get("stroke") == lines[side]  # type: ignore[union-attr]
+            text = key.find(f"{SVG}text")
+            assert text is not None and text.get("fill") == lines[side]
+            spans = [t.text or "" for t in text.findall(f"{SVG}tspan")]
+            assert " ".join(spans) == name  # whole, wrapped at spaces
+        assert len(keys["red"].findall(f".//{SVG}tspan")) > 1  # the long name wraps
+
+
+def test_luck_is_judged_only_where_the_dice_are_enough(client: TestClient) -> None:
+    m = Played(client, MATCH)
+    m.act("allies", type="roll_dice", notation="3d6", purpose="fire", source="table",
+          results=[5, 4, 5])
+    faces = [1, 2, 3, 4, 5, 6] * 6  # 36 dice of an ordinary spread
+    for start in range(0, len(faces), 6):
+        m.act("axis", type="roll_dice", notation="6d6", purpose="fire", source="table",
+              results=faces[start:start + 6])
+    md = fetch(m, "md").text
+    [allies] = [line for line in md.splitlines() if line.startswith("- Allies, d6:")]
+    assert allies.startswith("- Allies, d6: 3 dice, too few dice to judge")
+    assert "luckier" not in allies and "chi-square" not in allies
+    [axis] = [line for line in md.splitlines() if line.startswith("- Axis, d6:")]
+    assert axis.startswith("- Axis, d6: 36 dice, about as expected") and "chi-square p = " in axis
+    stats = fetch(m, "dice").json()["seats"]
+    assert stats["allies"]["d6"]["verdict"] == "too few dice"
+    assert stats["axis"]["d6"]["verdict"] == "as expected"

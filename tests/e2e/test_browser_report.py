@@ -1,0 +1,60 @@
+"""The after-action report beside the table page, in a real browser: each side's lines in the
+colour the table gives that side, the legend naming each side whole, and the report readable
+on a 390-pixel phone with no horizontal overflow."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_browser_table import PHONE, policed_contexts, start_sample, unit_card
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+SVG = "{http://www.w3.org/2000/svg}"
+SAMPLE = "atomic-africa-demo"
+
+
+@pytest.fixture
+def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    yield from policed_contexts(browser, server)
+
+
+def rgb(colour: str) -> str:
+    """'#b3261e' as the browser computes it: 'rgb(179, 38, 30)'."""
+    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
+        contexts: Callable[..., Any], server: str, screenshots: Shot, tmp_path: Path) -> None:
+    page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    start_sample(page, server, SAMPLE)
+    scenario = httpx.get(f"{server}/api/scenarios/{SAMPLE}").json()
+    on_table = {}
+    for side in scenario["sides"]:
+        unit = next(u["id"] for u in scenario["units"] if u["side"] == side["id"])
+        on_table[side["id"]] = unit_card(page, unit).evaluate(
+            "card => getComputedStyle(card).borderLeftColor")
+    assert len(set(on_table.values())) == len(on_table)
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Report (HTML)").click()
+    saved = tmp_path / "report.html"
+    download.value.save_as(saved)
+    html = saved.read_text()
+    begin = html.index("<svg")
+    chart = ET.fromstring(html[begin:html.index("</svg>", begin) + len("</svg>")])
+    lines = {p.get("data-side"): rgb(p.get("stroke", "")) for p in chart.findall(f"{SVG}polyline")}
+    assert lines == on_table
+    legend = {g.get("data-side"): " ".join(t.text or "" for t in g.iter(f"{SVG}tspan"))
+              for g in chart.findall(f"{SVG}g[@data-side]")}
+    assert legend == {s["id"]: s["name"] for s in scenario["sides"]}
+
+    report = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    report.set_content(html)
+    assert report.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshots(report, "01-report-on-a-phone")
