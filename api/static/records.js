@@ -1,8 +1,10 @@
 // The Disputes panel (and the referee's rulings), the Export panel and the Seats panel (who
-// sits where, the links, the dice commitment, the referee's reveal and fork).
+// sits where, the links with their Copy buttons, the what-ifs forked on this device as links,
+// the dice commitment, the referee's reveal of the dice seed, asked first, and fork).
 
 import { api, devices } from "./api.js";
 import { field, h, notice, saveBlob } from "./dom.js";
+import { shareLink } from "./links.js";
 import { matchLink } from "./lobby.js";
 
 const EXPORTS = [
@@ -27,7 +29,7 @@ export function renderDisputes(table) {
           const body = { ruling: f.ruling.value.trim(), order: f.order.value };
           if (f.to.value) body.to = Number(f.to.value);
           table.post(`/disputes/${d.version}/ruling`, body, (done) => (done.match_id ? `Ruled; the what-if is match ${done.match_id}` : "Ruled"))
-            .then((done) => keepFork(table, done));
+            .then((done) => keepFork(table, done, body.to));
         },
       }, field("Ruling", h("textarea", { name: "ruling", required: true, rows: 2, maxlength: 2000 })),
       h("div", { class: "row" },
@@ -36,11 +38,17 @@ export function renderDisputes(table) {
       h("button", { type: "submit" }, "Record the ruling")) : h("p", { class: "hint" }, "Waiting for the referee's ruling."))));
 }
 
-function keepFork(table, done) {
+/** Keep a new what-if's seats on this device and show its link under Seats, focused. */
+function keepFork(table, done, at) {
   const fork = done?.fork || (done?.tokens ? done : null);
   if (!fork?.match_id || !fork.tokens) return;
-  devices.save(fork.match_id, { tokens: fork.tokens, seat: "referee", scenario: `${table.match.scenario} (what-if)`, ruleset: table.match.ruleset });
-  notice(`The what-if is ready: ${location.origin}/play/${fork.match_id}`, "ok");
+  devices.save(fork.match_id, { tokens: fork.tokens, seat: "referee", from: table.id, at,
+    scenario: `${table.match.scenario} (what-if at version ${at})`, ruleset: table.match.ruleset });
+  table.fill(table.sections.seats, renderSeats(table));
+  const link = document.getElementById(`what-if-${fork.match_id}`);
+  link?.focus();
+  link?.scrollIntoView({ block: "center" });
+  notice(`The what-if from version ${at} is ready: open it from its link under Seats.`, "ok");
 }
 
 export function renderExports(table) {
@@ -62,21 +70,71 @@ export function renderSeats(table) {
     const join = tokens[`join:${side.id}`];
     const here = tokens[side.id];
     return h("li", {}, h("strong", {}, side.name), taken.has(side.id) ? ` — ${taken.get(side.id)}` : " — open",
-      join && !taken.has(side.id) && !here ? h("div", { class: "row" },
-        h("input", { readonly: true, value: matchLink(table.id, "join", join), "aria-label": `Join link for ${side.name}`, onfocus: (e) => e.target.select() }),
+      join && !taken.has(side.id) && !here ? shareLink(matchLink(table.id, "join", join), `Join link for ${side.name}`,
         h("button", { type: "button", class: "secondary", onclick: () => location.assign(matchLink(table.id, "join", join).replace(location.origin, "")) }, "Take this seat here")) : null);
   });
   const spectator = tokens.spectator;
   const shown = table.at ?? table.head;
+  const referee = table.viewer === "referee";
   return [
     h("ul", { class: "seats" }, rows),
-    spectator ? field("Spectator link", h("input", { readonly: true, value: matchLink(table.id, "seat", spectator), onfocus: (e) => e.target.select() })) : null,
+    spectator ? h("div", { class: "seats-spectator" }, h("strong", {}, "Spectators"), shareLink(matchLink(table.id, "seat", spectator), "Spectator link")) : null,
+    whatIfs(table),
     h("p", { class: "hint" }, `Dice commitment ${table.match.dice_commitment.slice(0, 16)}…, chain head ${table.match.chain_head.slice(0, 16)}…`),
-    table.viewer === "referee" ? h("div", { class: "row" },
-      table.at === null && !table.match.outcome ? h("button", { type: "button", class: "secondary", onclick: () => table.post("/dice/reveal", undefined, "The dice seed is revealed; a fresh one is committed") }, "Reveal the dice seed now") : null,
+    referee ? h("div", { class: "seat-tools" },
+      table.at === null && !table.match.outcome ? revealControl(table) : null,
       h("button", {
         type: "button", class: "secondary", id: "fork",
-        onclick: async () => keepFork(table, await table.post(`/fork?at=${shown}`, undefined)),
+        onclick: async () => keepFork(table, await table.post(`/fork?at=${shown}`, undefined), shown),
       }, `Fork a what-if at version ${shown}`)) : null,
   ];
+}
+
+/** The what-ifs forked from this match on this device, each a link to its table. */
+function whatIfs(table) {
+  const forks = Object.entries(devices.all()).filter(([, entry]) => entry.from === table.id);
+  if (!forks.length) return null;
+  return h("div", { class: "what-ifs" }, h("h3", {}, "What-ifs from this match"),
+    h("ul", {}, forks.map(([id, entry]) => h("li", {},
+      h("a", { href: `/play/${id}`, id: `what-if-${id}` }, entry.scenario || id)))));
+}
+
+const CARDS = {
+  own: "Hands and deck orders stay hidden: cards are shuffled from a seed of their own, revealed only when the match ends.",
+  dice: "Hands and deck orders become known: this match is older than card seeds, so its decks were dealt and shuffled from this dice seed.",
+  unknown: "Hands and deck orders stay hidden, unless this match is older than card seeds: its decks then come from this dice seed.",
+};
+
+/** Where this match's decks come from: "own" (a card seed), "dice" (a match from before card
+ *  seeds) or "none" (no decks), read once from its first event. */
+async function cardSource(table) {
+  if (!table.cardSource) {
+    const { events: [created] } = await api(`/api/matches/${table.id}/events?limit=1`, { token: table.token });
+    table.cardSource = !Object.keys(created.decks || {}).length ? "none" : created.card_commitment ? "own" : "dice";
+  }
+  return table.cardSource;
+}
+
+/** Reveal the dice seed, after saying what that reveals (docs/integrity.md) and asking. */
+function revealControl(table) {
+  const cards = h("li", {}, "…");
+  const said = (source) => { if (source === "none") cards.remove(); else cards.textContent = CARDS[source]; };
+  if (table.cardSource) said(table.cardSource);
+  return h("details", {
+    class: "inline", "data-key": "reveal",
+    ontoggle: (e) => { if (e.target.open) cardSource(table).then(said, () => said("unknown")); },
+  }, h("summary", {}, "Reveal the dice seed now…"),
+  h("div", { class: "stack", role: "group", "aria-labelledby": "reveal-q" },
+    h("p", { id: "reveal-q" }, h("strong", {}, "Reveal the dice seed to every seat?"), " It settles a dispute over the dice:"),
+    h("ul", { class: "reveal-facts" },
+      h("li", {}, "Every seat can then check each die the server has rolled with it: battlelog verify recomputes them from the match file."),
+      h("li", {}, "Rolls to come stay secret: a fresh seed is committed at once, so no later roll can be worked out."),
+      cards,
+      h("li", {}, "It cannot be taken back: the log shows the seed to every seat, and undo does not hide it.")),
+    h("div", { class: "row" },
+      h("button", {
+        type: "button", class: "danger", id: "reveal-seed",
+        onclick: () => table.post("/dice/reveal", undefined, "The dice seed is revealed to every seat; a fresh secret one is committed for the rolls to come."),
+      }, "Yes, reveal the dice seed"),
+      h("button", { type: "button", class: "secondary", onclick: (e) => { e.target.closest("details").open = false; } }, "Cancel"))));
 }

@@ -18,6 +18,7 @@ from test_browser_table import (  # the table page's own helpers
     PHONE,
     acted,
     join,
+    join_link,
     low_contrast,
     policed_contexts,
     unlabelled_controls,
@@ -45,10 +46,10 @@ def start_red_blue(contexts: Callable[..., Any], server: str, shot: Shot) -> tup
     own.get_by_label("Sides").fill("Red, Blue")
     own.get_by_role("button", name="Start this match").click()
     referee.wait_for_selector("#turn-marker")
-    red = join(contexts(viewport=DESKTOP), referee.get_by_label("Join link for Red").input_value(),
+    red = join(contexts(viewport=DESKTOP), join_link(referee, "Red"),
                "Ann", shot, "00-red")
     blue = join(contexts(viewport=PHONE, is_mobile=True, has_touch=True),
-                referee.get_by_label("Join link for Blue").input_value(), "Bert", shot, "00-blue")
+                join_link(referee, "Blue"), "Bert", shot, "00-blue")
     return referee, red, blue
 
 

@@ -18,6 +18,7 @@ from test_browser_table import (  # the table page's own helpers
     PHONE,
     acted,
     join,
+    join_link,
     low_contrast,
     policed_contexts,
     start_sample,
@@ -39,10 +40,10 @@ def test_a_shared_step_waits_for_every_side_to_say_it_is_done(
     referee = contexts(viewport=PHONE).new_page()
     start_sample(referee, server, "extended-sequence-demo")
     sides = [label.removeprefix("Join link for ") for label in referee.locator(
-        "input[aria-label^='Join link for ']").evaluate_all("els => els.map(e => e.ariaLabel)")]
+        "#seats li a.share-link").all_inner_texts()]
     assert len(sides) == 2
     phones = [join(contexts(viewport=PHONE, is_mobile=True, has_touch=True),
-                   referee.get_by_label(f"Join link for {side}").input_value(), player,
+                   join_link(referee, side), player,
                    screenshots, f"shared-00-{n}")
               for n, (side, player) in enumerate(zip(sides, ("Ann", "Bert"), strict=True))]
     first, second = phones

@@ -95,6 +95,11 @@ def place_markers(page: Any, unit_id: str, kind: str, count: int) -> None:
     acted(page)
 
 
+def join_link(page: Any, side: str) -> str:
+    """The join link the Seats panel shows for `side` (by its name)."""
+    return str(page.get_by_role("link", name=f"Join link for {side}").get_attribute("href"))
+
+
 def join(context: Any, link: str, player: str, shot: Shot, name: str) -> Any:
     page = context.new_page()
     page.goto(link)
@@ -161,8 +166,8 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     referee.get_by_role("button", name="Start this match").first.click()
     referee.wait_for_selector("#turn-marker")
     assert "You: Referee" in referee.locator("#viewer").inner_text()
-    red_link = referee.get_by_label("Join link for Expeditionary Force").input_value()
-    blue_link = referee.get_by_label("Join link for Free Militia").input_value()
+    red_link = join_link(referee, "Expeditionary Force")
+    blue_link = join_link(referee, "Free Militia")
     assert "#join=" in red_link and "#join=" in blue_link
     screenshots(referee, "02-referee-table")
 
@@ -322,8 +327,8 @@ def test_the_log_filters_and_a_dispute_goes_to_the_referee(
         contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
     referee = contexts().new_page()
     start_sample(referee, server)
-    blue = join(contexts(viewport=PHONE), referee.get_by_label(
-        "Join link for Free Militia").input_value(), "Bert", screenshots, "01-blue")
+    blue = join(contexts(viewport=PHONE), join_link(referee, "Free Militia"), "Bert", screenshots,
+                "01-blue")
 
     # Blue disputes the match's first event; the referee sees it live and rules.
     entry = blue.locator('#log li[data-version="1"]')
