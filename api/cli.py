@@ -3,15 +3,14 @@
 `battlelog import FILE` (the interchange format, docs/interchange.md), and
 `battlelog project` (the read models' runner, as a process of its own: docs/deploy.md).
 
-`make run` installs it in .venv/bin/ (README.md: "The battlelog command"). Output cut short by
-its reader (`battlelog export MATCH | head`) ends the command quietly, with exit status 1."""
+`make run` installs it in .venv/bin/ (README.md: "The battlelog command"). A command ends
+quietly, without a traceback, when its reader closes the pipe (`battlelog export MATCH | head`:
+exit status 1) and on Ctrl-C (130; `serve` shuts down cleanly, says so, and exits with 0)."""
 
 from __future__ import annotations
 
 import argparse
-import errno
 import os
-import socket
 import sys
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -227,6 +226,7 @@ def verify(path: str) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     from api.app import create_app
+    from api.listening import cannot_listen, listen, urls
     from api.server import config
 
     chosen = {name: getattr(args, name) for name in _serve_limits()}
@@ -237,18 +237,19 @@ def serve(args: argparse.Namespace) -> int:
         print(f"battlelog serve: {error}", file=sys.stderr)
         return 2
     try:
-        listening = _listen(args.host, args.port)
+        listening = listen(args.host, args.port)
     except OSError as error:
-        print(f"battlelog serve: {_cannot_listen(args.host, args.port, error)}", file=sys.stderr)
+        print(f"battlelog serve: {cannot_listen(args.host, args.port, error)}", file=sys.stderr)
         return 1
     settings = given.with_admin_token()
     _, where = _store(args.db)
     admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
              else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    base = f"http://{host}:{listening.getsockname()[1]}"
+    base, elsewhere = urls(args.host, listening.getsockname()[1])
     print(f"battlelog is serving {base} (store: {where})\n"
-          f"open {base}/ in a browser to play; the API documentation is at {base}/docs\n"
+          f"open {base}/ in a browser to play"
+          + (f", or {elsewhere}/ from another device on your network" if elsewhere else "")
+          + f"; the API documentation is at {base}/docs\n"
           f"admin token for the match list (GET /api/matches): {admin}\n"
           f"start a sample match: curl -s {base}/api/scenarios/atomic-africa-demo | "
           f"curl -s -X POST {base}/api/matches -H 'Content-Type: application/json' -d @-\n"
@@ -257,32 +258,12 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     server = uvicorn.Server(config(app, settings, log_level="warning"))
     app.state.stopping = lambda: server.should_exit
-    server.run(sockets=[listening])
-    return 0
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    """The server's socket, bound before anything says the server runs (uvicorn would open
-    the store, then fail to bind). As uvicorn binds: SO_REUSEADDR, IPv6 for an address with
-    a colon. Port 0 takes a free port."""
-    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listening.bind((host, port))
-    except OSError:
-        listening.close()
-        raise
-    return listening
-
-
-def _cannot_listen(host: str, port: int, error: OSError) -> str:
-    if error.errno == errno.EADDRINUSE:
-        return (f"port {port} on {host} is taken (by another battlelog, or another program); "
-                f"choose another: battlelog serve --port {port + 1}, or make run PORT={port + 1}")
-    if error.errno == errno.EACCES:
-        return (f"not allowed to listen on port {port} (ports below 1024 need privileges); "
-                f"choose another: --port 8000, or make run PORT=8000")
-    return f"cannot listen on {host} port {port}: {error.strerror or error}"
+        server.run(sockets=[listening])
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut down cleanly, then re-raises it
+        pass
+    print(f"battlelog stopped (store: {where})", flush=True)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -295,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         # Python flushes standard output once more on exit: let that go to /dev/null.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:  # Ctrl-C (serve stops cleanly on its own, and says so)
+        return 130  # what a shell reports for a command stopped by Ctrl-C
     return status
 
 

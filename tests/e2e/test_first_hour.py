@@ -4,10 +4,12 @@ the console script installed in the venv, run from a folder of the user's own.""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,21 @@ def test_make_run_on_a_taken_port_fails_before_claiming_to_run(tmp_path: Path) -
     assert f"port {port} on 127.0.0.1 is taken" in done.stderr
     assert f"make run PORT={port + 1}" in done.stderr
     assert not (tmp_path / "b.db").exists()
+
+
+def test_ctrl_c_while_reading_standard_input_ends_quietly(tmp_path: Path) -> None:
+    """`battlelog verify -` waiting for a file on standard input, stopped with Ctrl-C."""
+    proc = subprocess.Popen([BATTLELOG, "verify", "-"], cwd=tmp_path, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wchan = Path(f"/proc/{proc.pid}/wchan")
+        deadline = time.monotonic() + 30
+        while "pipe_read" not in wchan.read_text():  # until it waits on the pipe
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (err, out) == ("", "")
+    assert proc.returncode == 130  # as a shell reports a command stopped by Ctrl-C

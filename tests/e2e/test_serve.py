@@ -4,6 +4,7 @@ another program holds is refused before anything claims to run."""
 from __future__ import annotations
 
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -68,17 +69,62 @@ def test_port_zero_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
         first = proc.stdout.readline()
         found = re.search(r"serving http://127\.0\.0\.1:(\d+) ", first)
         assert found, first
-        port = int(found.group(1))
-        assert port != 0
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.1)
+        assert int(found.group(1)) != 0
+        _wait_ready(f"http://127.0.0.1:{found.group(1)}", proc)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{url}/api/health/ready").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.1)
+
+
+def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
+    """Ctrl-C is how `make run` is stopped: a clean stop, said in a line, no traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
+         "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        found = re.search(r"serving (http://\S+) ", proc.stdout.readline())
+        assert found
+        _wait_ready(found.group(1), proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "battlelog stopped" in out
+    assert proc.returncode == 0
+
+
+def test_every_address_names_where_to_open_it_here_and_from_a_phone(tmp_path: Path) -> None:
+    """`make run HOST=0.0.0.0` (the README's way to let the players' phones in): the server
+    names addresses a browser can open, never 0.0.0.0."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
+         "--host", "0.0.0.0", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline() + proc.stdout.readline()
+        assert "0.0.0.0" not in banner
+        here = re.search(r"serving (http://127\.0\.0\.1:\d+) ", banner)
+        assert here, banner
+        _wait_ready(here.group(1), proc)
+        port = here.group(1).rsplit(":", 1)[1]
+        other = re.search(rf"(http://[\d.]+:{port})/ from another device", banner)
+        assert other, banner
+        _wait_ready(other.group(1), proc)  # that address reaches this server too
     finally:
         proc.terminate()
         proc.wait(timeout=10)
