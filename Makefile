@@ -12,7 +12,16 @@ DB ?= ./battlelog.db
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv dev run test bench lint clean
+.PHONY: help venv dev run test bench lint clean
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make run     serve http://$(HOST):$(PORT) with $(DB) (installs what serving needs)"
+	@echo "             choose: make run PORT=8001 HOST=0.0.0.0 DB=./club.db; Ctrl-C stops it"
+	@echo "make test    the whole suite (installs the test tools too)"
+	@echo "make bench   the benchmarks; make lint: ruff and mypy; make clean"
+	@echo "the battlelog command (export, import, verify), after make run:"
+	@echo "             $(BIN)/battlelog --help"
 
 venv: $(RUN_STAMP)
 dev: $(DEV_STAMP)

@@ -157,3 +157,12 @@ def test_ctrl_c_while_reading_standard_input_ends_quietly(tmp_path: Path) -> Non
         proc.kill()
     assert (err, out) == ("", "")
     assert proc.returncode == 130  # as a shell reports a command stopped by Ctrl-C
+
+
+def test_make_alone_says_what_to_run_and_installs_nothing(tmp_path: Path) -> None:
+    done = make(f"RUN_STAMP={tmp_path / 'run'}", f"DEV_STAMP={tmp_path / 'dev'}", "-n")
+    assert done.returncode == 0
+    assert pip_installs(done) == []
+    shown = make().stdout
+    assert "make run" in shown and "PORT=" in shown and "make test" in shown
+    assert ".venv/bin/battlelog" in shown
