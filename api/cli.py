@@ -15,12 +15,15 @@ import sys
 from collections.abc import Iterable
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 from eventsourcing.persistence import PersistenceError
 
 from api.settings import Settings
+
+if TYPE_CHECKING:
+    from domain.application import Matches
 
 
 def _serve_limits() -> dict[str, tuple[str, Any, Any, str]]:
@@ -91,14 +94,15 @@ def project(db: str | None) -> int:
     import signal
     import threading
 
-    from domain.application import Matches
     from projections.catalogue import open_catalogue
 
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
-    matches = Matches(env=Settings(db=db).store_env())
-    store = matches.env.get("SQLITE_DBNAME") or f"PostgreSQL {matches.env.get('POSTGRES_DBNAME')}"
+    opened = _open_store("project", db)
+    if opened is None:
+        return 2
+    matches, store = opened
     print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)
     try:
         open_catalogue(matches).run_forever(stopping)
@@ -112,7 +116,6 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     from collections.abc import Iterator
     from uuid import UUID
 
-    from domain.application import Matches
     from domain.errors import DomainError
     from projections import report
     from projections.dice_stats import csv_lines, statistics
@@ -123,13 +126,10 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     except ValueError:
         print(f"battlelog export: '{match}' is not a match id", file=sys.stderr)
         return 1
-    env, where = _store(db)
-    if "SQLITE_DBNAME" in env and not Path(where).is_file():
-        print(f"battlelog export: no battlelog database at {where} (give its file with --db "
-              f"PATH or BATTLELOG_DB: `battlelog serve` keeps it in the folder it was started "
-              f"from, ./battlelog.db unless told otherwise)", file=sys.stderr)
+    opened = _open_store("export", db, reading=True)
+    if opened is None:
         return 2
-    matches = Matches(env={**env, "CREATE_TABLE": "n"})  # reading adds no table either
+    matches, where = opened
 
     def events() -> Iterator[Any]:
         return matches.events_of(match_id, upto=matches.head(match_id).version)
@@ -159,10 +159,30 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     return 0
 
 
-def _store(db: str | None) -> tuple[dict[str, str], str]:
-    """The store's env (from --db, else the environment) and its name for messages."""
+def _where(env: dict[str, str]) -> str:
+    """The store's name, for messages."""
+    return env.get("SQLITE_DBNAME") or f"PostgreSQL {env.get('POSTGRES_DBNAME')}"
+
+
+def _open_store(command: str, db: str | None, *,
+                reading: bool = False) -> tuple[Matches, str] | None:
+    """The store (--db, else the environment) and its name; None when it cannot be used, as
+    said on standard error. A command that only reads creates nothing: the SQLite file must
+    be there already, and no table is added to it."""
+    from domain.application import Matches
+
     env = Settings(db=db).store_env()
-    return env, env.get("SQLITE_DBNAME") or f"PostgreSQL {env.get('POSTGRES_DBNAME')}"
+    where = _where(env)
+    if reading and "SQLITE_DBNAME" in env and not Path(where).is_file():
+        print(f"battlelog {command}: no battlelog database at {where} (give its file with "
+              f"--db PATH or BATTLELOG_DB: `battlelog serve` keeps it in the folder it was "
+              f"started from, ./battlelog.db unless told otherwise)", file=sys.stderr)
+        return None
+    try:
+        return Matches(env={**env, "CREATE_TABLE": "n"} if reading else env), where
+    except PersistenceError as error:
+        print(f"battlelog {command}: {_unreadable(where, error)}", file=sys.stderr)
+        return None
 
 
 def _unreadable(where: str, error: PersistenceError) -> str:
@@ -173,7 +193,6 @@ def _unreadable(where: str, error: PersistenceError) -> str:
 
 def import_file(path: str, db: str | None) -> int:
     from api.imports import ImportFile
-    from domain.application import Matches
     from domain.errors import DomainError
 
     try:
@@ -181,13 +200,11 @@ def import_file(path: str, db: str | None) -> int:
     except OSError as error:
         print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
         return 2
-    env, where = _store(db)
-    try:
-        matches = Matches(env=env)
-    except PersistenceError as error:
+    opened = _open_store("import", db)
+    if opened is None:
         upload.close()
-        print(f"battlelog import: {_unreadable(where, error)}", file=sys.stderr)
         return 2
+    matches, where = opened
     try:
         result = upload.import_into(matches, isolate=False)  # this is a process of its own
     except DomainError as error:
@@ -242,7 +259,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"battlelog serve: {cannot_listen(args.host, args.port, error)}", file=sys.stderr)
         return 1
     settings = given.with_admin_token()
-    _, where = _store(args.db)
+    where = _where(settings.store_env())
     admin = ("from BATTLELOG_ADMIN_TOKEN" if given.admin_token
              else f"{settings.admin_token} (set BATTLELOG_ADMIN_TOKEN to choose one)")
     base, elsewhere = urls(args.host, listening.getsockname()[1])

@@ -23,10 +23,13 @@ BATTLELOG = str(Path(sys.executable).parent / "battlelog")  # what `make run` in
 NO_MATCH = "00000000-0000-0000-0000-000000000001"
 
 
-def battlelog(*args: str, cwd: Path, **options: object) -> subprocess.CompletedProcess[str]:
+def battlelog(*args: str, cwd: Path, store: dict[str, str] | None = None,
+              **options: object) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it: no BATTLELOG_ variable but those of `store`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BATTLELOG_")}
-    return subprocess.run([BATTLELOG, *args], cwd=cwd, env=env, text=True, check=False,
-                          timeout=60, **options)  # type: ignore[call-overload, no-any-return]
+    return subprocess.run([BATTLELOG, *args], cwd=cwd, env={**env, **(store or {})},
+                          text=True, check=False, timeout=60,
+                          **options)  # type: ignore[call-overload, no-any-return]
 
 
 def a_store_with_a_match(path: Path) -> str:
@@ -67,6 +70,17 @@ def test_export_from_a_file_that_is_not_a_battlelog_store_adds_no_table(tmp_path
         tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master")]
     db.close()
     assert tables == ["notes"]
+
+
+@pytest.mark.parametrize("command", [["export", NO_MATCH], ["import", "match.jsonl"]])
+def test_a_store_out_of_reach_is_named_without_a_traceback(
+        tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "match.jsonl").write_text("{}\n")
+    away = {"BATTLELOG_STORE": "postgres", "BATTLELOG_PG_HOST": str(tmp_path / "no-server")}
+    done = battlelog(*command, cwd=tmp_path, store=away, capture_output=True)
+    assert done.returncode == 2
+    assert "cannot use the store PostgreSQL battlelog" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("form", ["jsonl", "md"])

@@ -1,5 +1,6 @@
-"""`battlelog serve` as a real process: it serves, a match survives a restart, and a port
-another program holds is refused before anything claims to run."""
+"""`battlelog serve` as a real process: it serves, a match survives a restart, a port another
+program holds is refused before anything claims to run, the addresses it prints open in a
+browser, and Ctrl-C stops it quietly."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import httpx
@@ -60,23 +61,22 @@ def test_a_taken_port_fails_before_claiming_to_run(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_port_zero_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
+@contextmanager
+def started(tmp_path: Path, *flags: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`battlelog serve --port 0 FLAGS` and the first two lines it printed (its banner)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
-         "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         "--port", "0", *flags], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
     try:
         assert proc.stdout is not None
-        first = proc.stdout.readline()
-        found = re.search(r"serving http://127\.0\.0\.1:(\d+) ", first)
-        assert found, first
-        assert int(found.group(1)) != 0
-        _wait_ready(f"http://127.0.0.1:{found.group(1)}", proc)
+        yield proc, proc.stdout.readline() + proc.stdout.readline()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
+def wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -88,20 +88,22 @@ def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
         time.sleep(0.1)
 
 
+def test_port_zero_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
+    with started(tmp_path) as (proc, banner):
+        found = re.search(r"serving (http://127\.0\.0\.1:(\d+)) ", banner)
+        assert found, banner
+        assert int(found.group(2)) != 0
+        wait_ready(found.group(1), proc)
+
+
 def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
     """Ctrl-C is how `make run` is stopped: a clean stop, said in a line, no traceback."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
-         "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        found = re.search(r"serving (http://\S+) ", proc.stdout.readline())
-        assert found
-        _wait_ready(found.group(1), proc)
+    with started(tmp_path) as (proc, banner):
+        found = re.search(r"serving (http://\S+) ", banner)
+        assert found, banner
+        wait_ready(found.group(1), proc)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "battlelog stopped" in out
     assert proc.returncode == 0
@@ -110,21 +112,11 @@ def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
 def test_every_address_names_where_to_open_it_here_and_from_a_phone(tmp_path: Path) -> None:
     """`make run HOST=0.0.0.0` (the README's way to let the players' phones in): the server
     names addresses a browser can open, never 0.0.0.0."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "b.db"),
-         "--host", "0.0.0.0", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        banner = proc.stdout.readline() + proc.stdout.readline()
+    with started(tmp_path, "--host", "0.0.0.0") as (proc, banner):
         assert "0.0.0.0" not in banner
-        here = re.search(r"serving (http://127\.0\.0\.1:\d+) ", banner)
+        here = re.search(r"serving (http://127\.0\.0\.1:(\d+)) ", banner)
         assert here, banner
-        _wait_ready(here.group(1), proc)
-        port = here.group(1).rsplit(":", 1)[1]
-        other = re.search(rf"(http://[\d.]+:{port})/ from another device", banner)
+        wait_ready(here.group(1), proc)
+        other = re.search(rf"(http://[\d.]+:{here.group(2)})/ from another device", banner)
         assert other, banner
-        _wait_ready(other.group(1), proc)  # that address reaches this server too
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        wait_ready(other.group(1), proc)  # that address reaches this server too
