@@ -99,19 +99,20 @@ def build(events: Iterable[ev.Event]) -> Report:
 
 # ---- charts -------------------------------------------------------------------------------
 
+Quote = Callable[[str], str]  # the quoting of the format (Markdown or HTML) for a player's text
 W, H, PAD = 520, 220, 40
 LEGEND_FONT, LEGEND_LINE, LEGEND_CHARS = 14, 17, 52  # a line of the legend: whole words
 
 
-def legend(names: list[tuple[str, str, str]], top: float) -> tuple[list[str], float]:
+def legend(names: list[tuple[str, str, str]], top: float, q: Quote) -> tuple[list[str], float]:
     """One entry per side below the plot: a stroke of its colour and its whole name, wrapped
-    over as many lines as it needs. `names`: (side id, name, colour). Returns the parts and
-    the height they take."""
+    over as many lines as it needs, each line quoted with `q` (in Markdown, the SVG's text is
+    Markdown too). `names`: (side id, name, colour). Returns the parts and their height."""
     parts, y = [], top
     for side, name, colour in names:
         lines = textwrap.wrap(one_line(name), LEGEND_CHARS, break_long_words=True) or [""]
         spans = "".join(f'<tspan x="{PAD + 26}" dy="{0 if i == 0 else LEGEND_LINE}">'
-                        f"{escape.escape(line)}</tspan>" for i, line in enumerate(lines))
+                        f"{q(line)}</tspan>" for i, line in enumerate(lines))
         parts.append(f'<g data-side="{escape.escape(one_line(side))}">'
                      f'<line x1="{PAD}" y1="{y - 4}" x2="{PAD + 20}" y2="{y - 4}" '
                      f'stroke="{colour}" stroke-width="3"/>'
@@ -121,7 +122,8 @@ def legend(names: list[tuple[str, str, str]], top: float) -> tuple[list[str], fl
     return parts, y - top
 
 
-def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) -> str:
+def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str],
+               q: Quote = escape.escape) -> str:
     """One line per side over the turns (x: turn 1..n), a dot at each turn, in the side's
     colour on the table page, with axes, a title and a legend below naming each side whole."""
     n = max((len(v) for v in series.values()), default=0)
@@ -130,7 +132,7 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str]) 
     colours = side_colours(names)
     # one line each: in Markdown, a blank line would end the SVG
     entries, height = legend([(side, names.get(side, side), colours.get(side, NEUTRAL))
-                              for side in series], H + 6)
+                              for side in series], H + 6, q)
     full = H + height + 6
 
     def x(i: int) -> float:
@@ -196,12 +198,12 @@ def histogram(die: str, faces: dict[int, int]) -> str:
     return "".join(parts)
 
 
-def charts(report: Report) -> list[str]:
+def charts(report: Report, q: Quote = escape.escape) -> list[str]:
     names = dict(report.sides)
-    out = [line_chart("Victory points per side", report.vp_by_turn, names),
-           line_chart("Units in play per side", report.units_by_turn, names)]
+    out = [line_chart("Victory points per side", report.vp_by_turn, names, q),
+           line_chart("Units in play per side", report.units_by_turn, names, q)]
     if any(any(v) for v in report.figures_by_turn.values()):
-        out.append(line_chart("Figures remaining per side", report.figures_by_turn, names))
+        out.append(line_chart("Figures remaining per side", report.figures_by_turn, names, q))
     out += [histogram(die, faces) for die, faces in report.histograms.items()]
     return out
 
@@ -210,7 +212,6 @@ def charts(report: Report) -> list[str]:
 # Each line is built with `q`, the quoting of the format (Markdown or HTML), applied to every
 # text a player typed (names, ids, reasons, disputes, rulings) and to nothing of ours.
 
-Quote = Callable[[str], str]
 
 
 def _turn_lines(report: Report, q: Quote) -> list[str]:
@@ -271,7 +272,7 @@ def markdown(report: Report) -> str:
              *(f"- {line}" for line in _turn_lines(report, q)), "", "## Disputes and rulings",
              "", *(f"- {line}" for line in _dispute_lines(report, q) or ["none"]), "",
              "## Dice", "", *(f"- {line}" for line in _luck_lines(report, q) or ["no dice"]),
-             "", "## Charts", "", *(f"{svg}\n" for svg in charts(report))]
+             "", "## Charts", "", *(f"{svg}\n" for svg in charts(report, q))]
     return "\n".join(parts) + "\n"
 
 

@@ -139,3 +139,20 @@ def test_luck_is_judged_only_where_the_dice_are_enough(client: TestClient) -> No
     stats = fetch(m, "dice").json()["seats"]
     assert stats["allies"]["d6"]["verdict"] == "too few dice"
     assert stats["axis"]["d6"]["verdict"] == "as expected"
+
+
+def test_a_side_name_in_the_legend_stays_text_in_markdown(client: TestClient) -> None:
+    """In the Markdown report the charts are inline HTML in a paragraph, so a renderer reads
+    their text as Markdown: the legend quotes each line of a name as the rest does."""
+    from markdown_it import MarkdownIt
+
+    name = "[a link](evil:alert) <b>bold</b> " * 3  # long: the legend wraps it
+    m = Played(client, {"scenario": "s", "sides": [{"id": "red", "name": name},
+                                                   {"id": "blue", "name": "Blue"}]})
+    page = MarkdownIt("commonmark").render(fetch(m, "md").text)
+    assert "<a " not in page and "<b>" not in page
+    charts = [c for c in svgs(page) if c.findall(f"{SVG}polyline")]
+    for chart in charts:
+        [key] = [g for g in chart.findall(f"{SVG}g") if g.get("data-side") == "red"]
+        shown = " ".join(t.text or "" for t in key.iter(f"{SVG}tspan"))
+        assert shown == " ".join(name.split())

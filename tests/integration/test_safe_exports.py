@@ -77,7 +77,7 @@ DISPUTE = ("line one\n\n# injected heading\n<script>alert(3)</script>\n"
            "[x](http://evil.example) <http://evil.example>")
 RULING = '<a href="http://evil.example">ruling</a> www.evil.example mail@evil.example'
 REASON = "&lt;b&gt; entity &amp; http://evil.example"
-CHART_TAGS = {"svg", "title", "rect", "line", "text", "polyline"}
+CHART_TAGS = {"svg", "title", "rect", "line", "text", "polyline", "circle", "g", "tspan"}
 SAID = [SCENARIO, *SIDE_NAMES, *UNIT_NAMES, RULING, REASON]
 
 
