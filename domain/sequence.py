@@ -6,7 +6,7 @@ player-turn), or repeat while a condition of the ruleset holds (`repeat_while`),
 active side alternating each time (`alternate`: AA's Activation Phases), passing over a side
 for whom the phase's `eligible` condition fails. A step names the
 actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
-`attacker` that the match's options map to a side), whether it may be skipped, and a
+`attacker`: see below), whether it may be skipped, and a
 condition that must hold before the marker can leave it (`leave_when`). In a `shared` step
 every side acts, and the marker moves on once each side has said it is done. A step inside a
 player-turn can belong to one role's player-turn only (`only`: NO-3's German segments).
