@@ -5,8 +5,9 @@
 
 import { api, devices, entropy, follow } from "./api.js";
 import { renderDice, renderVP } from "./dice.js";
-import { $, field, h, notice, panel } from "./dom.js";
+import { $, h, notice, panel } from "./dom.js";
 import { renderLog, renderTime } from "./history.js";
+import { joinPage } from "./join.js";
 import { restore, snapshot } from "./keep.js";
 import { renderDisputes, renderExports, renderSeats } from "./records.js";
 import { renderActions, renderHead, renderPast, renderPrompt, renderTurn } from "./turn.js";
@@ -21,7 +22,7 @@ function takeFragment() {
 
 export async function table(main, id) {
   const fragment = takeFragment();
-  if (fragment.join) return joinPage(main, id, fragment.join);
+  if (fragment.join) return joinPage(main, id, fragment.join);  // app.js sends #join= there first
   const token = fragment.seat || fragment.token;
   if (token) {
     const match = await api(`/api/matches/${id}`, { token }).catch((error) => error);
@@ -38,26 +39,6 @@ export async function table(main, id) {
     return;
   }
   return new Table(main, id).start();
-}
-
-function joinPage(main, id, token) {
-  const form = h("form", {
-    class: "stack", "aria-label": "Join this match",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const player = event.target.elements.player.value.trim();
-      try {
-        const joined = await api(`/api/matches/${id}/seats`, { method: "POST", token, body: { player, entropy: entropy() } });
-        devices.save(id, { tokens: { [joined.side]: joined.token }, seat: joined.side });
-        location.replace(`/play/${id}`);
-      } catch (error) { notice(error); }
-    },
-  },
-  field("Your name", h("input", { name: "player", required: true, maxlength: 120, autocomplete: "nickname" })),
-  h("p", { class: "hint" }, "Your browser adds its own random entropy to the match's dice when you join (docs/integrity.md)."),
-  h("button", { type: "submit" }, "Take my seat"));
-  main.replaceChildren(h("h1", {}, "Join the match"), form);
-  form.elements.player.focus();
 }
 
 class Table {
