@@ -157,8 +157,13 @@ def test_make_run_on_a_taken_port_fails_before_claiming_to_run(tmp_path: Path) -
 
 def test_ctrl_c_while_reading_standard_input_ends_quietly(tmp_path: Path) -> None:
     """`battlelog verify -` waiting for a file on standard input, stopped with Ctrl-C."""
-    proc = subprocess.Popen([BATTLELOG, "verify", "-"], cwd=tmp_path, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # As at a terminal: Ctrl-C's default action, even when this run inherited it ignored (a
+    # shell's background job, as CI may start it); the command then replaces the launcher.
+    launcher = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                "os.execv(sys.argv[1], sys.argv[1:])")
+    proc = subprocess.Popen([sys.executable, "-c", launcher, BATTLELOG, "verify", "-"],
+                            cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     try:
         wchan = Path(f"/proc/{proc.pid}/wchan")
         deadline = time.monotonic() + 30
