@@ -1,0 +1,239 @@
+"""Candidates for the game systems' own procedures: initiative, battlegroups, cards, the rolls
+a ruleset resolves itself, fire and combat, reinforcements, artillery, operations and
+supply. Each is drawn from the state and offered only if `decide` accepts it."""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any
+
+from domain.legal_model import Candidate, Input, location, number, one_of, text
+from domain.legal_probe import Probe
+from domain.legal_units import Offers
+from domain.legal_words import side_name, words
+from domain.rulesets.wing_command_rolls import LEADERSHIP
+from domain.state import Unit
+
+STAGES = ("radio_contact", "spotting_round", "correction", "fire_for_effect")
+SUPPLY = (("in_supply", "in supply"), ("out_of_supply", "out of supply"),
+          ("isolated", "isolated"))
+
+
+def _units(p: Probe, *exclude: str) -> list[tuple[Any, str]]:
+    return [(u.id, u.name) for u in p.units if u.id not in exclude]
+
+
+def _enemies(p: Probe, side: str) -> Input:
+    """The other sides' units, as the defenders of an attack (built once a side)."""
+    return p.once(("enemies", side), lambda: one_of(
+        "defenders", "Defenders", [(u.id, u.name) for u in p.units if u.side != side],
+        required=True, many=True))
+
+
+def _targets(p: Probe, side: str) -> Input:
+    return p.once(("targets", side), lambda: one_of(
+        "target_id", "At", [(u.id, u.name) for u in p.units if u.side != side], open_=True))
+
+
+def _leaders(p: Probe, side: str) -> Input:
+    return p.once(("leaders", side), lambda: one_of(
+        "leader_id", "The leader who rallies it", [(u.id, u.name) for u in p.units
+                                                   if u.side == side], required=True))
+
+
+def _some_hex(p: Probe, side: str | None) -> str:
+    """A place to name as an example: where a unit of another side stands."""
+    places = [u.position.label() for u in p.units if u.position is not None
+              and u.position.box is None and u.side != side]
+    return places[0] if places else "0101"
+
+
+def roll_initiative(p: Probe) -> Offers:
+    yield "roll_initiative", [Candidate(label="Roll initiative", dice=True,
+                                        body={"type": "roll_initiative"})]
+
+
+def pass_initiative(p: Probe) -> Offers:
+    order = p.state.turn.initiative
+    to = f" to {side_name(p.state, order[1])}" if len(order) > 1 else ""
+    yield "pass_initiative", [Candidate(label=f"Hand first place{to}",
+                                        body={"type": "pass_initiative"})]
+
+
+def activate_battlegroup(p: Probe) -> Offers:
+    groups: dict[str, list[Unit]] = {}
+    for unit in p.units:
+        group = unit.extra.get("battlegroup")
+        if group is not None:
+            groups.setdefault(str(group), []).append(unit)
+    for group, members in groups.items():
+        yield "activate_battlegroup", [Candidate(
+            label=f"{group}: {', '.join(u.name for u in members)}", side=members[0].side,
+            body={"type": "activate_battlegroup", "battlegroup": group},
+            inputs=(one_of("auxiliaries", "Auxiliary squads that go with it",
+                           [(u.id, u.name) for u in p.units if "battlegroup" not in u.extra],
+                           many=True),))]
+
+
+def draw_cards(p: Probe) -> Offers:
+    yield "draw_cards", [
+        Candidate(label="Draw up to your hand size", body={"type": "draw_cards"}),
+        Candidate(label="Draw cards", body={"type": "draw_cards"},
+                  inputs=(number("count", "How many", 1, 100, required=True, example=1),))]
+
+
+def _hand(p: Probe) -> tuple[str, ...]:
+    """The seat's own hand: never another side's."""
+    return p.state.hands.get(p.side, ()) if p.side is not None else ()
+
+
+def discard_cards(p: Probe) -> Offers:
+    hand = _hand(p)
+    for card in dict.fromkeys(hand):
+        yield "discard_cards", [Candidate(
+            label=card, body={"type": "discard_cards", "cards": [card]},
+            inputs=(one_of("cards", "Cards to discard", [(c, c) for c in dict.fromkeys(hand)],
+                           many=True),))]
+
+
+def play_card(p: Probe) -> Offers:
+    for card in dict.fromkeys(_hand(p)):
+        yield "play_card", [Candidate(label=card, body={"type": "play_card", "card": card})]
+
+
+def shuffle_deck(p: Probe) -> Offers:
+    yield "shuffle_deck", [Candidate(label="Shuffle your deck", body={"type": "shuffle_deck"})]
+
+
+def cut_deck(p: Probe) -> Offers:
+    for side in p.state.sides:
+        cards = len(p.state.decks.get(side.id, ()))
+        if cards > 1:
+            yield "cut_deck", [Candidate(
+                label=f"Cut {side.name}'s deck", side=side.id,
+                body={"type": "cut_deck", "side": side.id},
+                inputs=(number("at", "Cards that go under", 1, cards - 1, required=True,
+                               example=cards // 2),))]
+
+
+def rule_roll(p: Probe) -> Offers:
+    """Each roll of the current step, for each unit: as it is, with the number of dice the
+    player chooses (WC-6), with a leader the roll needs (ES-3); and with an officer's
+    leadership cubes spent (WC-3..WC-6)."""
+    dice = number("dice", "How many dice", 1, 3, required=True, example=1)
+    optional = (Input(name="leader_id", label="An officer whose leadership cubes are spent "
+                      "(with leadership)", kind="id"),
+                number("leadership", "Leadership cubes spent", 0, 20, example=1),
+                Input(name="new_unit_id", label="The id of a leader it creates", kind="id"),
+                number("dice", "How many dice (where the roll lets you choose)", 1, 3,
+                       example=1))
+    for name, roll in p.ruleset.rolls.items():
+        if p.state.turn.step not in roll.steps:
+            continue
+        for unit in p.units:
+            body = {"type": "rule_roll", "roll": name, "unit_id": unit.id}
+            leaders = _leaders(p, unit.side)
+            yield f"rule_roll:{name}", chain(
+                [Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                           inputs=optional),
+                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                           inputs=(dice, *optional[:-1]))],
+                (Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                           family="leader_id",
+                           inputs=(leaders.model_copy(update={"example": m.value}),))
+                 for m in leaders.values or () if m.value != unit.id))
+            for officer in p.units:
+                if officer.side != unit.side or not officer.markers.get(LEADERSHIP):
+                    continue
+                cubes = number("leadership", "Leadership cubes spent", 1,
+                               officer.markers[LEADERSHIP], required=True, example=1)
+                with_officer = {**body, "leader_id": officer.id}
+                label = f"{unit.name}, with {officer.name}'s leadership"
+                yield f"rule_roll:{name}", [
+                    Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
+                              inputs=(cubes,)),
+                    Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
+                              inputs=(cubes, dice))]
+
+
+def fire(p: Probe) -> Offers:
+    """A unit fires, at a target or (where the game allows) at none named. The targets
+    listed are the other sides' units; a game may let a unit fire at others too."""
+    modifiers = (number("differential", "Fire differential", -20, 20, example=1),
+                 number("modifier", "Modifier", -20, 20, example=1))
+    for unit in p.units:
+        targets = _targets(p, unit.side)
+        body = {"type": "fire", "unit_id": unit.id}
+        yield "fire", chain(
+            [Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                       inputs=(targets, *modifiers))],
+            (Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                       family="target_id", inputs=(targets.model_copy(
+                           update={"required": True, "example": option.value}), *modifiers))
+             for option in targets.values or ()))
+
+
+def resolve_combat(p: Probe) -> Offers:
+    """An attack by a unit on an enemy unit (more of either side may join: `attackers`,
+    `defenders`); the odds as the players work them out."""
+    attackers = one_of("attackers", "Attackers", _units(p), many=True)
+    odds = text("odds", "Odds", required=True, example="1:1", says="attackers:defenders, "
+                "e.g. 3:1")
+    modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
+    for unit in p.units:
+        enemies = _enemies(p, unit.side)
+        yield "resolve_combat", (Candidate(
+            label=unit.name, unit_id=unit.id, dice=True, family="defenders",
+            body={"type": "resolve_combat", "attackers": [unit.id]},
+            inputs=(enemies.model_copy(update={"example": [enemy.value]}), odds, attackers,
+                    modifiers))
+            for enemy in enemies.values or ())
+
+
+def announce_reinforcements(p: Probe) -> Offers:
+    inputs = (text("entry", "Where they enter", required=True, example="the map edge"),
+              one_of("unit_ids", "Units announced", _units(p), many=True))
+    for unit in p.units:
+        yield "announce_reinforcements", [Candidate(
+            label=unit.name, unit_id=unit.id, inputs=inputs,
+            body={"type": "announce_reinforcements", "unit_ids": [unit.id]})]
+
+
+def call_artillery(p: Probe) -> Offers:
+    missions = sorted({name.split(".")[1] for name in p.state.tracks
+                       if name.startswith("artillery.") and name.count(".") == 1})
+    new = next(f"m{n}" for n in range(1, len(missions) + 2) if f"m{n}" not in missions)
+    for mission in (*missions, new):
+        for stage in STAGES:
+            body = {"type": "call_artillery", "mission": mission, "stage": stage}
+            label = f"{'New mission' if mission == new else f'Mission {mission}'}: {words(stage)}"
+            named = (Input(name="mission", label="Mission", kind="id"),) if mission == new else ()
+            where = location("location", "Where the rounds fall", _some_hex(p, p.side))
+            yield "call_artillery", [
+                Candidate(label=label, body=body, dice=True,
+                          inputs=(*named, where.model_copy(update={"required": False}))),
+                Candidate(label=label, body=body, dice=True, inputs=(*named, where))]
+
+
+def declare_operation(p: Probe) -> Offers:
+    mine = [u for u in p.units if u.side == p.side]
+    extras = (one_of("hqs", "HQs in operation", [(u.id, u.name) for u in mine], many=True),
+              Input(name="first", label="The German player-turn comes first", kind="bool",
+                    example=True),
+              location("carpet_bombing", "Carpet bombing at", _some_hex(p, p.side),
+                       required=False))
+    yield "declare_operation", [Candidate(label="No operation",
+                                          body={"type": "declare_operation", "hqs": []},
+                                          inputs=extras)]
+    for unit in mine:
+        yield "declare_operation", [Candidate(
+            label=f"Operation: {unit.name}", unit_id=unit.id,
+            body={"type": "declare_operation", "hqs": [unit.id]}, inputs=extras)]
+
+
+def set_supply(p: Probe) -> Offers:
+    inputs = (one_of("status", "Supply", list(SUPPLY), required=True, example="in_supply"),
+              one_of("unit_ids", "Units", _units(p), many=True))
+    for unit in p.units:
+        yield "set_supply", [Candidate(label=unit.name, unit_id=unit.id, inputs=inputs,
+                                       body={"type": "set_supply", "unit_ids": [unit.id]})]

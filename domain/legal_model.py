@@ -1,0 +1,163 @@
+"""What `legal_actions` answers: the actions a seat may take now, each with its choices, the
+body to post for each, the inputs a player still gives, and whether the turn marker may move
+on (docs/legal-actions.md). Plain data: the API serves it as it is.
+
+Inside the domain a generator describes each choice as `Candidate`s (alternatives, the first
+that `decide` accepts is offered); `domain.legal_probe` turns them into `Choice`s."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+InputKind = Literal["text", "id", "number", "choice", "choices", "position", "location", "bool",
+                    "dice", "object"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Option(_Frozen):
+    """One value an input takes, with its label in the players' words."""
+
+    value: Any
+    label: str
+
+
+class Input(_Frozen):
+    """A field of the body the player fills in (`name`, dotted for a nested field: `unit.id`).
+
+    `values` lists what it takes (each one accepted by the rules now); with `open` they are
+    suggestions and other values may be accepted too. A `choices` input takes a list of them.
+    `minimum`/`maximum` bound a number (the schema's and the game's bounds; the rules may still
+    refuse a value within them, naming the rule). `example` is a value the rules accept here,
+    to show what is meant, not advice. A `required` input is not in the choice's body: add it.
+    """
+
+    name: str
+    label: str
+    kind: InputKind
+    required: bool = False
+    says: str = ""
+    values: tuple[Option, ...] | None = None
+    open: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    example: Any = None
+
+
+class Die(_Frozen):
+    """One die of a roll: what it is and what it is for."""
+
+    sides: int
+    purpose: str
+    key: str | None = None  # roll_initiative: the side whose die it is
+
+
+class TableDice(_Frozen):
+    """The same choice with the players' own dice: `body` (with example faces) is accepted;
+    put the faces thrown at the table in `field`, one per die of `dice`, in that order (a list;
+    for `roll_morale` one number; for `roll_initiative` an object keyed by each die's `key`)."""
+
+    field: str
+    dice: tuple[Die, ...]
+    body: dict[str, Any]
+
+
+class Choice(_Frozen):
+    """One way to take the action: `label` in the players' words, and the JSON `body` to post
+    to `/api/matches/{id}/actions` (add the `required` inputs first)."""
+
+    label: str
+    body: dict[str, Any]
+    unit_id: str | None = None  # the unit the choice is about (its card shows it)
+    side: str | None = None  # the side the choice is about (a deck to cut, a winner, ...)
+    inputs: tuple[Input, ...] = ()
+    dice: tuple[Die, ...] = ()  # what the service rolls for it
+    table: TableDice | None = None
+
+
+class LegalAction(_Frozen):
+    """An action the seat may take now: its `title` in the game's words with its rule id."""
+
+    id: str  # unique in the answer: the action type, or `rule_roll:<roll>`
+    type: str
+    title: str
+    rule: str | None = None
+    choices: tuple[Choice, ...]
+
+
+class NextStep(_Frozen):
+    """Whether this seat may `advance` now: where it leads (or that this side says it is done
+    with a step every side acts in), or why not, in words."""
+
+    legal: bool
+    title: str
+    to: str | None = None  # the step it moves the marker to (None: the marker stays)
+    reason: str | None = None
+    rule: str | None = None
+    body: dict[str, Any] = Field(default_factory=lambda: {"type": "advance"})
+    skips: tuple[Choice, ...] = ()  # on to a later step, passing optional ones
+
+
+class LegalActions(_Frozen):
+    seat: str
+    turn: int
+    step: str
+    reason: str | None = None  # why there is nothing to do (a spectator, the end, ...)
+    actions: tuple[LegalAction, ...] = ()
+    advance: NextStep
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A choice as a generator proposes it: the body without its required inputs; `dice`
+    when the service rolls for it (the players may throw their own instead)."""
+
+    label: str
+    body: dict[str, Any]
+    inputs: tuple[Input, ...] = ()
+    unit_id: str | None = None
+    side: str | None = None
+    dice: bool = False
+    # Alternatives of one family try the input `family` names with different examples (a
+    # target, a leader). When one is refused as the alternative without it is, or two alike
+    # in words that name neither value, the input is not what the rules refuse: the rest of
+    # the family is not tried.
+    family: str | None = None
+
+
+# ---- inputs, as the generators write them ---------------------------------------------------
+
+def text(name: str, label: str, *, required: bool = False, example: Any = None,
+         says: str = "") -> Input:
+    return Input(name=name, label=label, kind="text", required=required, example=example,
+                 says=says)
+
+
+def number(name: str, label: str, low: int, high: int, *, required: bool = False,
+           example: int | None = None, says: str = "") -> Input:
+    return Input(name=name, label=label, kind="number", required=required, minimum=low,
+                 maximum=high, example=example, says=says or f"a whole number from {low} to {high}")
+
+
+def one_of(name: str, label: str, options: list[tuple[Any, str]], *, required: bool = False,
+           many: bool = False, open_: bool = False, example: Any = None) -> Input:
+    """An input whose values are listed (each is tried; only those accepted are offered)."""
+    return Input(name=name, label=label, kind="choices" if many else "choice",
+                 required=required, open=open_, example=example,
+                 values=tuple(Option.model_construct(value=v, label=w) for v, w in options))
+
+
+def position(name: str, label: str, example: Any, *, required: bool = True) -> Input:
+    return Input(name=name, label=label, kind="position", required=required, example=example,
+                 says="a point on the table (x and y, inches), a hex id, or an off-board box "
+                      "(reserve, reinforcements, eliminated, transport)")
+
+
+def location(name: str, label: str, example: str, *, required: bool = True) -> Input:
+    return Input(name=name, label=label, kind="location", required=required, example=example,
+                 says="a hex id, an off-board box, or a table point as 'x,y'")

@@ -1,0 +1,188 @@
+"""Asking `decide` itself: `Probe` decides a body for the seat against the state, with a
+stand-in dice source (never the match's seed: the faces do not matter, only whether the
+action is accepted), and turns a generator's candidates into the choices it accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any, TypeVar, get_args
+from uuid import UUID
+
+from pydantic import TypeAdapter, ValidationError
+
+from domain import events as ev
+from domain.commands import Action, Command
+from domain.context import Context
+from domain.decide import decide
+from domain.dice import SeededDice, parse
+from domain.errors import DomainError, InvalidAction
+from domain.legal_model import Candidate, Choice, Die, Input, TableDice
+from domain.legal_words import in_words, side_name
+from domain.rulesets import Ruleset
+from domain.state import MatchState, Unit
+
+ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
+COMMANDS: dict[str, type[Command]] = {  # action type -> its command class
+    cls.model_fields["type"].default: cls for cls in get_args(get_args(Action)[0])}
+STAND_IN = SeededDice(b"battlelog-legal-actions: not the match's dice")
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+T = TypeVar("T")
+LISTED = ("choices",)  # an input whose value is a list: a value is tried as [value]
+
+
+def put(body: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """A copy of `body` with the dotted field `name` set to `value` (the objects on the way
+    copied, the rest shared: bodies are never changed in place)."""
+    first, _, rest = name.partition(".")
+    if not rest:
+        return {**body, first: value}
+    inner = body.get(first)
+    return {**body, first: put(inner if isinstance(inner, dict) else {}, rest, value)}
+
+
+class Probe:
+    """The seat's view of what `decide` accepts now (each body decided once)."""
+
+    def __init__(self, state: MatchState, ruleset: Ruleset, seat: str, version: int) -> None:
+        self.state, self.ruleset, self.seat, self.version = state, ruleset, seat, version
+        self.context = Context(match_id=UUID(int=0), version=version, actor=seat,
+                               command_id="legal-actions", now=EPOCH, dice=STAND_IN,
+                               roll_index=state.dice.count)
+        self._seen: dict[str, list[ev.Event] | DomainError] = {}
+        self._made: dict[object, Any] = {}
+
+    def decide(self, body: dict[str, Any]) -> list[ev.Event] | DomainError:
+        """The events `body` would make now, or the refusal."""
+        key = repr(body)  # bodies are built in one order: equal bodies, equal keys
+        if key not in self._seen:
+            try:
+                command = ACTIONS.validate_python(body)
+                self._seen[key] = decide(command, self.state, self.ruleset, self.context)
+            except ValidationError as exc:
+                self._seen[key] = InvalidAction(str(exc), rule="core-requests")
+            except DomainError as exc:
+                self._seen[key] = exc
+        return self._seen[key]
+
+    def accepts(self, body: dict[str, Any]) -> bool:
+        return not isinstance(self.decide(body), DomainError)
+
+    def once(self, key: object, make: Callable[[], T]) -> T:
+        """`make()`, built once for this answer (a list of units several choices share)."""
+        if key not in self._made:
+            self._made[key] = make()
+        found: T = self._made[key]
+        return found
+
+    # ---- what the state offers to choose from ----------------------------------------
+
+    @cached_property
+    def units(self) -> list[Unit]:
+        """The units in play, the seat's own first."""
+        return sorted(self.state.in_play(), key=lambda u: (u.side != self.seat, u.side, u.id))
+
+    @property
+    def side(self) -> str | None:
+        """The seat's side (None for the referee)."""
+        return self.seat if self.seat in self.state.side_ids() else None
+
+    def fresh_id(self, base: str) -> str:
+        """A unit id not yet taken: `<base>-2`, `<base>-3`, ..."""
+        n = 2
+        while f"{base}-{n}" in self.state.units:
+            n += 1
+        return f"{base}-{n}"
+
+    # ---- candidates into choices -------------------------------------------------------
+
+    def choose(self, alternatives: Iterable[Candidate]) -> Choice | None:
+        """The first alternative `decide` accepts (its required inputs at their examples),
+        with the inputs' values it accepts and, for a roll, the players' own dice."""
+        base: str | None = None  # the refusal of the first alternative of no family
+        met: dict[str, dict[str, Any]] = {}  # each family's refusals, and the value refused
+        dropped: set[str] = set()  # families whose input is not what the rules refuse
+        for candidate in alternatives:
+            family = candidate.family
+            if family in dropped:
+                continue
+            full = candidate.body
+            for given in candidate.inputs:
+                if given.required:
+                    full = put(full, given.name, given.example)
+            events = self.decide(full)
+            if isinstance(events, DomainError):
+                said = f"{events.rule}|{events.detail}"
+                if family is None:
+                    base = base or said
+                    continue
+                tried = next((i.example for i in candidate.inputs if i.name == family), None)
+                earlier = met.setdefault(family, {})
+                if said == base or (said in earlier and not _names(said, tried, earlier[said])):
+                    dropped.add(family)
+                earlier.setdefault(said, tried)
+                continue
+            inputs = tuple(kept for given in candidate.inputs
+                           if (kept := self._checked(full, given)) is not None)
+            dice = _dice(events, self.state)
+            table = self._table(full, candidate, events, dice) if candidate.dice else None
+            return Choice(label=candidate.label, body=candidate.body, unit_id=candidate.unit_id,
+                          side=candidate.side, inputs=inputs, dice=dice, table=table)
+        return None
+
+    def _checked(self, full: dict[str, Any], given: Input) -> Input | None:
+        """The input with only the values `decide` accepts; an optional input whose example
+        is refused is left out (the rules do not take it here)."""
+        def tried(value: Any) -> bool:
+            return self.accepts(put(full, given.name,
+                                    [value] if given.kind in LISTED else value))
+
+        if given.values is not None:
+            values = tuple(option for option in given.values if tried(option.value))
+            if not values and not given.open:
+                return None
+            return given.model_copy(update={"values": values})
+        if not given.required and given.example is not None and not self.accepts(
+                put(full, given.name, given.example)):
+            return None
+        return given
+
+    def _table(self, full: dict[str, Any], candidate: Candidate, events: list[ev.Event],
+               dice: tuple[Die, ...]) -> TableDice | None:
+        """The choice with table dice: the faces the stand-in dice showed, as the players
+        would enter theirs; offered only when `decide` accepts it."""
+        if not dice:
+            return None
+        kind = full["type"]
+        faces = [face for e in events if isinstance(e, ev.DiceRolled) for face in e.dice]
+        value: int | list[int] | dict[str, int] = faces[0] if kind == "roll_morale" else faces
+        field = "results"
+        if kind == "roll_morale":
+            field = "result"
+        elif kind == "roll_initiative":
+            value = dict(next(e.dice for e in events if isinstance(e, ev.InitiativeRolled)))
+        if not self.accepts({**full, "source": "table", field: value}):
+            return None
+        return TableDice(field=field, dice=dice,
+                         body={**candidate.body, "source": "table", field: value})
+
+
+def _names(refusal: str, *values: Any) -> bool:
+    """Whether a refusal names one of the values tried (then it is about that value)."""
+    return any(str(v) in refusal for value in values
+               for v in (value if isinstance(value, list) else [value]))
+
+
+def _dice(events: list[ev.Event], state: MatchState) -> tuple[Die, ...]:
+    """What the service rolled for an action: each die, in order, with its purpose."""
+    out: list[Die] = []
+    for event in events:
+        if isinstance(event, ev.DiceRolled) and event.source == "server":
+            sides = parse(event.notation).sides
+            out += [Die(sides=sides, purpose=in_words(event.purpose, state))
+                    for _ in event.dice]
+        elif isinstance(event, ev.InitiativeRolled):
+            out += [Die(sides=6, purpose=f"initiative of {side_name(state, side)}", key=side)
+                    for side in event.dice]
+    return tuple(out)

@@ -1,0 +1,154 @@
+"""Candidates for what is recorded rather than done to a unit: dice, results, tracks, victory
+points, notes, disputes and the end of the match."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from domain.dice import parse
+from domain.legal_model import Candidate, Input, number, one_of, text
+from domain.legal_probe import Probe
+from domain.legal_units import Offers
+from domain.legal_words import side_name, words
+from domain.rulesets.base import TrackValues
+
+MAX_VP = 10_000
+
+
+def roll_dice(p: Probe) -> Offers:
+    """Any roll of the players' own: the service's dice, or table dice (declared, then thrown,
+    or both at once with `results`)."""
+    yield "roll_dice", [Candidate(
+        label="Roll dice", body={"type": "roll_dice"},
+        inputs=(text("notation", "Dice", required=True, example="d6",
+                     says="dice notation: d6, 2d6, d10+1, 3d6-2 (d4 to d20, d100)"),
+                text("purpose", "What for", required=True, example="a roll"),
+                one_of("unit_ids", "The units it concerns",
+                       [(u.id, u.name) for u in p.units], many=True, open_=True),
+                one_of("source", "Whose dice", [("server", "the service's dice"),
+                                                ("table", "dice thrown at the table")]),
+                Input(name="results", label="The faces thrown (table dice)", kind="dice"),
+                text("success", "It succeeds when (said before the roll)"),
+                text("rule", "The rule it is for")))]
+
+
+def record_roll(p: Probe) -> Offers:
+    declared = p.state.awaiting.declared if p.state.awaiting is not None else None
+    if declared is None:
+        return
+    spec = parse(declared.notation)
+    yield "record_roll", [Candidate(
+        label=f"{declared.purpose} ({declared.notation})", body={"type": "record_roll"},
+        inputs=(Input(name="results", label="The faces thrown", kind="dice", required=True,
+                      minimum=1, maximum=spec.sides, example=[1] * spec.count,
+                      says=f"{spec.count} face(s) from 1 to {spec.sides}, one per die"),))]
+
+
+def enter_result(p: Probe) -> Offers:
+    awaiting = p.state.awaiting
+    yield "enter_result", [Candidate(
+        label=awaiting.what if awaiting is not None else "The result",
+        body={"type": "enter_result"},
+        inputs=(text("result", "The result read on your table", required=True,
+                     example="no effect"),
+                Input(name="failed", label="It failed", kind="bool", example=True)))]
+
+
+def set_track(p: Probe) -> Offers:
+    """The tracks the game keeps, each with the values it takes; a game that names none
+    keeps any track."""
+    tracks = p.ruleset.tracks
+    if not tracks:
+        for name in sorted(p.state.tracks):
+            yield "set_track", [Candidate(label=words(name), body={"type": "set_track",
+                                                                   "name": name},
+                                          inputs=(text("value", "Value", required=True,
+                                                       example=p.state.tracks[name]),))]
+        yield "set_track", [Candidate(label="Another track", body={"type": "set_track"},
+                                      inputs=(text("name", "Track", required=True,
+                                                   example="track"),
+                                              text("value", "Value", required=True,
+                                                   example=1)))]
+        return
+    cities = p.state.options.get("cities")
+    for pattern, values in tracks.items():
+        names = {n for n in p.state.tracks if fnmatchcase(n, pattern)} | (
+            set() if "*" in pattern else {pattern})
+        if pattern == "control.*" and isinstance(cities, dict):
+            names |= {f"control.{hex_id}" for hex_id in cities}
+        for name in sorted(names):
+            yield "set_track", [Candidate(label=words(name), body={"type": "set_track",
+                                                                   "name": name},
+                                          inputs=(given,), family="value")
+                                for given in _values(values, p.state.tracks.get(name))]
+        if "*" in pattern:
+            yield "set_track", [Candidate(
+                label=words(pattern.replace("*", "…")), body={"type": "set_track"},
+                family="value", inputs=(text("name", "Track", required=True, example=pattern.replace("*", "x"),
+                             says=f"a name of the form {pattern}"), given))
+                for given in _values(values, None)]
+
+
+def _values(values: TrackValues, current: object) -> list[Input]:
+    """The track's value input, once for each example worth trying (the first accepted is
+    offered): the current value, else each value in turn."""
+    if isinstance(values, range):
+        start = current if isinstance(current, int) and current in values else values.start
+        return [number("value", "Value", values.start, values.stop - 1, required=True,
+                       example=start)]
+    listed = one_of("value", "Value", [(v, words(str(v))) for v in values], required=True)
+    return [listed.model_copy(update={"example": v}) for v in values]
+
+
+def score_vp(p: Probe) -> Offers:
+    for side in p.state.sides:
+        yield "score_vp", [Candidate(label=side.name, side=side.id,
+                                     body={"type": "score_vp", "side": side.id},
+                                     inputs=(number("points", "Points", -MAX_VP, MAX_VP,
+                                                    required=True, example=1),
+                                             text("reason", "Why")))]
+
+
+def add_note(p: Probe) -> Offers:
+    yield "add_note", [Candidate(
+        label="A note", body={"type": "add_note"},
+        inputs=(text("text", "The note", required=True, example="a note"),
+                Input(name="private", label="For you and the referee only", kind="bool",
+                      example=True),
+                number("about_version", "About the event", 1, p.version,
+                       example=p.version)))]
+
+
+def open_dispute(p: Probe) -> Offers:
+    yield "open_dispute", [Candidate(
+        label="A dispute", body={"type": "open_dispute"},
+        inputs=(number("about_version", "About the event", 1, p.version, required=True,
+                       example=p.version),
+                text("text", "What is disputed", required=True, example="a dispute"),
+                number("upto_version", "Up to the event", 1, p.version)))]
+
+
+def end_match(p: Probe) -> Offers:
+    proposing = p.side is not None
+    for side in (*p.state.sides, None):
+        said = f"{side.name} wins" if side is not None else "A tie"
+        label = f"Propose: {said}" if proposing else said
+        body = {"type": "end_match", **({"winner": side.id} if side is not None else {})}
+        yield "end_match", [  # a proposal made already is made again only with a new reason
+            Candidate(label=label, side=body.get("winner"), body=body,
+                      inputs=(text("reason", "Why"),)),
+            Candidate(label=label, side=body.get("winner"), body=body,
+                      inputs=(text("reason", "Why (another reason than before)", required=True,
+                                   example="another reason"),))]
+
+
+def concede(p: Probe) -> Offers:
+    others = [s.id for s in p.state.sides if s.id != p.seat]
+    said = f" ({side_name(p.state, others[0])} wins)" if len(others) == 1 else ""
+    yield "concede", [Candidate(label=f"Concede{said}", body={"type": "concede"},
+                                inputs=(text("reason", "Why"),))]
+
+
+def reopen_match(p: Probe) -> Offers:
+    yield "reopen_match", [Candidate(label="Reopen the match", body={"type": "reopen_match"},
+                                     inputs=(text("reason", "Why"),))]

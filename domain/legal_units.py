@@ -1,0 +1,215 @@
+"""Candidates for the actions on units and their markers: deploy, move, status, markers,
+split, rally, take out of play, steps, activation and morale. Each is drawn from the state
+(the units in play, their flags and markers) and offered only if `decide` accepts it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from domain.commands import UnitSpec
+from domain.legal_model import (
+    Candidate,
+    Input,
+    location,
+    number,
+    one_of,
+    position,
+    text,
+)
+from domain.legal_probe import Probe
+from domain.legal_words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS, words
+from domain.state import Unit
+
+Offers = Iterator[tuple[str, Iterable[Candidate]]]  # (action id, alternatives)
+REASONS = ("destroyed", "eliminated", "surrendered", "withdrawn", "casualty")
+BOXES = ("eliminated", "reserve", "reinforcements", "transport")
+DIES = ("d4", "d6", "d8", "d10", "d12")
+FREE_KIND = "marker"  # the example of a kind the game does not name
+BOUNDS = {"figures": (0, 10_000), "steps": (0, 100), "casualty_value": (0, 100)}  # UnitSpec's
+
+
+def _body(kind: str, unit: Unit, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, "unit_id": unit.id, **fields}
+
+
+def _where(unit: Unit) -> dict[str, Any]:
+    return {"x": 0, "y": 0} if unit.position is None else unit.position.model_dump(
+        exclude_none=True)
+
+
+def deploy(p: Probe) -> Offers:
+    """A new unit for a side: its id and name, and whatever else the game keeps."""
+    optional = tuple(_spec_input(name) for name in UnitSpec.model_fields
+                     if name not in ("id", "side", "name"))
+    for side in p.state.sides:
+        yield "deploy_unit", [Candidate(
+            label=side.name, side=side.id, body={"type": "deploy_unit", "unit": {"side": side.id}},
+            inputs=(Input(name="unit.id", label="A new unit id", kind="id", required=True,
+                          example=p.fresh_id(side.id), says="letters, digits, _ . : -"),
+                    text("unit.name", "Its name", required=True, example="New unit"),
+                    *optional))]
+
+
+def _spec_input(name: str) -> Input:
+    label = f"Its {words(name)}"
+    if name == "position":
+        return position("unit.position", label, None, required=False)
+    if name == "morale_die":
+        return one_of("unit.morale_die", label, [(d, d) for d in DIES])
+    if name in ("status",):
+        return Input(name="unit.status", label="Its flags", kind="choices")
+    if name in ("extra", "markers"):
+        return Input(name=f"unit.{name}", label=label, kind="object")
+    if name == "kind":
+        return text("unit.kind", "Its kind")
+    low, high = BOUNDS.get(name, (-20, 20))
+    return number(f"unit.{name}", label, low, high)
+
+
+def move(p: Probe) -> Offers:
+    for unit in p.units:
+        yield "move_unit", [Candidate(label=unit.name, unit_id=unit.id,
+                                      body=_body("move_unit", unit),
+                                      inputs=(position("to", "Where to", _where(unit)),))]
+
+
+def status(p: Probe) -> Offers:
+    """Set a flag (those the game names and the state holds, or another), clear one held."""
+    named = sorted({*FLAGS.get(p.ruleset.id, ()), *(f for u in p.units for f in u.status)})
+    anything = Input(name="set", label="Set", kind="choices")
+    lifting = Input(name="clear", label="Clear", kind="choices")
+    for unit in p.units:
+        free = [f for f in named if f not in unit.status]
+        setting = one_of("set", "Set", [(f, words(f)) for f in free], required=True,
+                         many=True, open_=True)
+        yield "set_status", (Candidate(
+            label=f"{unit.name}: set a status", unit_id=unit.id, body=_body("set_status", unit),
+            family="set", inputs=(setting.model_copy(update={"example": [flag]}), lifting))
+            for flag in [*free, "marked"])
+        if unit.status:
+            clearing = one_of("clear", "Clear", [(f, words(f)) for f in unit.status],
+                              required=True, many=True)
+            yield "set_status", (Candidate(
+                label=f"{unit.name}: clear a status", unit_id=unit.id, family="clear",
+                body=_body("set_status", unit),
+                inputs=(clearing.model_copy(update={"example": [flag]}), anything))
+                for flag in unit.status)
+
+
+def _count(most: int = 1000) -> Input:
+    return number("count", "How many", 1, most, example=1)
+
+
+def place_marker(p: Probe) -> Offers:
+    """A marker on a unit, or at a location: of a kind the game names, the state holds, or
+    another the player names."""
+    on_units = sorted({*UNIT_MARKERS.get(p.ruleset.id, ()),
+                       *(k for u in p.units for k in u.markers)})
+    at_places = sorted({*LOCATION_MARKERS.get(p.ruleset.id, ()),
+                        *(k for m in p.state.location_markers.values() for k in m)})
+    kinds = one_of("kind", "Which marker", [(k, words(k)) for k in on_units], required=True,
+                   open_=True)
+    for unit in p.units:
+        yield "place_marker", [Candidate(
+            label=unit.name, unit_id=unit.id, body=_body("place_marker", unit), family="kind",
+            inputs=(kinds.model_copy(update={"example": kind}), _count()))
+            for kind in [*on_units, FREE_KIND]]
+    places = [*p.state.location_markers, *(u.position.label() for u in p.units if u.position)]
+    where = location("location", "Where", places[0] if places else "0101")
+    kinds = one_of("kind", "Which marker", [(k, words(k)) for k in at_places], required=True,
+                   open_=True)
+    yield "place_marker", [Candidate(
+        label="At a location", body={"type": "place_marker"}, family="kind",
+        inputs=(kinds.model_copy(update={"example": kind}), where, _count()))
+        for kind in [*at_places, FREE_KIND]]
+
+
+def remove_marker(p: Probe) -> Offers:
+    for unit in p.units:
+        if unit.markers:
+            yield "remove_marker", [_removal(_body("remove_marker", unit), unit.name,
+                                             unit.markers, kind, unit.id)
+                                    for kind in unit.markers]
+    for place, markers in sorted(p.state.location_markers.items()):
+        if markers:
+            yield "remove_marker", [_removal({"type": "remove_marker", "location": place},
+                                             f"At {place}", markers, kind, None)
+                                    for kind in markers]
+
+
+def _removal(body: dict[str, Any], label: str, markers: dict[str, int], kind: str,
+             unit_id: str | None) -> Candidate:
+    kinds = one_of("kind", "Which marker", [(k, f"{words(k)} ({n})") for k, n in
+                                            markers.items()], required=True, example=kind)
+    return Candidate(label=label, unit_id=unit_id, body=body, family="kind",
+                     inputs=(kinds, _count(max(markers.values()))))
+
+
+def split(p: Probe) -> Offers:
+    """Where the game divides the unit itself (AA-3) the owner says where an odd marker
+    goes; otherwise how many figures (and markers) split off."""
+    for unit in p.units:
+        body = _body("split_unit", unit, new_unit_id=p.fresh_id(unit.id))
+        new_id = Input(name="new_unit_id", label="The new unit's id", kind="id")
+        where = position("position", "Where the new unit stands", None, required=False)
+        halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}",
+                              [("first", unit.name), ("second", "the new unit")])
+                       for kind, count in unit.markers.items() if count % 2)
+        figures = number("figures", "Figures that split off", 1, max((unit.figures or 0) - 1, 1),
+                         required=True, example=1)
+        yield "split_unit", [
+            Candidate(label=unit.name, unit_id=unit.id, body=body,
+                      inputs=(new_id, *halves, Input(name="odd_to", label="Which half takes an "
+                                                     "odd marker", kind="object"), where)),
+            Candidate(label=unit.name, unit_id=unit.id, body=body,
+                      inputs=(new_id, figures, Input(name="markers", label="Markers that go "
+                                                     "with them", kind="object"), where))]
+
+
+def rally(p: Probe) -> Offers:
+    for unit in p.units:
+        inputs = (one_of("clear", "Flags it rallies from", [(f, words(f)) for f in unit.status],
+                         many=True, open_=True),
+                  Input(name="remove_markers", label="Markers it sheds", kind="object"))
+        bodies = [_body("rally_unit", unit),
+                  *(_body("rally_unit", unit, remove_markers={k: 1}) for k in unit.markers),
+                  *(_body("rally_unit", unit, clear=[f]) for f in unit.status)]
+        yield "rally_unit", [Candidate(label=unit.name, unit_id=unit.id, body=body,
+                                       inputs=inputs) for body in bodies]
+
+
+def remove_unit(p: Probe) -> Offers:
+    reasons = one_of("reason", "Why", [(r, r) for r in REASONS], required=True)
+    boxes = one_of("to_box", "Where it goes", [(b, b) for b in BOXES])
+    for unit in p.units:
+        yield "remove_unit", (Candidate(
+            label=unit.name, unit_id=unit.id, body=_body("remove_unit", unit), family="reason",
+            inputs=(reasons.model_copy(update={"example": reason}), boxes))
+            for reason in REASONS)
+
+
+def lose_step(p: Probe) -> Offers:
+    for unit in p.units:
+        yield "lose_step", [Candidate(label=unit.name, unit_id=unit.id,
+                                      body=_body("lose_step", unit))]
+
+
+def gain_step(p: Probe) -> Offers:
+    for unit in p.units:
+        yield "gain_step", [Candidate(label=unit.name, unit_id=unit.id,
+                                      body=_body("gain_step", unit),
+                                      inputs=(text("rule", "The rule that gives it"),
+                                              text("reason", "Why")))]
+
+
+def activate(p: Probe) -> Offers:
+    for unit in p.units:
+        yield "activate_unit", [Candidate(label=unit.name, unit_id=unit.id,
+                                          body=_body("activate_unit", unit))]
+
+
+def morale(p: Probe) -> Offers:
+    for unit in p.units:
+        yield "roll_morale", [Candidate(label=unit.name, unit_id=unit.id, dice=True,
+                                        body=_body("roll_morale", unit))]
