@@ -66,7 +66,8 @@ def activate_battlegroup(p: Probe) -> Offers:
         group = unit.extra.get("battlegroup")
         if group is not None:
             groups.setdefault(str(group), []).append(unit)
-    for group, members in groups.items():
+    for group, members in sorted(groups.items(),
+                                 key=lambda g: (g[1][0].side != p.seat, g[1][0].side, g[0])):
         yield "activate_battlegroup", [Candidate(
             label=f"{group}: {', '.join(u.name for u in members)}", side=members[0].side,
             body={"type": "activate_battlegroup", "battlegroup": group},

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 
 from api import scenarios
 from domain import events as ev
-from domain.commands import Action
+from domain.commands import Action, CreateMatch
 from domain.decide import Context, decide
 from domain.dice import SeededDice, commitment
 from domain.evolve import evolve
@@ -70,7 +70,8 @@ def offered_bodies(legal: LegalActions) -> Iterator[tuple[str, dict[str, Any]]]:
 class Match:
     """A demo match kept as a state, acted on through `decide` with seeded dice."""
 
-    name: str
+    name: str  # a demo scenario, or any name with `body`
+    body: dict[str, Any] | None = None  # a scenario of one's own (a `CreateMatch` document)
     seed: bytes = b"legal-actions-test"
     match_id: UUID = field(default_factory=uuid4)
     version: int = 1
@@ -78,7 +79,8 @@ class Match:
     state: MatchState = field(init=False)
 
     def __post_init__(self) -> None:
-        doc = scenarios.load(self.name)
+        doc = (scenarios.load(self.name) if self.body is None
+               else CreateMatch.model_validate(self.body))
         created = ev.MatchCreated(
             originator_id=self.match_id, originator_version=1, timestamp=T0, actor="referee",
             command_id="create", turn=1, ruleset=doc.ruleset, ruleset_version=1,
