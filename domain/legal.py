@@ -117,8 +117,7 @@ def next_step(probe: Probe) -> NextStep:
         went = probe.decide(body)
         if not isinstance(went, DomainError):
             skips.append(Choice(label=f"On to {_step_title(probe, path)}", body=body))
-    return NextStep(legal=True, title=said, to=_marker(events), rule=step.rule,
-                    skips=tuple(skips))
+    return NextStep(legal=True, title=said, to=goes, rule=step.rule, skips=tuple(skips))
 
 
 def _marker(events: list[ev.Event]) -> str | None:
@@ -140,11 +139,13 @@ def _leads_to(events: list[ev.Event], probe: Probe) -> str:
                                         if others else "")
     if any(isinstance(e, ev.MatchEnded) for e in events):
         return "End of the last turn: the match ends"
-    turned = next((e.marker for e in events if isinstance(e, ev.TurnAdvanced)), None)
-    if turned is not None:
-        return f"Next turn: turn {turned.turn}, {_step_title(probe, turned.step)}"
-    path = _marker(events)
-    return f"Next step: {_step_title(probe, path)}" if path else "Next step"
+    # where the marker comes to rest (the service may move it on at once: WC-9)
+    moved = [e.marker for e in events if isinstance(e, ev.PhaseAdvanced | ev.TurnAdvanced)]
+    if not moved:
+        return "Next step"
+    said = _step_title(probe, moved[-1].step)
+    return (f"Next turn: turn {moved[-1].turn}, {said}" if moved[-1].turn != state.turn.turn
+            else f"Next step: {said}")
 
 
 # ---- whether a body is offered ----------------------------------------------------------------

@@ -59,11 +59,11 @@ class Die(_Frozen):
 
 class TableDice(_Frozen):
     """The same choice with the players' own dice: `body` (with example faces) is accepted;
-    put the faces thrown at the table in `field`, one per die of `dice`, in that order (a list;
-    for `roll_morale` one number; for `roll_initiative` an object keyed by each die's `key`)."""
+    put the faces thrown at the table in `field`, one for each of the choice's `dice`, in that
+    order (a list; for `roll_morale` one number; for `roll_initiative` an object keyed by each
+    die's `key`)."""
 
     field: str
-    dice: tuple[Die, ...]
     body: dict[str, Any]
 
 
@@ -96,7 +96,9 @@ class NextStep(_Frozen):
 
     legal: bool
     title: str
-    to: str | None = None  # the step it moves the marker to (None: the marker stays)
+    # the step `advance` moves the marker to, as its `to` names it (None: the marker stays);
+    # the title says where it comes to rest when the service moves it on at once (WC-9)
+    to: str | None = None
     reason: str | None = None
     rule: str | None = None
     body: dict[str, Any] = Field(default_factory=lambda: {"type": "advance"})

@@ -164,8 +164,7 @@ class Probe:
             value = dict(next(e.dice for e in events if isinstance(e, ev.InitiativeRolled)))
         if not self.accepts({**full, "source": "table", field: value}):
             return None
-        return TableDice(field=field, dice=dice,
-                         body={**candidate.body, "source": "table", field: value})
+        return TableDice(field=field, body={**candidate.body, "source": "table", field: value})
 
 
 def _names(refusal: str, *values: Any) -> bool:

@@ -3,7 +3,6 @@ offers (each with its required inputs filled in), and acting on one through `dec
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,22 +19,13 @@ from domain.dice import SeededDice, commitment
 from domain.evolve import evolve
 from domain.history import first_frame
 from domain.legal_model import Choice, LegalActions
+from domain.legal_probe import put
 from domain.rulesets import Ruleset, get_ruleset
 from domain.state import MatchState, Side
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 DEMOS = scenarios.names()
-
-
-def put(body: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(body)
-    *path, last = name.split(".")
-    node = out
-    for part in path:
-        node = node.setdefault(part, {})
-    node[last] = value
-    return out
 
 
 def filled(choice: Choice, body: dict[str, Any] | None = None) -> dict[str, Any]:

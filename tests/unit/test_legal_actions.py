@@ -150,8 +150,8 @@ def test_initiative_with_table_dice_takes_one_die_for_each_side_by_name() -> Non
     m = Match("battlegroup-demo")
     [roll] = must(legal(m, "north"), "roll_initiative").choices
     assert roll.table is not None and roll.table.field == "results"
-    assert [d.key for d in roll.table.dice] == ["north", "south", "west"]
-    assert [d.purpose for d in roll.table.dice] == [
+    assert [d.key for d in roll.dice] == ["north", "south", "west"]
+    assert [d.purpose for d in roll.dice] == [
         "initiative of Northern Column", "initiative of Southern Column",
         "initiative of Western Column"]
     m.act("north", {**roll.table.body, "results": {"north": 6, "south": 2, "west": 1}})
