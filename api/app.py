@@ -16,6 +16,7 @@ from api.quotas import Quotas
 from api.routes import actions, disputes, events, health, integrity, invitation, live, views, web
 from api.routes import legal as legal_routes
 from api.routes import matches as match_routes
+from api.routes import rulesets as ruleset_routes
 from api.routes import scenarios as scenario_routes
 from api.settings import Settings
 from domain.application import Matches
@@ -73,7 +74,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.add_middleware(BodyDeadline, seconds=settings.body_timeout)
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
-                   invitation, scenario_routes, health, web):
+                   invitation, scenario_routes, ruleset_routes, health, web):
         app.include_router(module.router)
     app.mount("/static", web.static_files, name="static")
     return app

@@ -1,0 +1,192 @@
+"""The rulesets the service hosts, for a client building a scenario: each one's id, title,
+what it is in a line, the unit fields and the options it uses, where its units start and
+whether its sides hold decks of cards. Read-only; the lobby's scenario form is built on it."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from api import scenarios
+from domain.rulesets import get_ruleset, ruleset_ids
+
+router = APIRouter(prefix="/api/rulesets", tags=["scenarios"])
+
+Place = Literal["point", "hex", "box"]
+
+
+class Choice(BaseModel):
+    value: str
+    label: str
+
+
+class UnitField(BaseModel):
+    """A unit field: `name` says where it goes in a unit of `CreateMatch` (`figures`,
+    `morale_die`, `extra.wing` in `extra`, `markers.leadership` a marker count)."""
+
+    name: str
+    label: str
+    kind: Literal["number", "choice", "text", "unit"]  # unit: another unit of its side, by name
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    values: list[Choice] | None = None
+    says: str = ""
+
+
+class OptionField(BaseModel):
+    """A match option: a whole `number`, or `roles` (each role given to one side)."""
+
+    name: str
+    label: str
+    kind: Literal["number", "roles"]
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    roles: list[Choice] | None = None
+    says: str = ""
+
+
+class RulesetInfo(BaseModel):
+    id: str
+    title: str
+    about: str
+    kinds: list[Choice]  # the kinds of unit it knows (empty: any kind, named by the player)
+    fields: list[UnitField]
+    places: list[Place]  # where its units may start, the usual first
+    boxes: list[Choice]  # the off-board boxes it uses
+    cards: bool  # whether its sides hold decks of cards
+    options: list[OptionField]
+    sample: str | None  # the sample scenario of this ruleset, if any
+
+
+def _c(value: str, label: str) -> Choice:
+    return Choice(value=value, label=label)
+
+
+DIE = [_c(d, d) for d in ("d12", "d10", "d8", "d6", "d4")]
+TURNS = OptionField(name="turns", label="Turns", kind="number", minimum=1, maximum=100,
+                    says="the match ends after this turn (leave empty for no limit)")
+BOXES = {"reserve": "Reserve", "reinforcements": "Reinforcements", "transport": "Transport",
+         "eliminated": "Eliminated"}
+
+
+def _boxes(*names: str) -> list[Choice]:
+    return [_c(n, BOXES[n]) for n in names]
+
+
+def _r(**parts: Any) -> dict[str, Any]:
+    return parts
+
+
+_INFO: dict[str, dict[str, Any]] = {
+    "freeform": _r(
+        about="Any game: a ledger with a turn marker (setup, movement, combat, end); "
+              "every action is open in every phase.",
+        kinds=[], places=["point", "hex", "box"],
+        boxes=_boxes("reserve", "reinforcements", "transport", "eliminated"), cards=True,
+        fields=[UnitField(name="figures", label="Figures", kind="number", minimum=0, maximum=10_000,
+                          says="the models in the unit"),
+                UnitField(name="steps", label="Steps", kind="number", minimum=0, maximum=100,
+                          says="its strength steps, for a counter")],
+        options=[]),
+    "atomic-africa": _r(
+        about="Two players, miniatures on a table: alternating activations, morale on a "
+              "shifting die, squads that split (AA-1 to AA-8).",
+        kinds=[_c("squad", "Squad")], places=["point", "box"], boxes=_boxes("reserve"),
+        cards=True,
+        fields=[UnitField(name="figures", label="Figures", kind="number", required=True,
+                          minimum=1, maximum=10_000, says="the models in the squad"),
+                UnitField(name="morale_die", label="Morale die", kind="choice", required=True,
+                          values=DIE, says="its base Morale die: wounds shift it down")],
+        options=[TURNS]),
+    "battlegroup": _r(
+        about="Two or more players: battlegroups activated in initiative order, Commanders "
+              "and Command Cards, round by round (BG-1 to BG-9).",
+        kinds=[_c("squad", "Squad"), _c("commander", "Commander"), _c("vehicle", "Vehicle")],
+        places=["point", "box"], boxes=_boxes("reserve", "transport"), cards=True,
+        fields=[UnitField(name="figures", label="Figures", kind="number", minimum=0,
+                          maximum=10_000, says="the models in a squad"),
+                UnitField(name="cv", label="Command Value", kind="number", minimum=-20,
+                          maximum=20, says="a Commander's CV"),
+                UnitField(name="extra.battlegroup", label="Battlegroup", kind="text",
+                          says="the battlegroup it belongs to (empty: an auxiliary squad)")],
+        options=[OptionField(name="rounds", label="Rounds", kind="number", required=True,
+                             minimum=1, maximum=100, says="the scenario's number of rounds")]),
+    "wing-command": _r(
+        about="Two players commanding units grouped in wings, with officers and their "
+              "leadership cubes (WC-1 to WC-11).",
+        kinds=[_c("unit", "Unit"), _c("piece", "Piece"), _c("fo", "Field Officer"),
+               _c("co", "Commanding Officer")],
+        places=["point", "box"], boxes=_boxes("reserve", "eliminated"), cards=False,
+        fields=[UnitField(name="qv", label="Quality Value", kind="number", minimum=-20,
+                          maximum=20, says="a unit's or a piece's QV"),
+                UnitField(name="casualty_value", label="Casualty Value", kind="number",
+                          minimum=0, maximum=100, says="a unit's CV"),
+                UnitField(name="lv", label="Leadership Value", kind="number", minimum=-20,
+                          maximum=20, says="an officer's LV"),
+                UnitField(name="markers.leadership", label="Leadership cubes", kind="number",
+                          minimum=0, maximum=1000, says="an officer's white cubes"),
+                UnitField(name="extra.wing", label="Wing", kind="text",
+                          says="the wing it belongs to or commands"),
+                UnitField(name="extra.unit", label="Belongs to unit", kind="unit",
+                          says="a piece's unit, by that unit's name")],
+        options=[TURNS]),
+    "extended-sequence": _r(
+        about="Two sides, attacker and defender, on a hex map: Initial, Rally and Combat "
+              "phases, Q rolls and rates of fire (ES-1 to ES-6).",
+        kinds=[_c("base", "Base"), _c("leader", "Leader"), _c("vehicle", "Vehicle")],
+        places=["hex", "box"], boxes=_boxes("reinforcements", "eliminated"), cards=False,
+        fields=[UnitField(name="q", label="Quality (Q)", kind="number", required=True,
+                          minimum=-20, maximum=20, says="its quality"),
+                UnitField(name="extra.rof", label="Rate of fire", kind="number", minimum=1,
+                          maximum=20, says="shots a player-turn (1 if empty)"),
+                UnitField(name="extra.modifier", label="Leader's modifier", kind="number",
+                          minimum=-6, maximum=6, says="a Q4+1 leader has +1")],
+        options=[TURNS,
+                 OptionField(name="radio_contact", label="Radio contact score", kind="number",
+                             minimum=1, maximum=6, says="the d6 score artillery needs (4 if empty)"),
+                 OptionField(name="q_roll_margin", label="Q roll margin", kind="number",
+                             minimum=0, maximum=10, says="added to Q for a Q roll (2 if empty)")]),
+    "normandy": _r(
+        about="Allied against German on a hex map: operations, supply and air power, "
+              "Game-Turn by Game-Turn (NO-1 to NO-5).",
+        kinds=[_c("division", "Division"), _c("brigade", "Brigade"), _c("hq", "Corps HQ"),
+               _c("artillery", "Artillery")],
+        places=["hex", "box"], boxes=_boxes("reinforcements", "eliminated"), cards=False,
+        fields=[UnitField(name="steps", label="Steps", kind="number", minimum=0, maximum=100,
+                          says="2 at full strength, 1 reduced"),
+                UnitField(name="extra.movement", label="Movement", kind="number", minimum=0,
+                          maximum=100, says="its printed movement allowance"),
+                UnitField(name="extra.corps", label="Corps HQ", kind="unit",
+                          says="its corps HQ, by that unit's name")],
+        options=[OptionField(name="roles", label="Who plays whom", kind="roles", required=True,
+                             roles=[_c("allied", "Allied"), _c("german", "German")],
+                             says="each side's part in the game"),
+                 OptionField(name="turns", label="Game-Turns", kind="number", minimum=1,
+                             maximum=200, says="the last Game-Turn (leave empty for no limit)")]),
+}
+
+
+def _samples() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name in scenarios.names():
+        out.setdefault(scenarios.load(name).ruleset, name)
+    return out
+
+
+def _title(ruleset: str, sample: str | None) -> str:
+    options = scenarios.load(sample).options if sample else {}
+    return get_ruleset(ruleset, options).title
+
+
+@router.get("")
+def list_rulesets() -> list[RulesetInfo]:
+    """The rulesets the service hosts, freeform first: what a scenario of each needs (the
+    unit fields it reads, its options, where units start, whether sides hold decks)."""
+    samples = _samples()
+    ids = sorted(ruleset_ids(), key=lambda r: (r != "freeform", r))
+    return [RulesetInfo(id=r, title=_title(r, samples.get(r)), sample=samples.get(r), **_INFO[r])
+            for r in ids if r in _INFO]

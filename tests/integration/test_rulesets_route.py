@@ -1,0 +1,106 @@
+"""GET /api/rulesets: every hosted ruleset with its title, and enough to build a scenario of
+it that the service accepts (the lobby's scenario form is built on it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from domain.commands import UnitSpec
+from domain.rulesets import get_ruleset, ruleset_ids
+
+CORE_FIELDS = set(UnitSpec.model_fields)
+
+
+def _value(field: dict[str, Any], side_units: list[dict[str, Any]]) -> Any:
+    if field["kind"] == "number":
+        return max(field["minimum"] if field["minimum"] is not None else 1, 1)
+    if field["kind"] == "choice":
+        return field["values"][0]["value"]
+    if field["kind"] == "unit":
+        return side_units[0]["id"] if side_units else None
+    return "first"
+
+
+def _put(unit: dict[str, Any], name: str, value: Any) -> None:
+    if "." in name:
+        group, key = name.split(".", 1)
+        unit.setdefault(group, {})[key] = value
+    else:
+        unit[name] = value
+
+
+def _body(info: dict[str, Any]) -> dict[str, Any]:
+    """A scenario built only from what the route says: two sides, two units each with every
+    field it lists filled in, starting at each place it allows, and required options."""
+    sides = [{"id": "s1", "name": "First side"}, {"id": "s2", "name": "Second side"}]
+    units: list[dict[str, Any]] = []
+    for side in sides:
+        mine: list[dict[str, Any]] = []
+        for n, place in enumerate(info["places"][:2] * 2 if len(info["places"]) == 1
+                                  else info["places"][:2]):
+            unit: dict[str, Any] = {"id": f"{side['id']}-u{n}", "side": side["id"],
+                                    "name": f"Unit {n}"}
+            if info["kinds"]:
+                unit["kind"] = info["kinds"][0]["value"]
+            for field in info["fields"]:
+                value = _value(field, mine)
+                if value is not None:
+                    _put(unit, field["name"], value)
+            unit["position"] = ({"x": 3, "y": 4} if place == "point" else {"hex": "0101"}
+                                if place == "hex" else {"box": info["boxes"][0]["value"]})
+            mine.append(unit)
+        units += mine
+    options: dict[str, Any] = {}
+    for option in info["options"]:
+        if option["kind"] == "roles":
+            options[option["name"]] = {r["value"]: s["id"]
+                                       for r, s in zip(option["roles"], sides, strict=True)}
+        elif option["required"]:
+            options[option["name"]] = option["minimum"]
+    body: dict[str, Any] = {"ruleset": info["id"], "scenario": f"A {info['title']} test",
+                            "sides": sides, "units": units, "options": options}
+    if info["cards"]:
+        body["decks"] = {"s1": ["Ambush", "Barrage"]}
+    return body
+
+
+def test_every_ruleset_is_listed_with_its_own_title(client: TestClient) -> None:
+    listed = client.get("/api/rulesets").json()
+    assert listed[0]["id"] == "freeform"
+    assert sorted(r["id"] for r in listed) == ruleset_ids()
+    for info in listed:
+        assert info["about"] and info["title"]
+        assert info["title"] == get_ruleset(info["id"], _body(info)["options"]).title
+        for field in info["fields"]:
+            assert field["name"].split(".")[0] in CORE_FIELDS, field["name"]
+    by_id = {r["id"]: r for r in listed}
+    assert {f["name"] for f in by_id["atomic-africa"]["fields"] if f["required"]} == {
+        "figures", "morale_die"}
+    assert "qv" in {f["name"] for f in by_id["wing-command"]["fields"]}
+    assert by_id["battlegroup"]["options"][0]["name"] == "rounds"
+    assert by_id["battlegroup"]["options"][0]["required"]
+
+
+def test_a_scenario_built_from_the_route_is_accepted_for_every_ruleset(
+        client: TestClient) -> None:
+    for info in client.get("/api/rulesets").json():
+        body = _body(info)
+        created = client.post("/api/matches", json=body)
+        assert created.status_code == 201, (info["id"], created.json())
+        match = created.json()
+        board = client.get(f"/api/matches/{match['match_id']}/board",
+                           headers={"Authorization": f"Bearer {match['tokens']['referee']}"})
+        units = {u["id"]: u for u in board.json()["units"]}
+        assert set(units) == {u["id"] for u in body["units"]}
+        for sent in body["units"]:
+            got = units[sent["id"]]
+            for name, value in sent.items():
+                if name == "position":
+                    assert {k: v for k, v in got["position"].items() if v is not None} == value
+                else:
+                    assert got[name] == value, (info["id"], name)
+        if info["cards"]:
+            decks = {c["side"]: c for c in board.json()["cards"]}
+            assert decks["s1"]["deck_count"] == 2
