@@ -10,7 +10,8 @@ import { renderLog, renderTime } from "./history.js";
 import { joinPage } from "./join.js";
 import { restore, snapshot } from "./keep.js";
 import { renderDisputes, renderExports, renderSeats } from "./records.js";
-import { renderActions, renderHead, renderPast, renderPrompt, renderTurn } from "./turn.js";
+import { renderMore, renderPlay } from "./play.js";
+import { renderHead, renderPast, renderPrompt, renderTurn } from "./turn.js";
 import { renderBoard, renderUnits } from "./units.js";
 
 /** Parse the URL fragment (#seat=… or #join=…) and forget it at once. */
@@ -48,7 +49,9 @@ class Table {
     this.at = null;           // the version shown while travelling in time; null: now
     this.head = 0;
     this.selected = null;     // a unit id
-    this.placing = null;      // the unit being moved by a click on the map
+    this.placing = null;      // {prompt, place(position)}: the next tap on the map
+    this.move = null;         // the open legal action or choice: {id, index, where, mode}
+    this.legal = null;        // GET /legal for this seat, now (null: a spectator, the past)
     this.filters = { type: "", actor: "", turn: "" };
     this.lastRoll = null;
   }
@@ -64,6 +67,7 @@ class Table {
       head: h("div", { class: "match-head" }),
       prompt: h("div", { id: "prompt" }),
       past: h("div", { id: "past", class: "past-banner", hidden: true }),
+      play: panel("play", "Your move"),
       turn: panel("turn", "Turn"),
       board: panel("board", "Board"),
       units: panel("units", "Units"),
@@ -77,10 +81,11 @@ class Table {
       seats: panel("seats", "Seats"),
     };
     const S = this.sections;
+    // The phone's order: what to do next first, then the table, then the records.
     this.main.replaceChildren(S.head, S.prompt, S.past,
       h("div", { class: "columns" },
-        h("div", { class: "col" }, S.turn, S.board, S.units),
-        h("div", { class: "col" }, S.dice, S.vp, S.time, S.actions, S.log, S.disputes, S.exports, S.seats)));
+        h("div", { class: "col" }, S.play, S.turn, S.board, S.units),
+        h("div", { class: "col" }, S.time, S.dice, S.vp, S.actions, S.log, S.disputes, S.exports, S.seats)));
     try {
       await this.refresh();
     } catch (error) {
@@ -117,10 +122,12 @@ class Table {
     const t = this.token;
     const point = this.at === null ? "" : `?at=${this.at}`;
     const acting = this.viewer !== "spectator";
-    const [match, board, undo] = await Promise.all([
+    const [match, board, undo, legal] = await Promise.all([
       api(`/api/matches/${this.id}`, { token: t }),
       api(`/api/matches/${this.id}/board${point}`, { token: t }),
       acting ? api(`/api/matches/${this.id}/undo`, { token: t }).catch(() => null) : null,
+      // what this seat may do now (never in the past, never for a spectator): legal actions
+      acting && this.at === null ? api(`/api/matches/${this.id}/legal`, { token: t }).catch(() => null) : null,
     ]);
     const log = await this.loadLog(match.version);
     // The dispute list reads the whole log: read it again only when a dispute event is new.
@@ -130,7 +137,8 @@ class Table {
       this.disputes = await api(`/api/matches/${this.id}/disputes`, { token: t }).catch(() => []);
     }
     this.disputesAt = match.version;
-    Object.assign(this, { match, board, undo, log });
+    if (legal?.version !== this.legal?.version || legal?.seat !== this.legal?.seat) this.move = null;
+    Object.assign(this, { match, board, undo, log, legal });
     this.head = match.version;
     if (this.entry.scenario !== match.scenario) this.stored = devices.save(this.id, { scenario: match.scenario, ruleset: match.ruleset });
     this.render();
@@ -147,10 +155,9 @@ class Table {
     return answer.events.reverse();
   }
 
-  /** Perform an action; the notice says it is done once the page shows it. */
+  /** Perform an action; the notice says it is done, in words, once the page shows it. */
   act(body, what) {
-    return this.post("/actions", body, (done) => `${what || body.type.replaceAll("_", " ")}: done (version ${done.version})`,
-      { "Idempotency-Key": entropy() });
+    return this.post("/actions", body, what || "Done.", { "Idempotency-Key": entropy() });
   }
 
   /** POST to the match; a refusal shows as a notice, in the words `explain(error)` gives
@@ -161,6 +168,7 @@ class Table {
       const roll = done.events?.find((e) => e.type === "DiceRolled" && e.dice);
       if (roll) this.lastRoll = roll;
       this.placing = null;
+      this.move = null;
       this.fresh = true;
       await this.refresh();
       if (message) notice(typeof message === "function" ? message(done) : message, "ok");
@@ -187,15 +195,14 @@ class Table {
     S.head.replaceChildren(...renderHead(this));
     S.prompt.replaceChildren(...renderPrompt(this));
     renderPast(this, S.past);
+    this.fill(S.play, renderPlay(this));
     this.fill(S.turn, renderTurn(this));
     this.fill(S.board, renderBoard(this));
     this.fill(S.units, renderUnits(this));
     this.fill(S.dice, renderDice(this));
     this.fill(S.vp, renderVP(this));
     this.fill(S.time, renderTime(this));
-    const actionsKey = JSON.stringify([this.board.turn.allows, this.canAct, this.viewer]);
-    if (actionsKey !== this.actionsKey || this.fresh) this.fill(S.actions, renderActions(this));
-    this.actionsKey = actionsKey;
+    this.fill(S.actions, renderMore(this));
     this.fill(S.log, renderLog(this));
     this.fill(S.disputes, renderDisputes(this));
     this.fill(S.exports, renderExports(this));
@@ -220,10 +227,4 @@ class Table {
     return seat === "referee" ? "Referee" : seat === "spectator" ? "Spectator" : this.sideName(seat);
   }
 
-  openAction(type, preset) {
-    this.actionPreset = { type, preset };
-    this.fill(this.sections.actions, renderActions(this));
-    $("#action-type").focus();
-    $("#actions").scrollIntoView({ block: "nearest" });
-  }
 }

@@ -1,0 +1,172 @@
+// Small forms built from a legal choice's `inputs` (GET /api/matches/{id}/legal): each input
+// is asked for in the player's words (big buttons for a few values, checkboxes for a list,
+// number fields with their bounds, the map for a place), never as JSON. The page never
+// decides what is legal: the values offered are the ones the service listed.
+
+import { field, h } from "./dom.js";
+
+const BOXES = ["reserve", "reinforcements", "eliminated", "transport"];
+let forms = 0;
+
+/** Turn "10, 12" / "1508" / "reserve" into a position. */
+export function parsePosition(text) {
+  const t = String(text).trim();
+  const xy = t.match(/^(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)$/);
+  if (xy) return { x: Number(xy[1]), y: Number(xy[2]) };
+  if (BOXES.includes(t)) return { box: t };
+  return { hex: t };
+}
+
+/** A position in words: "hex 0304", "10, 12", "the reserve box". */
+export function positionText(p) {
+  if (!p) return "";
+  if (p.hex) return p.hex;
+  if (p.box) return p.box;
+  return `${Math.round(p.x * 10) / 10}, ${Math.round(p.y * 10) / 10}`;
+}
+
+/** Put `value` in `body` at a dotted `name` ("unit.id"). */
+export function setPath(body, name, value) {
+  const parts = name.split(".");
+  let at = body;
+  for (const part of parts.slice(0, -1)) at = (at[part] = at[part] && typeof at[part] === "object" ? at[part] : {});
+  at[parts.at(-1)] = value;
+}
+
+/** A number as the API takes it, or undefined when blank. */
+function num(text) {
+  const t = String(text).trim();
+  return t === "" ? undefined : Number(t);
+}
+
+function valueLabel(v) { return v.label ?? String(v.value); }
+
+/** One input's control(s) and how to read its value back from the form. */
+function control(input, choice, opts, uid) {
+  const name = `${uid}-${input.name}`;
+  const says = input.says || null;
+  const required = input.required || undefined;
+  const values = input.values || [];
+  switch (input.kind) {
+    case "choice": {
+      if (values.length && values.length <= 6) {
+        const group = h("fieldset", { class: "picks" }, h("legend", {}, input.label),
+          values.map((v, i) => h("label", { class: "pick" },
+            h("input", { type: "radio", name, value: String(i), required: required && i === 0 ? true : undefined }), valueLabel(v))),
+          says ? h("small", { class: "hint" }, says) : null);
+        return { el: group, read: (f) => { const i = [...f.querySelectorAll(`input[name="${name}"]`)].find((x) => x.checked)?.value; return i === undefined ? undefined : values[Number(i)].value; } };
+      }
+      if (values.length) {
+        const select = h("select", { name, required }, input.required ? null : h("option", { value: "" }, "—"),
+          values.map((v, i) => h("option", { value: String(i) }, valueLabel(v))));
+        return { el: field(input.label, select, says), read: () => (select.value === "" ? undefined : values[Number(select.value)].value) };
+      }
+      const text = h("input", { name, required });
+      return { el: field(input.label, text, says), read: () => text.value.trim() || undefined };
+    }
+    case "choices": {
+      if (values.length) {
+        const group = h("fieldset", { class: "picks" }, h("legend", {}, input.label),
+          values.map((v, i) => h("label", { class: "pick" }, h("input", { type: "checkbox", name, value: String(i) }), valueLabel(v))),
+          says ? h("small", { class: "hint" }, says) : null);
+        return { el: group, read: (f) => { const picked = [...f.querySelectorAll(`input[name="${name}"]`)].filter((x) => x.checked).map((x) => values[Number(x.value)].value); return picked.length ? picked : undefined; } };
+      }
+      const text = h("input", { name, required, placeholder: "words, separated by commas" });
+      return { el: field(input.label, text, says), read: () => { const items = text.value.split(",").map((x) => x.trim()).filter(Boolean); return items.length ? items : undefined; } };
+    }
+    case "number": {
+      const el = h("input", { name, type: "number", inputmode: "numeric", required, min: input.minimum ?? undefined, max: input.maximum ?? undefined });
+      return { el: field(input.label, el, says), read: () => num(el.value) };
+    }
+    case "bool": {
+      const el = h("input", { type: "checkbox", name });
+      return { el: h("label", { class: "pick" }, el, input.label), read: () => (el.checked ? true : undefined) };
+    }
+    case "dice": {
+      const dice = choice.dice?.length ? choice.dice : [{ sides: 6, purpose: input.label }];
+      const els = dice.map((d) => h("input", { name: `${name}-${dice.indexOf(d)}`, type: "number", inputmode: "numeric", min: 1, max: d.sides, "aria-label": `${d.purpose || input.label}: the die's face` }));
+      return {
+        el: h("div", { class: "dice-faces" }, h("span", { class: "label" }, input.label), els, says ? h("small", { class: "hint" }, says) : null),
+        read: () => { const faces = els.map((e) => num(e.value)); return faces.every((x) => x === undefined) ? undefined : faces; },
+      };
+    }
+    case "object": {
+      if (values.length) {
+        const els = values.map((v) => [v.value, h("input", { type: "number", inputmode: "numeric", name: `${name}-${v.value}` })]);
+        return {
+          el: h("fieldset", { class: "picks" }, h("legend", {}, input.label), els.map(([v, el]) => field(valueLabel(values.find((x) => x.value === v)), el)), says ? h("small", { class: "hint" }, says) : null),
+          read: () => { const out = {}; for (const [v, el] of els) if (num(el.value) !== undefined) out[v] = num(el.value); return Object.keys(out).length ? out : undefined; },
+        };
+      }
+      const key = h("input", { name: `${name}-key` });
+      const value = h("input", { name: `${name}-value` });
+      return {
+        el: h("fieldset", { class: "picks" }, h("legend", {}, input.label), field("Name", key), field("Value", value), says ? h("small", { class: "hint" }, says) : null),
+        read: () => { const k = key.value.trim(); if (!k) return undefined; const v = value.value.trim(); return { [k]: v !== "" && !Number.isNaN(Number(v)) ? Number(v) : v }; },
+      };
+    }
+    case "position":
+    case "location": {
+      const text = h("input", { name, required, placeholder: input.kind === "location" ? "a hex, e.g. 0304" : "tap the map, or x, y" });
+      const pick = opts.pickOnMap ? h("button", { type: "button", class: "secondary", onclick: () => opts.pickOnMap(input.label, (pos) => { text.value = positionText(pos); }) }, "Tap the map") : null;
+      return {
+        el: h("div", { class: "place-field" }, field(input.label, text, says), pick),
+        read: () => (text.value.trim() ? (input.kind === "location" && !/,/.test(text.value) ? text.value.trim() : parsePosition(text.value)) : undefined),
+      };
+    }
+    default: {  // text, id
+      const el = h("input", { name, required, maxlength: 2000, value: input.kind === "id" && typeof input.example === "string" ? input.example : undefined });
+      return { el: field(input.label, el, says), read: () => { const v = el.value.trim(); if (!v) return undefined; return /^-?\d+(\.\d+)?$/.test(v) && input.name === "value" ? Number(v) : v; } };
+    }
+  }
+}
+
+/**
+ * A form for a legal choice's inputs; `submit(body)` gets the choice's body with the given
+ * inputs put in. `opts.pickOnMap(label, done)` lets a place be tapped on the map; `opts.skip`
+ * leaves some inputs out (names); `opts.submitLabel` names the button.
+ */
+export function inputForm(choice, submit, opts = {}) {
+  const uid = `in${++forms}`;
+  const inputs = (choice.inputs || []).filter((i) => !(opts.skip || []).includes(i.name));
+  const controls = inputs.map((input) => ({ input, ...control(input, choice, opts, uid) }));
+  const form = h("form", { class: "input-form", "data-key": opts.key || uid },
+    controls.map((c) => c.el),
+    h("div", { class: "row" }, h("button", { type: "submit" }, opts.submitLabel || "Done"),
+      opts.cancel ? h("button", { type: "button", class: "secondary", onclick: opts.cancel }, "Cancel") : null));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = structuredClone(choice.body);
+    for (const c of controls) {
+      const value = c.read(form);
+      if (value !== undefined) setPath(body, c.input.name, value);
+    }
+    submit(body);
+  });
+  return form;
+}
+
+/** Fields for the faces thrown at the table, one per die named by its purpose; `submit(body)`
+ *  gets the choice's table body with those faces at its field (a list, one number, or an
+ *  object keyed by each die's key, as the example body has them). */
+export function tableDiceForm(choice, submit, opts = {}) {
+  const dice = choice.dice || [];
+  const els = dice.map((d) => h("input", { type: "number", inputmode: "numeric", required: true, min: 1, max: d.sides, name: `face-${d.key || dice.indexOf(d)}` }));
+  const form = h("form", { class: "input-form table-dice", "data-key": opts.key || `table-${++forms}` },
+    h("p", { class: "hint" }, "Type the face each die shows."),
+    dice.map((d, i) => field(`${d.purpose || "a die"} (d${d.sides})`, els[i])),
+    h("div", { class: "row" }, h("button", { type: "submit" }, "Record these dice"),
+      opts.cancel ? h("button", { type: "button", class: "secondary", onclick: opts.cancel }, "Cancel") : null));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const { field: at, body } = choice.table;
+    const out = structuredClone(body);
+    const faces = els.map((e) => Number(e.value));
+    const example = out[at];
+    if (Array.isArray(example)) out[at] = faces;
+    else if (example && typeof example === "object") out[at] = Object.fromEntries(dice.map((d, i) => [d.key, faces[i]]));
+    else out[at] = faces[0];
+    submit(out);
+  });
+  return form;
+}

@@ -1,0 +1,194 @@
+// "Your move": what this seat may do now, from GET /api/matches/{id}/legal and nothing else
+// (the page never decides what is legal). The step in words, each of the step's actions as a
+// big button, a picker of big buttons where an action has several choices (units, sides,
+// cards), a small form where a choice needs more (inputs.js), the players' own dice where the
+// rules take them, and Next step with its reason when it is refused. Unit cards and the More
+// actions panel offer the other choices through the same flow (`choiceFlow`).
+
+import { $, h } from "./dom.js";
+import { inputForm, tableDiceForm } from "./inputs.js";
+
+/** Actions any step allows: notes, disputes, the end (shown in the log, Turn and ending.js). */
+export const ANYTIME = new Set(["add_note", "open_dispute", "end_match", "concede", "reopen_match"]);
+/** Bookkeeping most steps allow: offered on unit cards and under More actions, not as the step's move. */
+export const BOOKKEEPING = new Set(["deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker",
+  "roll_dice", "remove_unit", "set_track", "score_vp", "draw_cards", "discard_cards", "record_roll"]);
+
+const SHORT = {
+  activate_unit: "Activate", roll_morale: "Morale roll", rally_unit: "Rally", lose_step: "Lose a step",
+  gain_step: "Gain a step", move_unit: "Move", split_unit: "Split", place_marker: "Place a marker",
+  remove_marker: "Remove a marker", remove_unit: "Take out of play", set_status: "Status",
+  deploy_unit: "Deploy", fire: "Fire",
+};
+
+/** An action's title without its rule: "Activate a unit (AA-1)" → "Activate a unit". */
+export function plain(title) {
+  return title.replace(/\s*\([A-Z]+-[\w.-]+\)\s*$/, "");
+}
+
+/** The words a unit card shows for an action. */
+export function shortName(action) {
+  return SHORT[action.type] || plain(action.title);
+}
+
+/** The notice once a choice is done: "Activate a unit: 1st Squad. Done." */
+function said(action, choice) {
+  const what = plain(action.title);
+  return choice.label && !what.toLowerCase().includes(choice.label.toLowerCase()) ? `${what}: ${choice.label}. Done.` : `${what}. Done.`;
+}
+
+function required(choice) {
+  return (choice.inputs || []).filter((i) => i.required);
+}
+
+/** Open (or close) a choice's detail at `where` ("play", "unit:<id>", "more"). */
+function open(table, state) {
+  table.move = state;
+  table.render();
+}
+
+/** Put the map in placing mode: the next tap on it is `place(position)`. */
+export function pickOnMap(table, prompt, place) {
+  table.placing = { prompt, place };
+  table.render();
+  $("#board")?.scrollIntoView({ block: "start" });
+}
+
+/** Take a choice: post it at once when it needs nothing more, else open what it needs. */
+export function take(table, action, index, where) {
+  const choice = action.choices[index];
+  const needs = required(choice);
+  const send = (body) => table.act(body, said(action, choice));
+  if (!choice.table && needs.length === 1 && needs[0].kind === "position" && (choice.inputs || []).length === 1) {
+    const name = choice.label;
+    return pickOnMap(table, `Tap the map where ${name} goes.`, (to) => send({ ...structuredClone(choice.body), [needs[0].name]: to }));
+  }
+  if (!choice.table && needs.length === 0) return send(structuredClone(choice.body));
+  open(table, { id: action.id, index, where, mode: "form" });
+  return null;
+}
+
+/** The detail of an open choice: the table dice, or the form of its inputs. */
+function choiceDetail(table, action, index, where) {
+  const choice = action.choices[index];
+  const key = `${action.id}/${index}`;
+  const close = () => open(table, null);
+  const send = (body) => table.act(body, said(action, choice));
+  const mode = table.move?.mode;
+  const head = h("p", { class: "choice-head" }, h("strong", {}, plain(action.title)), choice.label ? `: ${choice.label}` : "");
+  const opts = { key, cancel: close, pickOnMap: (label, done) => pickOnMap(table, `Tap the map: ${label}.`, (pos) => { done(pos); table.placing = null; table.render(); $(`[data-key="${CSS.escape(key)}"]`)?.scrollIntoView({ block: "center" }); }) };
+  if (choice.table && mode === "table") return h("div", { class: "choice-detail" }, head, tableDiceForm(choice, send, opts));
+  const needs = required(choice);
+  const parts = [head];
+  // One required choice of a few values (a marker's kind): a big button for each, sent at once.
+  const quick = needs.length === 1 && needs[0].kind === "choice" && needs[0].values?.length && needs[0].values.length <= 6 && !needs[0].open
+    ? needs[0] : null;
+  if (quick) {
+    parts.push(h("div", { class: "row picks-quick" }, quick.values.map((v) => h("button", {
+      type: "button", class: "big", onclick: () => send({ ...structuredClone(choice.body), [quick.name]: v.value }),
+    }, v.label ?? String(v.value)))));
+  }
+  if (choice.table) {
+    parts.push(h("div", { class: "row" },
+      needs.length ? null : h("button", { type: "button", class: "big", onclick: () => send(structuredClone(choice.body)) }, "Roll here"),
+      h("button", { type: "button", class: "big secondary", onclick: () => open(table, { id: action.id, index, where, mode: "table" }) }, "We rolled at the table")));
+    if (needs.length) parts.push(inputForm(choice, send, { ...opts, submitLabel: "Roll here" }));
+    else parts.push(h("button", { type: "button", class: "secondary", onclick: close }, "Cancel"));
+  } else if (quick && (choice.inputs || []).length > 1) {
+    parts.push(h("details", { class: "inline", "data-key": `${key}/more` }, h("summary", {}, "With more detail…"), inputForm(choice, send, { ...opts, submitLabel: plain(action.title) })));
+    parts.push(h("button", { type: "button", class: "secondary", onclick: close }, "Cancel"));
+  } else if (quick) {
+    parts.push(h("button", { type: "button", class: "secondary", onclick: close }, "Cancel"));
+  } else {
+    parts.push(inputForm(choice, send, { ...opts, submitLabel: plain(action.title) }));
+  }
+  return h("div", { class: "choice-detail" }, parts);
+}
+
+/**
+ * An action as a big button (its title); several choices open a picker of big buttons (their
+ * labels); an open choice shows what it still needs. `where` says which place owns it.
+ */
+export function actionBlock(table, action, where, only = null) {
+  const indexes = action.choices.map((_, i) => i).filter((i) => !only || only(action.choices[i]));
+  const here = table.move && table.move.id === action.id && table.move.where === where ? table.move : null;
+  if (here && here.index !== null && here.index !== undefined) return choiceDetail(table, action, here.index, where);
+  if (indexes.length === 1) {
+    return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => take(table, action, indexes[0], where) },
+      where.startsWith("unit:") ? shortName(action) : action.title);
+  }
+  if (here) {
+    return h("div", { class: "picker", role: "group", "aria-label": action.title },
+      h("p", { class: "choice-head" }, h("strong", {}, action.title), ": choose one"),
+      h("div", { class: "picks-grid" }, indexes.map((i) => h("button", {
+        type: "button", class: "big", "data-choice": action.choices[i].label, onclick: () => take(table, action, i, where),
+      }, action.choices[i].label))),
+      h("button", { type: "button", class: "secondary", onclick: () => open(table, null) }, "Cancel"));
+  }
+  return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => open(table, { id: action.id, index: null, where }) },
+    `${where.startsWith("unit:") ? shortName(action) : action.title} …`);
+}
+
+/** The step's own actions: not bookkeeping, not the end or notes. */
+function stepActions(legal) {
+  return legal.actions.filter((a) => !ANYTIME.has(a.type) && !BOOKKEEPING.has(a.type));
+}
+
+/** Ids in the service's words replaced by names ("red to activate one of: sq1" → names). */
+export function inWords(table, text) {
+  const names = new Map([...table.board.units, ...table.board.off_board].map((u) => [u.id, u.name]));
+  for (const s of table.match.sides) names.set(s.id, s.name);
+  return text.replace(/[\w-]+/g, (w) => names.get(w) || w);
+}
+
+export function renderPlay(table) {
+  const t = table.board.turn;
+  const step = h("p", { class: "step-now", id: "step-now" }, h("strong", {}, `Turn ${t.turn} · ${t.title}`), t.rule ? ` (${t.rule})` : "",
+    t.active_side ? ` · ${table.sideName(t.active_side)} to act` : "");
+  if (!table.canAct) {
+    return [step, h("p", { class: "hint" }, table.at !== null ? "This is the past: go back to now to act."
+      : t.outcome ? "The match has ended." : "Spectators watch; they do not act.")];
+  }
+  const legal = table.legal;
+  if (!legal) return [step, h("p", { class: "hint" }, "What you may do could not be read; it will be read again with the next update.")];
+  const expects = t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, inWords(table, x)))) : null;
+  const own = stepActions(legal);
+  return [
+    step,
+    expects,
+    legal.reason ? h("p", { class: "hint" }, legal.reason) : null,
+    own.length ? h("div", { class: "moves" }, own.map((a) => actionBlock(table, a, "play")))
+      : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
+    advanceRow(table, legal.advance),
+  ];
+}
+
+/** Next step from the legal answer: its title when legal, else disabled with the reason. */
+function advanceRow(table, advance) {
+  const t = table.board.turn;
+  const said = t.shared && table.viewer !== "referee" && !t.waiting_for.includes(table.viewer)
+    ? "You have said you are done; waiting for the others." : advance.reason;
+  const words = advance.legal ? null : said && inWords(table, said);
+  return h("div", { class: "advance" },
+    h("div", { class: "row" },
+      h("button", {
+        type: "button", id: "advance", class: "big", disabled: !advance.legal, "aria-describedby": words ? "advance-why" : null,
+        onclick: () => table.act(advance.body, `${plain(advance.title)}. Done.`),
+      }, advance.title),
+      advance.skips.map((skip) => h("button", { type: "button", class: "secondary", onclick: () => table.act(skip.body, `${skip.label}. Done.`) }, skip.label))),
+    words ? h("p", { class: "hint", id: "advance-why" }, words) : null,
+    t.shared && !t.outcome ? h("p", { class: "hint", id: "waiting-for" }, t.waiting_for.length
+      ? `Every side acts in this step; it ends when each has said it is done. Waiting for: ${t.waiting_for.map((s) => table.sideName(s)).join(", ")}.`
+      : "Every side has said it is done.") : null);
+}
+
+/** The More actions panel: what the seat may do that is not the step's own move. */
+export function renderMore(table) {
+  if (!table.canAct) return h("p", { class: "hint" }, table.at !== null ? "Back to now to act." : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
+  if (!table.legal) return null;
+  const rest = table.legal.actions.filter((a) => BOOKKEEPING.has(a.type) || a.type === "add_note" || a.type === "open_dispute");
+  return [
+    h("p", { class: "hint" }, "Bookkeeping the rules allow now, and notes. The end of the match is under Turn."),
+    h("div", { class: "moves" }, rest.map((a) => actionBlock(table, a, "more"))),
+  ];
+}

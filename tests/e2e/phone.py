@@ -1,0 +1,216 @@
+"""A shared harness for the table page on a 390x844 phone (Playwright, Debian's Chromium).
+
+`Phone` opens a match's table in a phone-sized touch context and polices it: console errors,
+page errors and failed requests are recorded (a refusal the test expects is allowed with
+`phone.allow(...)`), `tap(name, locator)` asserts the control is at least 44x44 pixels
+before tapping it and counts taps per named action (written to
+test-artifacts/taps/<test>.json), `screen(name)` checks the screen (no horizontal overflow,
+nothing wrong so far) and saves a screenshot. Matches are made through the API with a demo's
+own body; each side's seat is joined through the API and held on the same device, so the page
+switches seats with "Acting as".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from conftest import ARTIFACTS
+
+PHONE = {"width": 390, "height": 844}
+MIN = 44
+
+
+def new_match(server: str, demo: str) -> dict[str, Any]:
+    """A match of `demo` (its scenario's body), with a seat token for every side."""
+    body = httpx.get(f"{server}/api/scenarios/{demo}").json()
+    made = httpx.post(f"{server}/api/matches", json=body)
+    made.raise_for_status()
+    answer = made.json()
+    tokens = answer["tokens"]
+    seats = {"referee": tokens["referee"]}
+    for key, join in tokens.items():
+        if key.startswith("join:"):
+            side = key.removeprefix("join:")
+            joined = httpx.post(f"{server}/api/matches/{answer['match_id']}/seats",
+                                json={"player": f"Player {side}"},
+                                headers={"Authorization": f"Bearer {join}"})
+            joined.raise_for_status()
+            seats[side] = joined.json()["token"]
+    return {"id": answer["match_id"], "seats": seats}
+
+
+def assert_no_overflow(page: Any) -> None:
+    """Nothing wider than the viewport: no sideways scrolling on a phone."""
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"the page is {widths[0]} px wide on a {widths[1]} px screen"
+
+
+class Phone:
+    """A phone at a match's table."""
+
+    def __init__(self, browser: Any, server: str, test: str,
+                 shot: Callable[[Any, str], Path]) -> None:
+        self.server = server
+        self.test = test
+        self.shot = shot
+        self.context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.failed: list[str] = []
+        self.allowed: list[tuple[int, str]] = []
+        self.taps: Counter[str] = Counter()
+        self.tapped: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("response", self._response)
+        self.page.on("requestfailed", self._request_failed)
+        self.shots = 0
+
+    def _response(self, response: Any) -> None:
+        if response.status < 400:
+            return
+        url = response.url
+        if any(response.status == status and part in url for status, part in self.allowed):
+            return
+        self.failed.append(f"{response.status} {response.request.method} {url}")
+
+    def _request_failed(self, request: Any) -> None:
+        if "/stream" in request.url:  # the live stream, closed when a seat switches
+            return
+        self.failed.append(f"failed {request.method} {request.url}: {request.failure}")
+
+    def allow(self, status: int, path: str) -> None:
+        """A refusal this test expects (the status and a part of the address)."""
+        self.allowed.append((status, path))
+
+    def open(self, match: dict[str, Any], seat: str = "referee") -> None:
+        """The table as `seat`; every other seat of the match is held on this device too."""
+        for other, token in match["seats"].items():
+            if other != seat:
+                self.page.goto(f"{self.server}/play/{match['id']}#seat={token}")
+                self.page.wait_for_selector("#turn-marker")
+        self.page.goto(f"{self.server}/play/{match['id']}#seat={match['seats'][seat]}")
+        self.page.wait_for_selector("#play .step-now")
+        self.settle()
+
+    def as_seat(self, name: str) -> None:
+        """Switch to the seat named `name` (a side's name, or "Referee")."""
+        if name in self.page.locator("#viewer").inner_text():
+            return
+        select = self.page.get_by_label("Acting as")
+        self.check_size(select, "switch seat")
+        select.select_option(label=name)
+        self.taps["switch seat"] += 1
+        self.page.wait_for_function(
+            "n => document.querySelector('#viewer').textContent.includes(n)", arg=name)
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until the page shows the match's head version with its legal actions."""
+        self.page.wait_for_function("""() => {
+            const w = document.querySelector('#where'); return w && / v\\d+$/.test(w.textContent)
+              && document.querySelector('#play .step-now'); }""")
+        self.page.wait_for_timeout(50)
+
+    def check_size(self, locator: Any, name: str) -> None:
+        locator.scroll_into_view_if_needed()
+        box = locator.bounding_box()
+        assert box is not None, f"{name}: not shown"
+        assert box["width"] >= MIN and box["height"] >= MIN, \
+            f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN}x{MIN}"
+
+    def tap(self, locator: Any, action: str) -> None:
+        """Tap a control the page offers (at least 44x44 px), counted under `action`."""
+        locator.wait_for(state="visible")
+        self.check_size(locator, action)
+        locator.tap()
+        self.taps[action] += 1
+        self.tapped.append(action)
+
+    def acted(self) -> str:
+        """Wait for the success notice of the last action; fail on an error notice."""
+        notice = self.page.locator("#notice")
+        notice.wait_for(state="visible")
+        text = str(notice.inner_text())
+        assert "ok" in (notice.get_attribute("class") or ""), text
+        assert not re.search(r"version \d+|[a-z]+_[a-z]+", text), f"the notice is not in words: {text}"
+        self.page.evaluate("document.querySelector('#notice').hidden = true")
+        self.settle()
+        return text
+
+    def screen(self, name: str) -> None:
+        """Check this screen (no overflow, no error so far) and save it."""
+        assert_no_overflow(self.page)
+        assert self.errors == [], f"console errors: {self.errors}"
+        assert self.failed == [], f"failed requests: {self.failed}"
+        self.shots += 1
+        self.shot(self.page, f"{self.shots:02d}-{name}")
+
+    def version(self) -> int:
+        found = re.search(r"v(\d+)", self.page.locator("#where").inner_text())
+        assert found
+        return int(found.group(1))
+
+    def close(self) -> None:
+        folder = ARTIFACTS / "taps"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{self.test}.json").write_text(json.dumps(
+            {"taps": dict(self.taps), "total": sum(self.taps.values())}, indent=1, sort_keys=True))
+        self.context.close()
+        assert self.errors == [], f"console errors: {self.errors}"
+        assert self.failed == [], f"failed requests: {self.failed}"
+
+    # ---- what the page offers -----------------------------------------------------------
+
+    @property
+    def play(self) -> Any:
+        return self.page.locator("#play")
+
+    def step(self) -> str:
+        return str(self.page.locator("#turn li[aria-current=step]").get_attribute("data-step"))
+
+    def turn(self) -> int:
+        found = re.search(r"Turn (\d+)", self.page.locator("#turn-marker").inner_text())
+        assert found
+        return int(found.group(1))
+
+    def unit_card(self, name: str) -> Any:
+        return self.page.locator("li.unit-card", has=self.page.locator(".unit-title strong", has_text=re.compile(f"^{re.escape(name)}$")))
+
+    def next_step(self) -> None:
+        button = self.page.locator("#advance")
+        assert button.is_enabled(), self.page.locator("#advance-why").all_inner_texts()
+        self.tap(button, "next step")
+        self.acted()
+
+    def offered(self) -> list[str]:
+        """The step's own actions "Your move" offers now (their titles)."""
+        return [t.strip().removesuffix(" …") for t in
+                self.play.locator(".moves > button.big.action").all_inner_texts()]
+
+    def take(self, title: str, choice: str | None = None, counted: str = "act",
+             table_dice: list[int] | None = None) -> str:
+        """Tap the action `title` in Your move, then `choice` in its picker (the first
+        when None), and roll here (or enter `table_dice` as thrown at the table)."""
+        self.tap(self.play.locator(".moves > button.big.action", has_text=title).first, counted)
+        picker = self.play.locator(".picker")
+        if picker.count():
+            buttons = picker.locator(".picks-grid button")
+            self.tap(buttons.filter(has_text=choice).first if choice else buttons.first, counted)
+        detail = self.play.locator(".choice-detail")
+        if detail.count():
+            if table_dice is not None:
+                self.tap(detail.get_by_role("button", name="We rolled at the table"), "roll")
+                faces = self.play.locator(".table-dice input[type=number]")
+                for i, face in enumerate(table_dice):
+                    faces.nth(i).fill(str(face))
+                self.tap(self.play.get_by_role("button", name="Record these dice"), "roll")
+            else:
+                self.tap(detail.get_by_role("button", name="Roll here"), "roll")
+        return self.acted()
