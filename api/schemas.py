@@ -8,8 +8,8 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from domain.commands import MAX_INT
-from domain.state import Outcome, Side
-from projections.views import BoardView, Point, TurnView, VPView
+from domain.state import Outcome
+from projections.views import BoardView, Point, SideView, TurnView, VPView
 
 
 class MatchCreated(BaseModel):
@@ -56,7 +56,7 @@ class MatchPublic(BaseModel):
     ruleset_version: int
     scenario: str
     casual: bool
-    sides: tuple[Side, ...]
+    sides: tuple[SideView, ...]
     seats: list[SeatPublic]
     version: int
     turn: TurnView

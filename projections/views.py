@@ -6,6 +6,7 @@ the state is the head of the match or a point in its past (time travel).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -14,7 +15,19 @@ from domain.authority import movers, seats, waiting_for
 from domain.events import sees_private
 from domain.rulesets import get_ruleset
 from domain.sequence import current_roles
-from domain.state import Awaiting, DiceRoll, EndProposal, MatchState, Outcome, TrackValue, Unit
+from domain.state import (
+    Awaiting,
+    DiceRoll,
+    EndProposal,
+    MatchState,
+    Outcome,
+    Side,
+    TrackValue,
+    Unit,
+)
+from projections.colours import side_colours
+
+HEX_ID = re.compile(r"^(\d{2})(\d{2})$")  # a map hex: column and row, "1405"
 
 
 class Point(BaseModel):
@@ -81,6 +94,41 @@ class CardsView(BaseModel):
     deck: tuple[str, ...] | None = None
 
 
+class SideView(Side):
+    """A side of the match, with the colour every page draws it in (projections/colours.py)."""
+
+    colour: str = Field(description="the side's colour, `#rrggbb`: the table page and the "
+                        "report draw the side in it")
+
+
+def side_views(state: MatchState) -> tuple[SideView, ...]:
+    colours = side_colours(state.side_ids())
+    return tuple(SideView(id=s.id, name=s.name, colour=colours[s.id]) for s in state.sides)
+
+
+class City(BaseModel):
+    hex: str
+    name: str | None = Field(default=None, description="as the scenario names it "
+                             "(option `city_names`), else none")
+    controlled_by: str | None = Field(default=None, description="the side holding it now")
+
+
+class HexExtent(BaseModel):
+    """The hexes a map must show: every hex holding a unit, a location marker or a city."""
+
+    first_column: int
+    last_column: int
+    first_row: int
+    last_row: int
+
+
+class MapView(BaseModel):
+    """A hex map (units on hexes "CCRR"): its extent and its cities."""
+
+    extent: HexExtent
+    cities: list[City]
+
+
 class BoardView(BaseModel):
     ruleset: str
     scenario: str
@@ -94,6 +142,7 @@ class BoardView(BaseModel):
     tracks: dict[str, TrackValue]
     recent_rolls: tuple[DiceRoll, ...]
     vp: VPView
+    map: MapView | None = None  # the hex map's extent and cities; none on a table
 
 
 def turn_view(state: MatchState) -> TurnView:
@@ -172,4 +221,37 @@ def board_view(state: MatchState, viewer: str = "") -> BoardView:
         tracks=state.tracks,
         recent_rolls=state.dice.recent,
         vp=vp_view(state),
+        map=map_view(state),
     )
+
+
+def _cities(state: MatchState) -> list[City]:
+    """The scenario's cities (option `cities`: {hex: side at the start}), held as the
+    `control.<hex>` tracks say now, named by option `city_names` ({hex: name}) if given."""
+    start = state.options.get("cities")
+    names = state.options.get("city_names")
+    names = names if isinstance(names, dict) else {}
+    if not isinstance(start, dict):
+        return []
+    sides = set(state.side_ids())
+    out = []
+    for hex_id, side in sorted(start.items()):
+        holder = str(state.tracks.get(f"control.{hex_id}", side))
+        out.append(City(hex=str(hex_id), name=str(names[hex_id]) if hex_id in names else None,
+                        controlled_by=holder if holder in sides else None))
+    return out
+
+
+def map_view(state: MatchState) -> MapView | None:
+    """The hex map when units stand on hexes (or the scenario has cities): the extent that
+    holds every unit, location marker and city (in play or not), and the cities."""
+    cities = _cities(state)
+    hexes = [u.position.hex for u in state.units.values() if u.position and u.position.hex]
+    hexes += [*state.location_markers, *(c.hex for c in cities)]
+    cells = [(int(m[1]), int(m[2])) for m in map(HEX_ID.match, hexes) if m]
+    if not cells:
+        return None
+    cols, rows = [c for c, _ in cells], [r for _, r in cells]
+    return MapView(extent=HexExtent(first_column=min(cols), last_column=max(cols),
+                                    first_row=min(rows), last_row=max(rows)),
+                   cities=cities)

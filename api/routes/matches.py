@@ -25,7 +25,7 @@ from domain.application import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry
-from projections.views import turn_view
+from projections.views import side_views, turn_view
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -108,7 +108,7 @@ def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
     response.headers["ETag"] = f'"{head.version}"'
     return MatchPublic(
         match_id=match_id, ruleset=state.ruleset, ruleset_version=state.ruleset_version,
-        scenario=state.scenario, casual=state.casual, sides=state.sides,
+        scenario=state.scenario, casual=state.casual, sides=side_views(state),
         seats=[SeatPublic(side=side, player=player) for side, player in head.seats],
         version=head.version, turn=turn_view(state), outcome=state.outcome,
         chain_head=head.chain_head, dice_commitment=matches.dice_commitment(match_id),
