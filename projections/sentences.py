@@ -1,0 +1,561 @@
+"""Events said in the players' words: one sentence per event, for the table page's log
+(`GET .../events` serves it as `said`), the dice panel and the after-action reports.
+
+A `Narrator` holds the names of the match (sides, units, the steps of its sequence of play)
+and learns the names the events bring (a unit deployed or split later is named from then on).
+It says an event as one viewer receives it: a field hidden from that viewer (another side's
+hand, a private note's text) is never read. An undo, a note or a dispute names the event it
+is about by that event's own sentence, read through `lookup` when it was not seen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import events as ev
+from domain.errors import InvalidAction
+from domain.rulesets import get_ruleset
+from domain.rulesets.wing_command_rolls import activation_passes
+from domain.sequence import SequenceOfPlay
+from domain.state import MatchState, Position
+
+# Events (after, upto] of the match, in log order: how a narrator reads an event it has not
+# seen (the one an undo goes back before, the one a note is about).
+Lookup = Callable[[int, int], Sequence[ev.Event]]
+
+NOT_GAME = (*ev.SEAT_EVENTS, *ev.UNDO_PROTOCOL)
+_QV_DICE = re.compile(r"(\d+) dice against QV (\d+), (\d+) leadership")
+_QV_ONE = re.compile(r"against QV (\d+)")
+
+
+def listing(items: Iterable[str], last: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    out = list(items)
+    if len(out) <= 1:
+        return "".join(out)
+    return f"{', '.join(out[:-1])} {last} {out[-1]}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def words(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def where(position: Position | None) -> str:
+    if position is None:
+        return "off the table"
+    if position.hex is not None:
+        return f"hex {position.hex}"
+    if position.box is not None:
+        return f"the {words(position.box)} box"
+    return f"{position.x:g}, {position.y:g}"
+
+
+@dataclass
+class Names:
+    """The names of one match: sides, units and the titles of its steps."""
+
+    sides: dict[str, str] = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
+    sequence: SequenceOfPlay | None = None
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def of_state(cls, state: MatchState) -> Names:
+        """From a state (the head's: every unit it ever held, removed ones too)."""
+        try:
+            sequence: SequenceOfPlay | None = get_ruleset(state.ruleset, state.options).sequence
+        except InvalidAction:  # an unknown ruleset still has names to say
+            sequence = None
+        return cls(sides={s.id: s.name for s in state.sides},
+                   units={u.id: u.name for u in state.units.values()}, sequence=sequence)
+
+    def learn(self, event: ev.Event) -> None:
+        """The names an event brings: the match's set-up, a unit deployed or split."""
+        new: dict[str, str] = {}
+        if isinstance(event, ev.MatchCreated):
+            self.sides.update({s.id: s.name for s in event.sides})
+            new = {u.id: u.name for u in event.units}
+        elif isinstance(event, ev.UnitDeployed):
+            new = {event.unit.id: event.unit.name}
+        elif isinstance(event, ev.UnitSplit):
+            new = {event.new_unit.id: event.new_unit.name}
+        if isinstance(event, ev.MatchCreated) and self.sequence is None:
+            try:
+                self.sequence = get_ruleset(event.ruleset, event.options).sequence
+            except InvalidAction:
+                self.sequence = None
+        if any(self.units.get(k) != v for k, v in new.items()) or isinstance(
+                event, ev.MatchCreated):
+            self.units.update(new)
+            self._pattern = None
+
+    def side(self, side: str | None) -> str:
+        return self.sides.get(side or "", side or "nobody")
+
+    def seat(self, seat: str) -> str:
+        if seat == "referee":
+            return "Referee"
+        if seat == "spectator":
+            return "the spectators"
+        if seat.startswith("join:"):
+            return f"joining {self.side(seat[5:])}"
+        return self.side(seat)
+
+    def unit(self, unit: str | None) -> str:
+        return self.units.get(unit or "", unit or "no unit")
+
+    def units_of(self, ids: Iterable[str]) -> str:
+        return listing(self.unit(u) for u in ids)
+
+    def sides_of(self, ids: Iterable[str]) -> str:
+        return listing(self.side(s) for s in ids)
+
+    def step(self, path: str) -> str:
+        """A step's title (`Activation: Move`), or its path in words when the game has none."""
+        if self.sequence is not None:
+            try:
+                chain = self.sequence.chain(path)
+            except KeyError:
+                chain = []
+            titles = [n.title or words(n.id).capitalize() for n in chain]
+            if titles:
+                return titles[-1] if len(titles) == 1 else f"{titles[0]}: {titles[-1]}"
+        return words(path.rsplit("/", 1)[-1]).capitalize()
+
+    def text(self, text: str) -> str:
+        """A text of ours (a roll's purpose, a result) with unit and side ids said as names;
+        an id inside a longer word stays as it is."""
+        table = {**self.units, **self.sides}
+        if not table:
+            return text
+        if self._pattern is None:
+            self._pattern = re.compile(
+                r"(?<![A-Za-z0-9_.:/-])(" + "|".join(
+                    re.escape(i) for i in sorted(table, key=len, reverse=True))
+                + r")(?![A-Za-z0-9_/-]|\.[A-Za-z0-9])")
+        return self._pattern.sub(lambda m: table.get(m[1], m[1]), text)
+
+
+def faces(dice: Sequence[int]) -> str:
+    return listing(str(d) for d in dice)
+
+
+def outcome_of_dice(e: ev.DiceRolled) -> str:
+    """The roll's outcome: passes counted where each die is tested against a value (WC-6),
+    a single die passed or failed against a QV, else the total."""
+    many = _QV_DICE.search(e.purpose)
+    if many:
+        qv, cubes = int(many[2]), int(many[3])
+        _, passed = activation_passes(list(e.dice), qv, cubes)
+        extra = f", with {plural(cubes, 'leadership cube')}" if cubes else ""
+        return f"{passed} of {len(e.dice)} dice passed (needed {qv}+{extra})"
+    one = _QV_ONE.search(e.purpose)
+    if one and len(e.dice) == 1:
+        qv = int(one[1])
+        return f"{e.total}, {'passed' if e.total >= qv else 'failed'} (needed {qv}+)"
+    return str(e.total)
+
+
+def notation(e: ev.DiceRolled) -> str:
+    base = e.notation.split("+")[0].split("-")[0]
+    return f"{base}{e.modifier:+d}" if e.modifier else base
+
+
+class Narrator:
+    """Says events for one viewer: see every event in log order (`see`), say any (`say`)."""
+
+    def __init__(self, names: Names, viewer: str = "", lookup: Lookup | None = None) -> None:
+        self.names = names
+        self.viewer = viewer
+        self.lookup = lookup
+        self.seen: dict[int, ev.Event] = {}
+        self.said: dict[int, str] = {}
+        # The last initiative roll of each turn, to say a re-roll beside the first roll.
+        self.initiative: dict[int, ev.InitiativeRolled] = {}
+        self.earlier: dict[int, dict[str, int]] = {}  # version -> the rolls before a re-roll
+
+    @classmethod
+    def of_state(cls, state: MatchState, viewer: str = "",
+                 lookup: Lookup | None = None) -> Narrator:
+        return cls(Names.of_state(state), viewer, lookup)
+
+    def see(self, event: ev.Event) -> None:
+        """Learn what an event brings (names, initiative rolls); in log order."""
+        self.names.learn(event)
+        self.seen[event.version] = event
+        if isinstance(event, ev.InitiativeRolled):
+            self._initiative(event)
+
+    def _initiative(self, event: ev.InitiativeRolled) -> None:
+        before = self.initiative.get(event.turn)
+        ranked = {s for group in event.ranking for s in group}
+        if before is not None and before.version < event.version and set(event.dice) < ranked:
+            self.earlier[event.version] = {
+                **self.earlier.get(before.version, {}),
+                **{s: before.dice[s] + before.cv.get(s, 0) for s in before.dice}}
+        self.initiative[event.turn] = event
+
+    def _rerolled(self, event: ev.InitiativeRolled) -> dict[str, int] | None:
+        """The rolls a re-roll follows (read back a few events when not seen), or None."""
+        ranked = {s for group in event.ranking for s in group}
+        if event.version in self.earlier or not set(event.dice) < ranked:
+            return self.earlier.get(event.version)
+        back = [e for e in self._events(max(0, event.version - 40), event.version - 1)
+                if isinstance(e, ev.InitiativeRolled) and e.turn == event.turn]
+        for e in back:
+            self._initiative(e)
+        self._initiative(event)
+        return self.earlier.get(event.version)
+
+    def sentence(self, event: ev.Event) -> str:
+        """The event in words, as the viewer receives it."""
+        if event.version not in self.said:
+            if event.version not in self.seen:
+                self.see(event)
+            self.said[event.version] = self._say(event)
+        return self.said[event.version]
+
+    # ---- reading other events ------------------------------------------------------------
+
+    def _events(self, after: int, upto: int) -> list[ev.Event]:
+        wanted = range(after + 1, upto + 1)
+        if all(v in self.seen for v in wanted):
+            return [self.seen[v] for v in wanted]
+        if self.lookup is None:
+            return [self.seen[v] for v in wanted if v in self.seen]
+        found = list(self.lookup(after, upto))
+        for e in found:
+            self.seen.setdefault(e.version, e)
+            self.names.learn(e)
+        return found
+
+    def _about(self, version: int | None) -> str:
+        """The event at `version` by its own sentence (without a trailing full stop)."""
+        if version is None:
+            return "the match"
+        found = self._events(version - 1, version)
+        if not found:
+            return "an earlier event"
+        return self.sentence(found[0]).rstrip(".")
+
+    def _undone(self, to: int, upto: int, redo: bool = False) -> str:
+        """`the last 3 events (back to before: Blue moved 2nd Squad)`: the game events in
+        (to, upto] that an undo back to `to` takes back."""
+        span = min(upto, to + 500)
+        game = [e for e in self._events(to, span) if not isinstance(e, NOT_GAME)]
+        first = self.sentence(game[0]).rstrip(".") if game else "the match as it was"
+        many = "the last event" if len(game) == 1 else f"the last {len(game)} events"
+        if redo:
+            many = "one event" if len(game) == 1 else f"{len(game)} events"
+        if upto > span:
+            many = "more than 500 events"
+        return f"{many} (back to before: {first})"
+
+    # ---- saying --------------------------------------------------------------------------
+
+    def _say(self, e: ev.Event) -> str:
+        n = self.names
+        who = n.seat(e.actor)
+        hidden = e.hidden_from(self.viewer)
+        say = getattr(self, f"_say_{type(e).__name__}", None)
+        if say is None:  # a new event class: still words, never JSON
+            return f"{who}: {words(type(e).__name__)}."
+        return str(say(e, who, hidden))
+
+    def _say_MatchCreated(self, e: ev.MatchCreated, who: str, hidden: set[str]) -> str:
+        game = e.ruleset.replace("-", " ").title()
+        fork = " as a what-if copy of another match" if e.forked_from else ""
+        return (f"{who} set up {e.scenario} ({game}){fork}: "
+                f"{listing((s.name for s in e.sides), 'against')}.")
+
+    def _say_SeatJoined(self, e: ev.SeatJoined, who: str, hidden: set[str]) -> str:
+        return f"{e.player} joined as {'the referee' if e.side is None else self.names.side(e.side)}."
+
+    def _link(self, seat: str) -> str:
+        if seat == "referee":
+            return "the referee's link"
+        if seat == "spectator":
+            return "the spectators' link"
+        if seat.startswith("join:"):
+            return f"the invitation to play {self.names.side(seat[5:])}"
+        return f"{self.names.side(seat)}'s link"
+
+    def _say_SeatTokenIssued(self, e: ev.SeatTokenIssued, who: str, hidden: set[str]) -> str:
+        return f"{who} got a new link: {self._link(e.seat)}."
+
+    def _say_SeatTokenRevoked(self, e: ev.SeatTokenRevoked, who: str, hidden: set[str]) -> str:
+        return f"{who} withdrew an old link: {self._link(e.seat)} no longer works."
+
+    def _say_UnitDeployed(self, e: ev.UnitDeployed, who: str, hidden: set[str]) -> str:
+        u = e.unit
+        return f"{who} deployed {u.name} ({self.names.side(u.side)}) at {where(u.position)}."
+
+    def _say_UnitMoved(self, e: ev.UnitMoved, who: str, hidden: set[str]) -> str:
+        origin = f" from {where(e.origin)}" if e.origin is not None else ""
+        return f"{who} moved {self.names.unit(e.unit_id)}{origin} to {where(e.to)}."
+
+    def _say_UnitStatusChanged(self, e: ev.UnitStatusChanged, who: str,
+                               hidden: set[str]) -> str:
+        parts = []
+        if e.set:
+            parts.append(f"marked {self.names.unit(e.unit_id)} {listing(words(s) for s in e.set)}")
+        if e.cleared:
+            parts.append(("cleared " if e.set else f"cleared {self.names.unit(e.unit_id)}: ")
+                         + listing(words(s) for s in e.cleared))
+        return f"{who} " + ("; ".join(parts) or f"left {self.names.unit(e.unit_id)} as it was") + "."
+
+    def _marker(self, e: ev.MarkerPlaced | ev.MarkerRemoved, on: str, at: str) -> str:
+        kind = words(e.kind).removesuffix(" marker").removesuffix("marker")
+        what = f"{e.count} {kind} marker{'s' if e.count != 1 else ''}".replace("  ", " ")
+        if e.unit_id is not None:
+            return f"{what} {on} {self.names.unit(e.unit_id)}"
+        return f"{what} {at} {self.names.text(e.location or 'the table')}"
+
+    def _say_MarkerPlaced(self, e: ev.MarkerPlaced, who: str, hidden: set[str]) -> str:
+        return f"{who} placed {self._marker(e, 'on', 'at')}."
+
+    def _say_MarkerRemoved(self, e: ev.MarkerRemoved, who: str, hidden: set[str]) -> str:
+        return f"{who} removed {self._marker(e, 'from', 'from')}."
+
+    def _say_RollDeclared(self, e: ev.RollDeclared, who: str, hidden: set[str]) -> str:
+        success = f" (it succeeds when {e.success})" if e.success else ""
+        return (f"{who} declared {e.notation} for {self.names.text(e.purpose)}{success}: "
+                "the dice are thrown at the table next.")
+
+    def _say_DiceRolled(self, e: ev.DiceRolled, who: str, hidden: set[str]) -> str:
+        verb = "threw" if e.source == "table" else "rolled"
+        said = (f"{who} {verb} {faces(e.dice)} for {self.names.text(e.purpose)} "
+                f"({notation(e)}): {outcome_of_dice(e)}")
+        if e.success:
+            said += f" (it succeeds when {e.success})"
+        if e.awaits:
+            said += "; the result is read from the table next"
+        return said + "."
+
+    def _say_UnitSplit(self, e: ev.UnitSplit, who: str, hidden: set[str]) -> str:
+        figures = f" ({plural(e.new_unit.figures, 'figure')})" if e.new_unit.figures else ""
+        return (f"{who} split {e.new_unit.name}{figures} off "
+                f"{self.names.unit(e.unit_id)}.")
+
+    def _say_UnitRallied(self, e: ev.UnitRallied, who: str, hidden: set[str]) -> str:
+        gone = [words(c) for c in e.cleared] + [
+            plural(k, f"{words(m)} marker") for m, k in e.markers_removed.items()]
+        return (f"{who} rallied {self.names.unit(e.unit_id)}"
+                + (f" ({listing(gone)} gone)" if gone else "") + ".")
+
+    def _say_UnitRemoved(self, e: ev.UnitRemoved, who: str, hidden: set[str]) -> str:
+        box = f" to the {words(e.to_box)} box" if e.to_box != "eliminated" else ""
+        return f"{self.names.unit(e.unit_id)} left play{box}: {e.reason} ({who})."
+
+    def _say_TrackSet(self, e: ev.TrackSet, who: str, hidden: set[str]) -> str:
+        value = self.names.side(e.value) if isinstance(e.value, str) else e.value
+        return f"{who} set {self.names.text(words(e.name).replace('.', ' '))} to {value}."
+
+    def _say_VictoryPointsScored(self, e: ev.VictoryPointsScored, who: str,
+                                 hidden: set[str]) -> str:
+        side = self.names.side(e.side)
+        points = plural(abs(e.points), "victory point")
+        said = (f"{side} scored {points}" if e.points >= 0 else f"{side} lost {points}")
+        if self.names.seat(e.actor) != side:
+            said += f" ({who})"
+        return said + (f": {e.reason}" if e.reason else "") + "."
+
+    def _say_PhaseAdvanced(self, e: ev.PhaseAdvanced, who: str, hidden: set[str]) -> str:
+        acting = (f"; {self.names.side(e.marker.active_side)} to act"
+                  if e.marker.active_side else "")
+        return f"{who} moved on to {self.names.step(e.marker.step)}{acting}."
+
+    def _say_TurnAdvanced(self, e: ev.TurnAdvanced, who: str, hidden: set[str]) -> str:
+        acting = (f"; {self.names.side(e.marker.active_side)} to act"
+                  if e.marker.active_side else "")
+        return f"Turn {e.marker.turn} began: {self.names.step(e.marker.step)}{acting} ({who})."
+
+    def _say_SideDone(self, e: ev.SideDone, who: str, hidden: set[str]) -> str:
+        return f"{self.names.side(e.side)} is done with {self.names.step(e.step)}."
+
+    def _say_NoteAdded(self, e: ev.NoteAdded, who: str, hidden: set[str]) -> str:
+        about = f" about: {self._about(e.about_version)}" if e.about_version else ""
+        if "text" in hidden:
+            return f"{who} wrote a private note{about}."
+        private = "a private note" if e.private else "a note"
+        return f"{who} wrote {private}{about}: “{e.text}”"
+
+    def _say_ActionsUndone(self, e: ev.ActionsUndone, who: str, hidden: set[str]) -> str:
+        asked = (f", as {self.names.side(e.requested_by)} asked"
+                 if e.requested_by and self.names.side(e.requested_by) != who else "")
+        return f"{who} undid {self._undone(e.to, e.version - 1)}{asked}."
+
+    def _say_ActionsRedone(self, e: ev.ActionsRedone, who: str, hidden: set[str]) -> str:
+        found = self._events(e.reverses - 1, e.reverses)
+        if found and isinstance(found[0], ev.ActionsUndone):
+            undo = found[0]
+            return (f"{who} redid what the undo took back: "
+                    f"{self._undone(undo.to, undo.version - 1, redo=True)}.")
+        return f"{who} redid what the last undo took back."
+
+    def _say_DisputeOpened(self, e: ev.DisputeOpened, who: str, hidden: set[str]) -> str:
+        upto = (f" and what followed, up to: {self._about(e.upto_version)}"
+                if e.upto_version else "")
+        return f"{who} disputed: {self._about(e.about_version)}{upto}. “{e.text}”"
+
+    def _say_DisputeRuled(self, e: ev.DisputeRuled, who: str, hidden: set[str]) -> str:
+        found = self._events(e.dispute - 1, e.dispute)
+        about = (self._about(found[0].about_version) if found
+                 and isinstance(found[0], ev.DisputeOpened) else "an earlier event")
+        order = {"none": "", "undo": " The match goes back to an earlier point.",
+                 "reroll": " The roll is made again.",
+                 "fork": " A what-if copy of the match carries on from there."}[e.order]
+        return f"{who} ruled on the dispute about {about}: “{e.ruling}”{order}"
+
+    def _say_UndoRequested(self, e: ev.UndoRequested, who: str, hidden: set[str]) -> str:
+        return (f"{who} asked to undo {self._undone(e.to, e.version - 1)}: "
+                "the other side must agree.")
+
+    def _say_UndoAccepted(self, e: ev.UndoAccepted, who: str, hidden: set[str]) -> str:
+        if e.actor == "referee":
+            return "Referee allowed the undo for everyone."
+        return f"{who} agreed to the undo."
+
+    def _say_UndoDeclined(self, e: ev.UndoDeclined, who: str, hidden: set[str]) -> str:
+        reason = f": “{e.reason}”" if e.reason else "."
+        return (f"Referee refused the undo{reason}" if e.actor == "referee"
+                else f"{who} declined the undo{reason}")
+
+    def _say_UnitsActivated(self, e: ev.UnitsActivated, who: str, hidden: set[str]) -> str:
+        side = self.names.side(e.side)
+        if e.group and e.group.startswith("wing:"):
+            return f"{side} activated {self.names.units_of(e.unit_ids)} (wing {e.group[5:]})."
+        if e.group:
+            rest = [u for u in e.unit_ids if u != e.group]
+            return (f"{side} activated the battlegroup {self.names.unit(e.group)}"
+                    + (f": {self.names.units_of(rest)}" if rest else "") + ".")
+        return f"{side} activated {self.names.units_of(e.unit_ids)}."
+
+    def _say_InitiativeRolled(self, e: ev.InitiativeRolled, who: str,
+                              hidden: set[str]) -> str:
+        n = self.names
+        earlier = self._rerolled(e)
+
+        def score(side: str) -> str:
+            die, cv = e.dice[side], e.cv.get(side, 0)
+            return f"{die}" if not cv else f"{die} + {cv} = {die + cv}"
+
+        ranked = [s for group in e.ranking for s in group]
+        if earlier is not None:
+            parts = [f"{n.side(s)} {earlier[s]}" + (f" (re-roll {score(s)})" if s in e.dice
+                                                    else "") for s in ranked if s in earlier]
+            title = "Initiative"
+        else:
+            parts = [f"{n.side(s)} {score(s)}" for s in ranked if s in e.dice]
+            title = "Initiative re-roll" if set(e.dice) < set(ranked) else "Initiative"
+        order = []
+        for group in e.ranking:
+            order.append(n.side(group[0]) if len(group) == 1
+                         else f"{n.sides_of(group)} (tied: roll again)")
+        return f"{title}: {', '.join(parts)}; order: {', '.join(order)}."
+
+    def _say_InitiativePassed(self, e: ev.InitiativePassed, who: str,
+                              hidden: set[str]) -> str:
+        return (f"{self.names.side(e.side)} handed first place to {self.names.side(e.to)}; "
+                f"order: {', '.join(self.names.side(s) for s in e.order)}.")
+
+    def _cards(self, e: ev.CardsDrawn | ev.CardsDiscarded, verb: str, hidden: set[str]) -> str:
+        side = self.names.side(e.side)
+        cards = plural(e.count, "card")
+        if "cards" in hidden or not e.cards:
+            return f"{side} {verb} {cards}."
+        return f"{side} {verb} {cards}: {listing(e.cards)}."
+
+    def _say_CardsDrawn(self, e: ev.CardsDrawn, who: str, hidden: set[str]) -> str:
+        return self._cards(e, "drew", hidden)
+
+    def _say_CardsDiscarded(self, e: ev.CardsDiscarded, who: str, hidden: set[str]) -> str:
+        return self._cards(e, "discarded", hidden)
+
+    def _say_CardPlayed(self, e: ev.CardPlayed, who: str, hidden: set[str]) -> str:
+        return f"{self.names.side(e.side)} played {e.card}."
+
+    def _say_DeckShuffled(self, e: ev.DeckShuffled, who: str, hidden: set[str]) -> str:
+        return (f"{who} shuffled every card of {self.names.side(e.side)} into a new deck "
+                "with the server's dice.")
+
+    def _say_DeckCut(self, e: ev.DeckCut, who: str, hidden: set[str]) -> str:
+        return (f"{self.names.seat(e.by)} cut {self.names.side(e.side)}'s deck: the top "
+                f"{plural(e.at, 'card')} went to the bottom.")
+
+    def _say_ResultRecorded(self, e: ev.ResultRecorded, who: str, hidden: set[str]) -> str:
+        failed = " (failed)" if e.failed else ""
+        return (f"Result of {self.names.text(e.of)}: {self.names.text(e.result)}{failed} "
+                f"({who}).")
+
+    def _say_ReinforcementsAnnounced(self, e: ev.ReinforcementsAnnounced, who: str,
+                                     hidden: set[str]) -> str:
+        return (f"{self.names.side(e.side)} announced reinforcements: "
+                f"{self.names.units_of(e.unit_ids)}, entering at {e.entry}.")
+
+    def _say_CombatDeclared(self, e: ev.CombatDeclared, who: str, hidden: set[str]) -> str:
+        mods = (" (" + ", ".join(f"{words(k)} {v:+d}" for k, v in e.modifiers.items()) + ")"
+                if e.modifiers else "")
+        return (f"{who} declared an attack by {self.names.units_of(e.attackers)} on "
+                f"{self.names.units_of(e.defenders)} at {e.odds}{mods}.")
+
+    def _say_OperationDeclared(self, e: ev.OperationDeclared, who: str,
+                               hidden: set[str]) -> str:
+        hqs = f" with {self.names.units_of(e.hqs)}" if e.hqs else " (none)"
+        bombing = (f"; carpet bombing on {self.names.text(e.carpet_bombing)}"
+                   if e.carpet_bombing else "")
+        return (f"{self.names.side(e.side)} declared operations{hqs}; order this turn: "
+                f"{', '.join(self.names.side(s) for s in e.order)}{bombing}.")
+
+    def _say_StepLost(self, e: ev.StepLost, who: str, hidden: set[str]) -> str:
+        return f"{self.names.unit(e.unit_id)} lost a step ({e.steps} left) ({who})."
+
+    def _say_StepGained(self, e: ev.StepGained, who: str, hidden: set[str]) -> str:
+        return f"{self.names.unit(e.unit_id)} regained a step (now {e.steps}) ({who})."
+
+    def _end(self, winner: str | None, reason: str) -> str:
+        """The outcome; the reason with side ids said as names (a ruleset's own reason
+        names the sides by id)."""
+        won = f"{self.names.side(winner)} wins" if winner else "a tie"
+        return won + (f": {self.names.text(reason)}" if reason else "")
+
+    def _say_MatchEnded(self, e: ev.MatchEnded, who: str, hidden: set[str]) -> str:
+        return f"The match ended, {self._end(e.winner, e.reason)} ({who})."
+
+    def _say_MatchEndProposed(self, e: ev.MatchEndProposed, who: str,
+                              hidden: set[str]) -> str:
+        return f"{who} proposed ending the match: {self._end(e.winner, e.reason)}."
+
+    def _say_MatchReopened(self, e: ev.MatchReopened, who: str, hidden: set[str]) -> str:
+        return f"{who} reopened the match" + (f": {e.reason}." if e.reason else ".")
+
+    def _say_DiceSeedRevealed(self, e: ev.DiceSeedRevealed, who: str,
+                              hidden: set[str]) -> str:
+        cards = " and the card seed" if e.card_seed else ""
+        return (f"{who} revealed the dice seed{cards}: anyone can now check every server "
+                "roll so far.")
+
+    def _say_DiceCommitted(self, e: ev.DiceCommitted, who: str, hidden: set[str]) -> str:
+        return "A fresh secret dice seed was sealed for the rest of the match."
+
+
+def said(events: Iterable[ev.Event], viewer: str = "",
+         names: Names | None = None) -> dict[int, str]:
+    """Every event's sentence by version, read in log order from the first (a whole log)."""
+    log = list(events)
+    narrator = Narrator(names or Names(), viewer,
+                        lambda after, upto: [e for e in log if after < e.version <= upto])
+    for event in log:
+        narrator.see(event)
+    return {event.version: narrator.sentence(event) for event in log}
+
+
+def public_line(event: ev.Event, narrator: Narrator) -> dict[str, Any]:
+    """The event as the narrator's viewer receives it, with its sentence as `said`."""
+    return {**event.public(narrator.viewer), "said": narrator.sentence(event)}
