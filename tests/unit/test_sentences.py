@@ -109,7 +109,7 @@ def test_every_event_class_has_an_example_and_a_sentence_of_its_own() -> None:
         assert hasattr(Narrator, f"_say_{cls.__name__}"), cls.__name__
 
 
-@pytest.mark.parametrize("cls", sorted(EXAMPLES, key=lambda c: c.type_name()),
+@pytest.mark.parametrize("cls", [ev.EVENT_TYPES[n] for n in sorted(ev.EVENT_TYPES) if n != "MatchCreated"],
                          ids=lambda c: getattr(c, "__name__", str(c)))
 def test_each_event_is_one_sentence_in_names(cls: type[ev.Event]) -> None:
     log = [created(), make(ev.UnitSplit, 2, **EXAMPLES[ev.UnitSplit]),
