@@ -81,7 +81,7 @@ function choiceDetail(table, action, index, where) {
   const needs = required(choice);
   const parts = [head];
   // One required choice of a few values (a marker's kind): a big button for each, sent at once.
-  const quick = needs.length === 1 && needs[0].kind === "choice" && needs[0].values?.length && needs[0].values.length <= 6 && !needs[0].open
+  const quick = needs.length === 1 && needs[0].kind === "choice" && needs[0].values?.length && needs[0].values.length <= 6
     ? needs[0] : null;
   if (quick) {
     parts.push(h("div", { class: "row picks-quick" }, quick.values.map((v) => h("button", {

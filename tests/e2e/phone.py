@@ -195,9 +195,11 @@ class Phone:
                 self.play.locator(".moves > button.big.action").all_inner_texts()]
 
     def take(self, title: str, choice: str | None = None, counted: str = "act",
-             table_dice: list[int] | None = None) -> str:
+             table_dice: list[int] | None = None, fill: dict[str, str] | None = None,
+             pick: str | None = None) -> str:
         """Tap the action `title` in Your move, then `choice` in its picker (the first
-        when None), and roll here (or enter `table_dice` as thrown at the table)."""
+        when None); then roll here (or enter `table_dice` as thrown at the table), or tap
+        the value `pick`, or type `fill` (by label: numbers, words) and send the form."""
         self.tap(self.play.locator(".moves > button.big.action", has_text=title).first, counted)
         picker = self.play.locator(".picker")
         if picker.count():
@@ -211,6 +213,12 @@ class Phone:
                 for i, face in enumerate(table_dice):
                     faces.nth(i).fill(str(face))
                 self.tap(self.play.get_by_role("button", name="Record these dice"), "roll")
-            else:
+            elif pick is not None:
+                self.tap(detail.get_by_role("button", name=pick, exact=True), counted)
+            elif detail.get_by_role("button", name="Roll here").count():
                 self.tap(detail.get_by_role("button", name="Roll here"), "roll")
+            else:
+                for label, value in (fill or {}).items():
+                    detail.get_by_label(label).fill(value)
+                self.tap(detail.locator(".input-form button[type=submit]").first, counted)
         return self.acted()
