@@ -1,53 +1,129 @@
 // The board as SVG: a top-down table (positions in inches) or a hex map (hex ids "CCRR"),
-// the VP chart, and dice faces. Pure functions of the views the API returns.
+// the VP chart, and dice faces. Pure functions of the views the API returns: each side's
+// colour is the match view's `side.colour`, the hex map's extent and cities the board view's
+// `map`. The map zooms and pans through its viewBox (pinch and drag on touch, wheel and drag
+// with a mouse, and the +, − and Fit buttons); the view survives the page's re-renders.
 
 import { h, s } from "./dom.js";
 
-const PALETTE = ["#b3261e", "#1f5fbf", "#2e7d32", "#8a5a00", "#6a1b9a", "#00695c", "#ad1457", "#37474f"];
-const NAMED = { red: "#b3261e", blue: "#1f5fbf", green: "#2e7d32", german: "#4e5b31", germans: "#4e5b31", allied: "#1f5fbf", soviets: "#b3261e" };
 const SQRT3 = Math.sqrt(3);
 const HEX_ID = /^(\d{2})(\d{2})$/;
+const NEUTRAL = "#4a4a55";
+const ZOOM_STEP = 2;      // one tap on + or −
+const MAX_ZOOM = 32;
+const DRAG_PX = 8;        // a pointer that moves less than this is a tap, not a drag
 
-/** One colour per side, stable for the match. */
+/** Side id -> colour, as the match view gives each side (`side.colour`). */
 export function sideColours(sides) {
-  return Object.fromEntries(sides.map((side, i) => [side.id, NAMED[side.id] || PALETTE[i % PALETTE.length]]));
+  return Object.fromEntries((sides || []).map((side) => [side.id, side.colour || NEUTRAL]));
 }
 
-function unitLabel(unit) {
-  const where = unit.position?.hex ? `hex ${unit.position.hex}`
+function sideNames(sides) {
+  return Object.fromEntries((sides || []).map((side) => [side.id, side.name || side.id]));
+}
+
+/** A unit's name short enough for its mark: long words cut to three letters, then "…". */
+export function shortName(name, max = 14) {
+  if (name.length <= max) return name;
+  const words = name.split(" ");
+  const cut = [words[0], ...words.slice(1).map((w) => w.split("-").map((p) => (p.length > 5 ? `${p.slice(0, 3)}.` : p)).join("-"))].join(" ");
+  return cut.length <= max ? cut : `${cut.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** The letters of each marker kind on a mark: the first letter, two when two kinds share it. */
+function markerLetters(kinds) {
+  const firsts = kinds.map((k) => k.slice(0, 1).toUpperCase());
+  return Object.fromEntries(kinds.map((k, i) => [k,
+    firsts.filter((f) => f === firsts[i]).length > 1 ? k.slice(0, 1).toUpperCase() + k.slice(1, 2) : firsts[i]]));
+}
+
+function markerWords(kind, count) {
+  return `${count} ${kind.replaceAll("_", " ")} marker${count === 1 ? "" : "s"}`;
+}
+
+/** A row of small badges, one per marker kind: "W2", its kind spelled out for the ear. */
+function badges(markers, cx, cy, font, letters) {
+  const entries = Object.entries(markers || {}).filter(([, n]) => n);
+  if (!entries.length) return null;
+  const widths = entries.map(([k, n]) => (`${letters[k]}${n}`.length * 0.62 + 0.7) * font);
+  const gap = font * 0.25;
+  let x = cx - (widths.reduce((a, b) => a + b, 0) + gap * (entries.length - 1)) / 2;
+  return s("g", { class: "badges" }, entries.map(([kind, n], i) => {
+    const w = widths[i];
+    const words = markerWords(kind, n);
+    const g = s("g", { class: "badge", "data-kind": kind, "aria-label": words },
+      s("title", {}, words),
+      s("rect", { x, y: cy - font * 0.65, width: w, height: font * 1.3, rx: font * 0.3 }),
+      s("text", { x: x + w / 2, y: cy, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central" }, `${letters[kind]}${n}`));
+    x += w + gap;
+    return g;
+  }));
+}
+
+function unitLabel(unit, names, cities) {
+  const hex = unit.position?.hex;
+  const city = hex && cities[hex]?.name;
+  const where = hex ? (city ? `in ${city}, hex ${hex}` : `hex ${hex}`)
     : unit.position?.box ? `${unit.position.box} box`
-      : unit.position ? `${unit.position.x}, ${unit.position.y}` : "not placed";
-  return `${unit.name} (${unit.side}), ${where}`;
+      : unit.position ? `at ${unit.position.x}, ${unit.position.y}` : "not placed";
+  const markers = Object.entries(unit.markers || {}).filter(([, n]) => n).map(([k, n]) => markerWords(k, n));
+  return [`${unit.name} (${names[unit.side] || unit.side})`, ...markers, where].join(", ");
 }
 
-function markerBadge(unit, x, y, size) {
-  const count = Object.values(unit.markers || {}).reduce((a, b) => a + b, 0);
-  if (!count) return null;
-  return s("g", { class: "badge", "aria-hidden": "true" },
-    s("circle", { cx: x + size, cy: y - size, r: size * 0.55 }),
-    s("text", { x: x + size, y: y - size, "font-size": size * 0.7, "dominant-baseline": "central", "text-anchor": "middle" }, count));
-}
-
-function unitMark(unit, x, y, size, colour, opts) {
+/** A unit's counter: a box in its side's colour with its short name and its marker badges.
+ *  `box` is its place and size: {x, y, w, h} in map units. */
+function unitMark(unit, box, colour, ctx) {
+  const { opts } = ctx;
   const selected = opts.selected === unit.id;
-  const g = s("g", {
+  const label = unitLabel(unit, ctx.names, ctx.cities);
+  const kinds = Object.keys(unit.markers || {}).filter((k) => unit.markers[k]);
+  const font = box.h * 0.3;
+  const cx = box.x + box.w / 2;
+  const nameY = box.y + box.h * (kinds.length ? 0.32 : 0.5);
+  const name = shortName(unit.name);
+  const fits = name.length * 0.56 * font <= box.w * 0.92;
+  return s("g", {
     class: `unit${selected ? " selected" : ""}${unit.computed?.must_split ? " warn" : ""}`,
-    role: "button", tabindex: 0, "aria-label": unitLabel(unit), "aria-pressed": selected ? "true" : "false",
-    "data-unit": unit.id,
-    onclick: (event) => { event.stopPropagation(); opts.onSelect(unit.id); },
-    onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); opts.onSelect(unit.id); } },
+    role: "button", tabindex: 0, "aria-label": label, "aria-pressed": selected ? "true" : "false",
+    "data-unit": unit.id, "data-side": unit.side,
+    onclick: (event) => { event.stopPropagation(); opts.onSelect?.(unit.id); },
+    onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); opts.onSelect?.(unit.id); } },
   },
-  s("title", {}, unitLabel(unit)),
-  s("circle", { cx: x, cy: y, r: size, fill: colour }),
-  s("text", { x, y: y + size * 1.9, "font-size": size * 0.9, "text-anchor": "middle", class: "unit-id" }, unit.id),
-  markerBadge(unit, x, y, size));
-  return g;
+  s("title", {}, label),
+  selected ? s("rect", { class: "ring", x: box.x - box.h * 0.12, y: box.y - box.h * 0.12, width: box.w + box.h * 0.24, height: box.h * 1.24, rx: box.h * 0.22 }) : null,
+  s("rect", { class: "counter", x: box.x, y: box.y, width: box.w, height: box.h, rx: box.h * 0.14, fill: colour }),
+  s("text", { class: "unit-name", x: cx, y: nameY, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
+    ...(fits ? {} : { textLength: box.w * 0.92, lengthAdjust: "spacingAndGlyphs" }) }, name),
+  badges(unit.markers, cx, box.y + box.h * 0.72, box.h * 0.28, ctx.letters));
 }
 
-/** How many units already stand on `spot` (and count this one). */
-function stacked(stacks, spot) {
-  stacks[spot] = (stacks[spot] || 0) + 1;
-  return stacks[spot] - 1;
+/** Units on one spot fan out: two rows, as many columns as they need, centred on the spot. */
+function fanOut(count, index, cx, cy, w, hgt) {
+  const rows = Math.min(count, 2);
+  const cols = Math.ceil(count / rows);
+  const gap = hgt * 0.1;
+  const col = Math.floor(index / rows);
+  const row = index % rows;
+  const left = cx - (cols * w + (cols - 1) * gap) / 2;
+  const top = cy - (rows * hgt + (rows - 1) * gap) / 2;
+  return { x: left + col * (w + gap), y: top + row * (hgt + gap), w, h: hgt };
+}
+
+/** The marks of units grouped by spot, the selected one drawn last (on top). */
+function placeMarks(units, spotOf, centreOf, size, colours, ctx) {
+  const spots = new Map();
+  for (const u of units) {
+    const key = spotOf(u);
+    if (!spots.has(key)) spots.set(key, []);
+    spots.get(key).push(u);
+  }
+  const marks = [];
+  for (const [key, here] of spots) {
+    const [cx, cy] = centreOf(key, here[0]);
+    here.forEach((u, i) => marks.push({ u, box: fanOut(here.length, i, cx, cy, size.w, size.h) }));
+  }
+  marks.sort((a, b) => (a.u.id === ctx.opts.selected) - (b.u.id === ctx.opts.selected));
+  return marks.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx));
 }
 
 function svgPoint(svg, event) {
@@ -57,32 +133,36 @@ function svgPoint(svg, event) {
   return point.matrixTransform(svg.getScreenCTM().inverse());
 }
 
-function tableMap(units, colours, opts) {
+function tableMap(units, colours, ctx) {
   const placed = units.filter((u) => u.position && u.position.x !== null && u.position.x !== undefined);
   const width = Math.max(48, ...placed.map((u) => Math.ceil(u.position.x) + 6));
   const height = Math.max(32, ...placed.map((u) => Math.ceil(u.position.y) + 6));
+  // a counter as tall as 0.4 of the closest distance between two spots (0.4 to 2.4 inches)
+  const points = [...new Set(placed.map((u) => `${u.position.x},${u.position.y}`))].map((p) => p.split(",").map(Number));
+  let closest = Infinity;
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) closest = Math.min(closest, Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]));
+  }
+  const tall = Math.min(2.4, Math.max(0.4, closest * 0.4));
   const grid = [];
-  const stacks = {};
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
   const svg = s("svg", {
-    class: "map table", viewBox: `-1 -1 ${width + 2} ${height + 2}`, role: "group",
-    "aria-label": `The table, ${width} by ${height} inches, ${placed.length} units`,
+    class: "map table", role: "group", tabindex: 0,
+    "aria-label": `The table, ${width} by ${height} inches, ${placed.length} units. Drag to move the view; plus and minus keys zoom.`,
   },
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
-  placed.map((u) => {
-    const n = stacked(stacks, `${u.position.x},${u.position.y}`);  // units on one spot fan out
-    return unitMark(u, u.position.x + n * 1.6, u.position.y + n * 0.6, 1.1, colours[u.side], opts);
-  }));
-  if (opts.onPlace) {
+  placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
+    { w: tall * 2.4, h: tall }, colours, ctx));
+  if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
       const p = svgPoint(svg, event);
-      opts.onPlace({ x: Math.round(p.x * 2) / 2, y: Math.round(p.y * 2) / 2 });
+      ctx.opts.onPlace({ x: Math.round(p.x * 2) / 2, y: Math.round(p.y * 2) / 2 });
     });
   }
-  return svg;
+  return { svg, fit: [-1, -1, width + 2, height + 2], kind: "table" };
 }
 
 function hexCentre(col, row) {
@@ -96,56 +176,226 @@ function hexPoints(cx, cy) {
   }).join(" ");
 }
 
-function hexMap(units, colours, markers, opts) {
-  const onMap = units.filter((u) => HEX_ID.test(u.position?.hex || ""));
-  const ids = [...onMap.map((u) => u.position.hex), ...Object.keys(markers).filter((k) => HEX_ID.test(k))];
-  const cells = ids.map((id) => id.match(HEX_ID).slice(1).map(Number));
-  const cols = cells.map((c) => c[0]);
-  const rows = cells.map((c) => c[1]);
-  const [c0, c1] = [Math.max(0, Math.min(...cols) - 1), Math.min(99, Math.max(...cols) + 1)];
-  const [r0, r1] = [Math.max(0, Math.min(...rows) - 1), Math.min(99, Math.max(...rows) + 1)];
-  const grid = [];
-  for (let c = c0; c <= c1 && c <= c0 + 40; c++) {
-    for (let r = r0; r <= r1 && r <= r0 + 40; r++) {
+const cellOf = (id) => id.match(HEX_ID).slice(1).map(Number);
+const hexId = (c, r) => `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
+
+/** The hexes to draw: the board view's extent (every hex with a unit, a marker or a city),
+ *  else the hexes the units and markers stand on; one ring more around them. */
+function hexExtent(board, onMap, markers) {
+  const e = board.map?.extent;
+  let cols; let rows;
+  if (e) {
+    cols = [e.first_column, e.last_column];
+    rows = [e.first_row, e.last_row];
+  } else {
+    const cells = [...onMap.map((u) => u.position.hex), ...Object.keys(markers).filter((k) => HEX_ID.test(k))].map(cellOf);
+    cols = cells.map((c) => c[0]);
+    rows = cells.map((c) => c[1]);
+  }
+  const c0 = Math.max(0, Math.min(...cols) - 1);
+  const r0 = Math.max(0, Math.min(...rows) - 1);
+  return { c0, c1: Math.min(99, c0 + 40, Math.max(...cols) + 1), r0, r1: Math.min(99, r0 + 40, Math.max(...rows) + 1) };
+}
+
+function hexMap(board, colours, ctx) {
+  const markers = board.location_markers || {};
+  const onMap = board.units.filter((u) => HEX_ID.test(u.position?.hex || ""));
+  const { c0, c1, r0, r1 } = hexExtent(board, onMap, markers);
+  const cells = [];
+  const labels = [];
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let c = c0; c <= c1; c++) {
+    for (let r = r0; r <= r1; r++) {
       const [x, y] = hexCentre(c, r);
-      const id = `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
+      [left, right] = [Math.min(left, x - 1), Math.max(right, x + 1)];
+      [top, bottom] = [Math.min(top, y - SQRT3 / 2), Math.max(bottom, y + SQRT3 / 2)];
+      const id = hexId(c, r);
+      const city = ctx.cities[id];
       const here = markers[id];
-      grid.push(s("g", { class: "hex", "data-hex": id },
+      const owner = city?.controlled_by;
+      const cityWords = city ? `${city.name || "City"}${owner ? `, held by ${ctx.names[owner] || owner}` : ""}` : null;
+      cells.push(s("g", { class: `hex${city ? " city" : ""}`, "data-hex": id, ...(city ? { "data-city": city.name || "", "data-owner": owner || "" } : {}) },
+        city ? s("title", {}, `${cityWords} (hex ${id})`) : null,
         s("polygon", { points: hexPoints(x, y) }),
-        s("text", { x, y: y - 0.62, "font-size": 0.3, "text-anchor": "middle", "aria-hidden": "true" }, id),
-        here ? s("text", { x, y: y + 0.75, "font-size": 0.28, "text-anchor": "middle", class: "hex-marker" },
-          Object.entries(here).map(([k, v]) => (v > 1 ? `${k}×${v}` : k)).join(" ")) : null));
+        city && owner ? s("polygon", { class: "held", points: hexPoints(x, y), style: `fill:${colours[owner] || NEUTRAL}` }) : null,
+        here ? badges(here, x, y + 0.62, 0.2, ctx.letters) : null));
+      // names and numbers go above every hex (and its units), so none is hidden under a counter
+      labels.push(city
+        ? s("g", { class: "city-label", "aria-hidden": "true" },
+          owner ? s("circle", { cx: x - 0.62, cy: y - 0.6, r: 0.09, fill: colours[owner] || NEUTRAL }) : null,
+          s("text", { x: x + 0.06, y: y - 0.6, "font-size": 0.24, "text-anchor": "middle", "dominant-baseline": "central" }, city.name || "City"))
+        : s("text", { class: "hex-id", x, y: y - 0.62, "font-size": 0.2, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" }, id));
     }
   }
-  const stacks = {};
-  const marks = onMap.map((u) => {
-    const [c, r] = u.position.hex.match(HEX_ID).slice(1).map(Number);
-    const [x, y] = hexCentre(c, r);
-    const n = stacked(stacks, u.position.hex);
-    return unitMark(u, x + n * 0.28 - 0.2, y + n * 0.18 - 0.1, 0.32, colours[u.side], opts);
-  });
-  const [left, top] = hexCentre(c0, r0);
-  const [right, bottom] = hexCentre(c1, r1);
+  const marks = placeMarks(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)).map((v, i) => v + (i ? 0.08 : 0)),
+    { w: 1.6, h: 0.64 }, colours, ctx);
+  const cities = Object.values(ctx.cities);
   const svg = s("svg", {
-    class: "map hexes", viewBox: `${left - 1.2} ${top - 1.2} ${right - left + 2.4} ${bottom - top + 2.4 + SQRT3 / 2}`,
-    role: "group", "aria-label": `The hex map, ${onMap.length} units`,
-  }, s("g", { class: "grid" }, grid), marks);
-  if (opts.onPlace) {
+    class: "map hexes", role: "group", tabindex: 0,
+    "aria-label": `The hex map, ${onMap.length} units${cities.length ? `, ${cities.length} cities` : ""}. Drag to move the view; plus and minus keys zoom.`,
+  }, s("g", { class: "grid" }, cells), s("g", { class: "labels" }, labels), marks);
+  if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
       const cell = event.target.closest("[data-hex]");
-      if (cell) opts.onPlace({ hex: cell.dataset.hex });
+      if (cell) ctx.opts.onPlace({ hex: cell.dataset.hex });
     });
   }
-  return svg;
+  const pad = 0.3;
+  return { svg, fit: [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad], kind: "hexes" };
 }
 
-/** The map for the board view: hexes when units stand on hexes, else the table. */
+// ---- zoom and pan: the viewBox -----------------------------------------------------------
+
+const views = new Map();  // map key -> {zoom, cx, cy}: what the player last looked at
+
+function viewBox(fit, view) {
+  const w = fit[2] / view.zoom;
+  const hgt = fit[3] / view.zoom;
+  return [view.cx - w / 2, view.cy - hgt / 2, w, hgt];
+}
+
+/** Keep the view's centre on the map and its zoom between 1 (the whole map) and MAX_ZOOM. */
+function clamp(fit, view) {
+  view.zoom = Math.min(MAX_ZOOM, Math.max(1, view.zoom));
+  if (view.zoom === 1) [view.cx, view.cy] = [fit[0] + fit[2] / 2, fit[1] + fit[3] / 2];
+  view.cx = Math.min(fit[0] + fit[2], Math.max(fit[0], view.cx));
+  view.cy = Math.min(fit[1] + fit[3], Math.max(fit[1], view.cy));
+}
+
+function zoomable(svg, fit, key) {
+  const view = views.get(key) || { zoom: 1, cx: 0, cy: 0 };
+  views.set(key, view);
+  const buttons = {};
+  const apply = () => {
+    clamp(fit, view);
+    svg.setAttribute("viewBox", viewBox(fit, view).map((v) => +v.toFixed(3)).join(" "));
+    svg.classList.toggle("zoomed", view.zoom > 1);
+    if (buttons.out) {
+      buttons.out.disabled = view.zoom <= 1;
+      buttons.fit.disabled = view.zoom <= 1;
+      buttons.in.disabled = view.zoom >= MAX_ZOOM;
+    }
+  };
+  /** Zoom to `zoom`, the map point under the screen point `at` staying under it. */
+  const zoomAt = (zoom, at) => {
+    const scale = svg.getScreenCTM()?.a || 1;
+    const r = svg.getBoundingClientRect();
+    const [sx, sy] = at ? [at.x - (r.left + r.width / 2), at.y - (r.top + r.height / 2)] : [0, 0];
+    const [px, py] = [view.cx + sx / scale, view.cy + sy / scale];
+    const next = Math.min(MAX_ZOOM, Math.max(1, zoom));
+    const nextScale = scale * (next / view.zoom);
+    view.zoom = next;
+    [view.cx, view.cy] = [px - sx / nextScale, py - sy / nextScale];
+    apply();
+  };
+  const pan = (dx, dy) => {
+    const scale = svg.getScreenCTM()?.a || 1;
+    view.cx -= dx / scale;
+    view.cy -= dy / scale;
+    apply();
+  };
+
+  // pointers: one drags the view, two pinch; a tap that moved is no tap (no select, no place)
+  const down = new Map();
+  let start = null;
+  let moved = false;
+  const begin = () => {
+    start = { pts: [...down.values()], cx: view.cx, cy: view.cy, zoom: view.zoom, scale: svg.getScreenCTM()?.a || 1, rect: svg.getBoundingClientRect() };
+  };
+  svg.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse" && event.button !== 0) return;
+    if (!down.size) moved = false;
+    down.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    begin();
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!down.has(event.pointerId) || !start) return;
+    down.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const pts = [...down.values()];
+    if (pts.length === 1 && start.pts.length === 1) {
+      const [dx, dy] = [pts[0].x - start.pts[0].x, pts[0].y - start.pts[0].y];
+      if (!moved && Math.hypot(dx, dy) < DRAG_PX) return;
+      if (!moved) { moved = true; svg.setPointerCapture?.(event.pointerId); }
+      view.cx = start.cx - dx / start.scale;
+      view.cy = start.cy - dy / start.scale;
+      apply();
+    } else if (pts.length >= 2 && start.pts.length >= 2) {
+      moved = true;
+      const dist = (p) => Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y) || 1;
+      const mid = (p) => ({ x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 });
+      const [m0, m1] = [mid(start.pts), mid(pts)];
+      const r = start.rect;
+      const [ox, oy] = [r.left + r.width / 2, r.top + r.height / 2];
+      const [px, py] = [start.cx + (m0.x - ox) / start.scale, start.cy + (m0.y - oy) / start.scale];
+      view.zoom = Math.min(MAX_ZOOM, Math.max(1, start.zoom * (dist(pts) / dist(start.pts))));
+      const scale = start.scale * (view.zoom / start.zoom);
+      [view.cx, view.cy] = [px - (m1.x - ox) / scale, py - (m1.y - oy) / scale];
+      apply();
+    }
+  });
+  const up = (event) => {
+    if (!down.delete(event.pointerId)) return;
+    if (down.size) begin(); else start = null;
+  };
+  svg.addEventListener("pointerup", up);
+  svg.addEventListener("pointercancel", up);
+  svg.addEventListener("click", (event) => {
+    if (!moved) return;
+    moved = false;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+  }, true);
+  svg.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    zoomAt(view.zoom * Math.exp(-event.deltaY * (event.deltaMode ? 0.05 : 0.002)), { x: event.clientX, y: event.clientY });
+  }, { passive: false });
+  svg.addEventListener("keydown", (event) => {
+    if (event.target !== svg) return;
+    const step = 40;
+    const keys = {
+      "+": () => zoomAt(view.zoom * ZOOM_STEP), "=": () => zoomAt(view.zoom * ZOOM_STEP), "-": () => zoomAt(view.zoom / ZOOM_STEP),
+      0: () => { view.zoom = 1; apply(); },
+      ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step),
+    };
+    if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+  });
+
+  const tool = (name, label, text, onclick) => {
+    buttons[name] = h("button", { type: "button", class: `map-tool ${name}`, "aria-label": label, title: label, onclick }, text);
+    return buttons[name];
+  };
+  const tools = h("div", { class: "map-tools", role: "toolbar", "aria-label": "Map view" },
+    tool("in", "Zoom in", "+", () => zoomAt(view.zoom * ZOOM_STEP)),
+    tool("out", "Zoom out", "−", () => zoomAt(view.zoom / ZOOM_STEP)),
+    tool("fit", "Fit the whole map", "Fit", () => { view.zoom = 1; apply(); }),
+    h("span", { class: "map-help" }, "Drag to move, pinch or + to zoom. Tap a unit to select it."));
+  apply();
+  return tools;
+}
+
+/** A line under the map: its cities and who holds them, and what the marker letters mean. */
+function legend(board, ctx) {
+  const cities = Object.values(ctx.cities).map((c) => `${c.name || `hex ${c.hex}`}${c.controlled_by ? ` (${ctx.names[c.controlled_by] || c.controlled_by})` : ""}`);
+  const letters = Object.entries(ctx.letters).map(([k, letter]) => `${letter} ${k.replaceAll("_", " ")}`);
+  if (!cities.length && !letters.length) return null;
+  return h("p", { class: "map-legend" },
+    cities.length ? h("span", {}, h("strong", {}, "Cities: "), cities.join(", "), ". ") : null,
+    letters.length ? h("span", {}, h("strong", {}, "Markers: "), letters.join(", "), " (with how many).") : null);
+}
+
+/** The map for the board view, with its zoom buttons: hexes when the board has a hex map
+ *  (or units stand on hexes), else the table. */
 export function renderMap(board, sides, opts) {
   const colours = sideColours(sides);
-  const hexGame = board.units.some((u) => u.position?.hex);
-  return hexGame ? hexMap(board.units, colours, board.location_markers || {}, opts)
-    : tableMap(board.units, colours, opts);
+  const cities = Object.fromEntries((board.map?.cities || []).map((c) => [c.hex, c]));
+  const kinds = new Set([...board.units.flatMap((u) => Object.keys(u.markers || {}).filter((k) => u.markers[k])),
+    ...Object.values(board.location_markers || {}).flatMap((m) => Object.keys(m))]);
+  const ctx = { opts: opts || {}, names: sideNames(sides), cities, letters: markerLetters([...kinds].sort()) };
+  const hexGame = Boolean(board.map) || board.units.some((u) => HEX_ID.test(u.position?.hex || ""));
+  const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
+  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`);
+  return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx));
 }
 
 /** VP per side over the turns, as a small line chart; the numbers are in the table beside it. */
@@ -170,7 +420,7 @@ export function vpChart(vp, sides, lastTurn) {
   return s("svg", { class: "vp-chart", viewBox: `-6 -6 ${W + 12} ${H + 12}`, role: "img", "aria-label": "Victory points per turn" },
     s("line", { x1: 0, y1: py(0), x2: W, y2: py(0), class: "axis" }),
     series.map(({ track, points }) => [
-      s("polyline", { fill: "none", stroke: colours[track.side], "stroke-width": 2, points: points.map((v, i) => `${px(i)},${py(v)}`).join(" ") }),
+      s("polyline", { fill: "none", stroke: colours[track.side], "stroke-width": 2, "data-side": track.side, points: points.map((v, i) => `${px(i)},${py(v)}`).join(" ") }),
       points.map((v, i) => s("circle", { cx: px(i), cy: py(v), r: 2.5, fill: colours[track.side] })),
     ]));
 }
