@@ -2,19 +2,24 @@
 
 import { api, devices } from "./api.js";
 import { field, h, notice, panel } from "./dom.js";
+import { scenarioForm } from "./scenario_form.js";
 
 export function matchLink(id, kind, token) {
   return `${location.origin}/play/${id}#${kind}=${encodeURIComponent(token)}`;
 }
 
-function yourMatches() {
+function yourMatches(titles) {
   const entries = Object.entries(devices.all()).sort((a, b) => (b[1].saved || "").localeCompare(a[1].saved || ""));
   if (!entries.length) return h("p", {}, "No match on this device yet: start one below, or join with a link.");
-  return h("ul", { class: "matches" }, entries.map(([id, entry]) => h("li", {},
-    h("a", { href: `/play/${id}` }, entry.scenario || id),
-    h("span", { class: "meta" }, ` ${entry.ruleset || ""} · you: ${entry.seat || "?"}`),
-    h("button", { type: "button", class: "quiet", "aria-label": `Forget ${entry.scenario || id} on this device`,
-      onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "forget"))));
+  return h("ul", { class: "matches" }, entries.map(([id, entry]) => {
+    const name = entry.scenario || "A match";
+    const you = entry.seat === "referee" ? "you referee" : entry.seatName ? `you play ${entry.seatName}` : "you play a side";
+    return h("li", {},
+      h("a", { href: `/play/${id}` }, name),
+      h("span", { class: "meta" }, [titles[entry.ruleset], you].filter(Boolean).join(" · ")),
+      h("button", { type: "button", class: "quiet", "aria-label": `Forget ${name} on this device`,
+        onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "Forget"));
+  }));
 }
 
 async function create(body) {
@@ -23,9 +28,16 @@ async function create(body) {
   location.assign(`/play/${created.match_id}`);
 }
 
-function sampleForm(samples) {
+function sampleForm(samples, titles) {
   const select = h("select", { name: "sample", id: "sample" },
-    samples.map((x) => h("option", { value: x.name }, `${x.scenario} (${x.ruleset})`)));
+    samples.map((x) => h("option", { value: x.name }, x.scenario)));
+  const about = h("small", { class: "hint" });
+  const say = () => {
+    const chosen = samples.find((x) => x.name === select.value);
+    about.textContent = chosen ? `${titles[chosen.ruleset] || "A game"}: ${chosen.units} units, ${chosen.sides.length} sides` : "";
+  };
+  select.addEventListener("change", say);
+  say();
   return h("form", {
     class: "stack", "aria-label": "Start a sample scenario",
     onsubmit: async (event) => {
@@ -35,28 +47,7 @@ function sampleForm(samples) {
         await create(body);
       } catch (error) { notice(error); }
     },
-  }, field("Sample scenario", select), h("button", { type: "submit" }, "Start this match"));
-}
-
-function customForm(rulesets) {
-  const form = h("form", {
-    class: "stack", "aria-label": "Start your own match",
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const f = event.target.elements;
-      const sides = f.sides.value.split(",").map((x) => x.trim()).filter(Boolean)
-        .map((name) => ({ id: name.toLowerCase().replace(/[^a-z0-9_.:-]+/g, "-"), name }));
-      try {
-        await create({ ruleset: f.ruleset.value, scenario: f.scenario.value.trim(), sides, casual: f.casual.checked });
-      } catch (error) { notice(error); }
-    },
-  },
-  field("Ruleset", h("select", { name: "ruleset" }, rulesets.map((r) => h("option", { value: r }, r)))),
-  field("Scenario", h("input", { name: "scenario", required: true, maxlength: 200, placeholder: "Hill 112" })),
-  field("Sides", h("input", { name: "sides", required: true, value: "Allies, Axis" }), "their names, comma separated"),
-  h("label", { class: "check" }, h("input", { type: "checkbox", name: "casual" }), " casual (undo without asking)"),
-  h("button", { type: "submit" }, "Start this match"));
-  return form;
+  }, field("Sample scenario", select), about, h("button", { type: "submit" }, "Start this match"));
 }
 
 function joinForm() {
@@ -96,12 +87,19 @@ function tokenForm() {
 
 export async function lobby(main) {
   document.title = "battlelog";
-  const samples = await api("/api/scenarios").catch(() => []);
-  const rulesets = ["freeform", ...new Set(samples.map((x) => x.ruleset))];
-  main.replaceChildren(
+  const [samples, rulesets] = await Promise.all([
+    api("/api/scenarios").catch(() => []),
+    api("/api/rulesets").catch(() => []),
+  ]);
+  const titles = Object.fromEntries(rulesets.map((r) => [r.id, r.title]));
+  main.replaceChildren(h("div", { class: "lobby" },
     h("h1", {}, "Your table"),
-    panel("yours", "Matches on this device", yourMatches()),
-    panel("new", "New match", sampleForm(samples), h("h3", {}, "Or your own"), customForm(rulesets)),
+    panel("yours", "Matches on this device", yourMatches(titles)),
+    panel("new", "New match",
+      h("p", { class: "lead" }, "Start a sample to try the table at once, or set up your own scenario below."),
+      sampleForm(samples, titles),
+      h("h3", { id: "own-h" }, "Or your own scenario"),
+      rulesets.length ? scenarioForm(rulesets, create) : h("p", {}, "The game systems could not be loaded: reload the page.")),
     panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match id and token"), tokenForm()),
-  );
+  ));
 }

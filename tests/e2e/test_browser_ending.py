@@ -42,8 +42,9 @@ def start_red_blue(contexts: Callable[..., Any], server: str, shot: Shot) -> tup
     referee = contexts(viewport=DESKTOP).new_page()
     referee.goto(server)
     own = referee.locator('form[aria-label="Start your own match"]')
-    own.get_by_label("Scenario").fill("Bridge at Arnhem")
-    own.get_by_label("Sides").fill("Red, Blue")
+    own.get_by_label("Scenario name").fill("Bridge at Arnhem")
+    own.get_by_label("Side name").nth(0).fill("Red")
+    own.get_by_label("Side name").nth(1).fill("Blue")
     own.get_by_role("button", name="Start this match").click()
     referee.wait_for_selector("#turn-marker")
     red = join(contexts(viewport=DESKTOP), join_link(referee, "Red"),

@@ -1,0 +1,281 @@
+"""The lobby's scenario form on a phone (360 to 430 px wide), in a real browser against a real
+server: a scenario of any game system built only by tapping and typing names and numbers (no
+JSON), started, and found on the table with exactly the units, places, figures and decks the
+form was given; mistakes refused in words next to the field, with no match made. No
+horizontal overflow, every control tapped at least 44 by 44 px, no console error."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_browser_ending import small_targets
+from test_browser_table import policed_contexts
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+WIDTHS = (360, 390, 430)
+CONTROLS = (".lobby button, .lobby input:not([type=checkbox]), .lobby select, .lobby textarea, "
+            ".lobby label.check, .lobby .matches a")
+
+
+@pytest.fixture
+def console() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def phone(browser: Any, server: str, console: list[str]) -> Iterator[Callable[[int], Any]]:
+    """A phone page `width` px wide (844 high, touch) on the lobby; its console errors are kept."""
+    policed = policed_contexts(browser, server)
+    open_context = next(policed)
+
+    def page_of(width: int) -> Any:
+        context = open_context(viewport={"width": width, "height": 844}, is_mobile=True,
+                               has_touch=True)
+        page = context.new_page()
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        page.goto(server)
+        page.locator('form[aria-label="Start your own match"]').wait_for()
+        return page
+
+    yield page_of
+    next(policed, None)
+    assert console == [], console
+
+
+class Thumb:
+    """Taps and types on a page, checking first that each control is at least 44 by 44 px."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.form = page.locator('form[aria-label="Start your own match"]')
+
+    def _big(self, control: Any) -> Any:
+        control.scroll_into_view_if_needed()
+        box = control.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, box
+        return control
+
+    def tap(self, control: Any) -> None:
+        self._big(control).tap()
+
+    def type(self, control: Any, text: str) -> None:
+        self._big(control).tap()
+        control.fill(text)
+
+    def choose(self, control: Any, label: str) -> None:
+        self._big(control).select_option(label=label)
+
+    def side(self, n: int) -> Any:
+        return self.form.locator("fieldset.side").nth(n)
+
+    def unit(self, side: int, n: int) -> Any:
+        return self.side(side).locator("fieldset.unit").nth(n)
+
+    def add_unit(self, side: int, name: str, **fields: str) -> Any:
+        """Add a unit to a side: its name, then each field by its label (a select by the
+        label of its choice)."""
+        self.tap(self.side(side).get_by_role("button", name="Add a unit to this side"))
+        unit = self.unit(side, self.side(side).locator("fieldset.unit").count() - 1)
+        self.type(unit.get_by_label("Unit name"), name)
+        for label, value in fields.items():
+            control = unit.get_by_label(label.replace("_", " "), exact=False).first
+            if control.evaluate("el => el.tagName") == "SELECT":
+                self.choose(control, value)
+            else:
+                self.type(control, value)
+        return unit
+
+
+def fits(page: Any) -> list[int]:
+    """The widths (of 360, 390, 430) at which the page scrolls sideways."""
+    wide = []
+    size = page.viewport_size
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 844})
+        if page.evaluate("document.documentElement.scrollWidth") > width:
+            wide.append(width)
+    page.set_viewport_size(size)
+    return wide
+
+
+def started(page: Any, server: str) -> tuple[str, dict[str, Any], dict[str, Any], list[Any]]:
+    """After Start: the table page opened; the match (by the referee's token this device
+    keeps), its board and its first event."""
+    page.wait_for_url("**/play/*")
+    saved = json.loads(page.evaluate("localStorage.getItem('battlelog.matches')"))
+    (match_id, entry), = saved.items()
+    assert page.url.endswith(f"/play/{match_id}")
+    auth = {"Authorization": f"Bearer {entry['tokens']['referee']}"}
+    match = httpx.get(f"{server}/api/matches/{match_id}", headers=auth).json()
+    board = httpx.get(f"{server}/api/matches/{match_id}/board", headers=auth).json()
+    events = httpx.get(f"{server}/api/matches/{match_id}/events", headers=auth).json()
+    return match_id, match, board, events
+
+
+def side_names(match: dict[str, Any]) -> dict[str, str]:
+    return {s["id"]: s["name"] for s in match["sides"]}
+
+
+def where(unit: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in unit["position"].items() if v is not None}
+
+
+def created_options(events: Any) -> dict[str, Any]:
+    items = events["events"] if isinstance(events, dict) else events
+    first = items[0]
+    data = first.get("data", first)
+    return dict(data.get("options", {}))
+
+
+def test_a_freeform_scenario_tapped_in_starts_with_its_units_and_deck(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    page = phone(390)
+    you = Thumb(page)
+    assert fits(page) == []
+    assert you.form.get_by_label("Game system").locator("option:checked").inner_text() == "Freeform"
+    assert "Any game" in you.form.locator(".about").inner_text()
+    screenshots(page, "01-lobby")
+
+    you.type(you.form.get_by_label("Scenario name"), "Hill 112")
+    you.type(you.side(0).get_by_label("Side name"), "Allies")
+    you.type(you.side(1).get_by_label("Side name"), "Axis")
+    you.add_unit(0, "1st Squad", Figures="8", Across="10", Along="12")
+    you.add_unit(0, "Sherman troop", Steps="3", Where="In reserve")
+    you.add_unit(1, "Grenadiers", Figures="10", Across="30.5", Along="24")
+    you.add_unit(1, "Panzer IV", Figures="1", Where="In reserve")
+    deck = you.side(0).get_by_label("Its deck of cards")
+    you.type(deck, "Ambush\nBarrage\n\nDig in")
+    you.tap(you.form.locator("label.check"))
+    assert small_targets(page, CONTROLS) == []
+    assert fits(page) == []
+    screenshots(page, "02-filled")
+    you.form.locator("fieldset.side").nth(0).screenshot(
+        path=str(screenshots(page, "02-filled").with_name("03-first-side.png")))
+
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, _ = started(page, server)
+    page.locator("#main").get_by_text("Sherman troop").first.wait_for()
+    screenshots(page, "04-table")
+    names = side_names(match)
+    assert sorted(names.values()) == ["Allies", "Axis"]
+    assert match["scenario"] == "Hill 112" and match["ruleset"] == "freeform" and match["casual"]
+    units = {u["name"]: u for u in board["units"]}
+    assert sorted(units) == ["1st Squad", "Grenadiers", "Panzer IV", "Sherman troop"]
+    assert [names[units[n]["side"]] for n in sorted(units)] == ["Allies", "Axis", "Axis", "Allies"]
+    assert where(units["1st Squad"]) == {"x": 10, "y": 12} and units["1st Squad"]["figures"] == 8
+    assert where(units["Sherman troop"]) == {"box": "reserve"} and units["Sherman troop"]["steps"] == 3
+    assert where(units["Grenadiers"]) == {"x": 30.5, "y": 24} and units["Grenadiers"]["figures"] == 10
+    assert where(units["Panzer IV"]) == {"box": "reserve"} and units["Panzer IV"]["figures"] == 1
+    decks = {names[c["side"]]: c for c in board["cards"]}
+    assert sorted(decks["Allies"]["deck"]) == ["Ambush", "Barrage", "Dig in"]  # dealt shuffled
+    assert decks.get("Axis", {}).get("deck_count", 0) == 0
+
+
+def test_mistakes_are_refused_in_words_next_to_the_field_and_no_match_is_made(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    page = phone(360)
+    you = Thumb(page)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
+    you.type(you.side(0).get_by_label("Side name"), "Red")
+    you.type(you.side(1).get_by_label("Side name"), "red ")
+    unit = you.add_unit(0, "")
+    you.type(unit.get_by_label("Across"), "")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+
+    scenario = you.form.get_by_label("Scenario name")
+    assert scenario.get_attribute("aria-invalid") == "true"
+    assert "Give the scenario a name." in scenario.locator("xpath=..").inner_text()
+    second = you.side(1).get_by_label("Side name")
+    assert second.get_attribute("aria-invalid") == "true"
+    assert ("Another side is already called Red: give each side its own name."
+            in second.locator("xpath=..").locator(".field-error").inner_text())
+    assert you.side(0).get_by_label("Side name").get_attribute("aria-invalid") is None
+    name = unit.get_by_label("Unit name")
+    assert name.locator("xpath=..").locator(".field-error").inner_text() == "Give this unit a name."
+    assert "How far across" in unit.get_by_label("Across").locator("xpath=..").inner_text()
+    assert fits(page) == []
+    screenshots(page, "01-refused")
+    assert requests == [] and page.url.rstrip("/") == server.rstrip("/")
+    assert page.evaluate("localStorage.getItem('battlelog.matches')") in (None, "{}")
+
+    # Put right, the same form starts the match.
+    you.type(scenario, "Skirmish")
+    you.type(second, "Blue")
+    you.type(name, "Scouts")
+    you.type(unit.get_by_label("Across"), "4")
+    you.type(unit.get_by_label("Along"), "5")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, _ = started(page, server)
+    assert sorted(side_names(match).values()) == ["Blue", "Red"]
+    assert [(u["name"], where(u)) for u in board["units"]] == [("Scouts", {"x": 4, "y": 5})]
+
+
+def test_an_atomic_africa_scenario_with_morale_dice(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    page = phone(430)
+    you = Thumb(page)
+    you.choose(you.form.get_by_label("Game system"), "Atomic Africa")
+    assert "morale" in you.form.locator(".about").inner_text()
+    you.type(you.form.get_by_label("Scenario name"), "The ford")
+    you.type(you.side(0).get_by_label("Side name"), "Expeditionary Force")
+    you.type(you.side(1).get_by_label("Side name"), "Free Militia")
+    you.add_unit(0, "1st Squad", Figures="11", Morale_die="d10", Across="10", Along="12")
+    you.add_unit(0, "2nd Squad", Figures="6", Morale_die="d6", Where="In reserve")
+    you.add_unit(1, "Militia Band", Figures="10", Across="30", Along="24")  # d12: the first die
+    you.type(you.form.get_by_label("Turns"), "3")
+    you.type(you.side(1).get_by_label("Its deck of cards"), "Ambush\nRally")
+    assert small_targets(page, CONTROLS) == [] and fits(page) == []
+    screenshots(page, "01-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, events = started(page, server)
+    assert match["ruleset"] == "atomic-africa"
+    names = side_names(match)
+    units = {u["name"]: u for u in board["units"]}
+    assert {n: (names[u["side"]], u["figures"], u["morale_die"], where(u)) for n, u in units.items()} == {
+        "1st Squad": ("Expeditionary Force", 11, "d10", {"x": 10, "y": 12}),
+        "2nd Squad": ("Expeditionary Force", 6, "d6", {"box": "reserve"}),
+        "Militia Band": ("Free Militia", 10, "d12", {"x": 30, "y": 24}),
+    }
+    decks = {names[c["side"]]: c for c in board["cards"]}
+    assert sorted(decks["Free Militia"]["deck"]) == ["Ambush", "Rally"]
+    assert created_options(events) == {"turns": 3}
+
+
+def test_a_wing_command_scenario_with_its_values_wings_and_pieces(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    page = phone(390)
+    you = Thumb(page)
+    you.choose(you.form.get_by_label("Game system"), "Wing command")
+    you.type(you.form.get_by_label("Scenario name"), "The ridge")
+    you.type(you.side(0).get_by_label("Side name"), "French Corps")
+    you.type(you.side(1).get_by_label("Side name"), "British Division")
+    assert you.side(0).get_by_label("Its deck of cards").count() == 0  # WC has no cards
+    you.add_unit(0, "General Lasalle", Kind="Commanding Officer", Leadership_Value="2",
+                 Leadership_cubes="4", Wing="right", Across="10", Along="6")
+    you.add_unit(0, "4e Ligne", Quality_Value="4", Casualty_Value="2", Wing="left",
+                 Across="4", Along="12")
+    you.add_unit(0, "4e Ligne, 1st battalion", Kind="Piece", Quality_Value="3",
+                 Belongs_to_unit="4e ligne", Across="4", Along="13")
+    you.add_unit(1, "Rifles", Quality_Value="5", Casualty_Value="1", Wing="left",
+                 Where="In reserve")
+    assert small_targets(page, CONTROLS) == [] and fits(page) == []
+    screenshots(page, "01-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, _ = started(page, server)
+    assert match["ruleset"] == "wing-command"
+    units = {u["name"]: u for u in board["units"]}
+    co, line, piece = units["General Lasalle"], units["4e Ligne"], units["4e Ligne, 1st battalion"]
+    assert (co["kind"], co["lv"], co["markers"], co["extra"]) == (
+        "co", 2, {"leadership": 4}, {"wing": "right"})
+    assert (line["kind"], line["qv"], line["casualty_value"], line["extra"]) == (
+        "unit", 4, 2, {"wing": "left"})
+    assert (piece["kind"], piece["qv"], piece["extra"]) == ("piece", 3, {"unit": line["id"]})
+    assert where(units["Rifles"]) == {"box": "reserve"} and units["Rifles"]["qv"] == 5
+    assert side_names(match)[units["Rifles"]["side"]] == "British Division"
