@@ -12,7 +12,7 @@ import { inputForm, tableDiceForm } from "./inputs.js";
 export const ANYTIME = new Set(["add_note", "open_dispute", "end_match", "concede", "reopen_match"]);
 /** Bookkeeping most steps allow: offered on unit cards and under More actions, not as the step's move. */
 export const BOOKKEEPING = new Set(["deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker",
-  "roll_dice", "remove_unit", "set_track", "score_vp", "draw_cards", "discard_cards", "record_roll"]);
+  "roll_dice", "remove_unit", "set_track", "score_vp", "record_roll"]);
 
 const SHORT = {
   activate_unit: "Activate", roll_morale: "Morale roll", rally_unit: "Rally", lose_step: "Lose a step",
@@ -129,9 +129,12 @@ export function actionBlock(table, action, where, only = null) {
     `${where.startsWith("unit:") ? shortName(action) : action.title} …`);
 }
 
-/** The step's own actions: not bookkeeping, not the end or notes. */
+/** The step's own actions: not bookkeeping, not the end or notes; where there are none and
+ *  the step cannot be left yet, what else it allows that is not about one unit. */
 function stepActions(legal) {
-  return legal.actions.filter((a) => !ANYTIME.has(a.type) && !BOOKKEEPING.has(a.type));
+  const own = legal.actions.filter((a) => !ANYTIME.has(a.type) && !BOOKKEEPING.has(a.type));
+  if (own.length || legal.advance.legal) return own;
+  return legal.actions.filter((a) => !ANYTIME.has(a.type) && !a.choices.every((c) => c.unit_id));
 }
 
 /** Ids in the service's words replaced by names ("red to activate one of: sq1" → names). */

@@ -222,3 +222,63 @@ class Phone:
                     detail.get_by_label(label).fill(value)
                 self.tap(detail.locator(".input-form button[type=submit]").first, counted)
         return self.acted()
+
+    def play_turn(self, name: str, moves: int = 60) -> list[str]:
+        """Play on to the next turn as this seat, only by tapping what the page offers: Next
+        step when it is enabled, else the first of the step's actions (its first choice,
+        rolled here, the first value of a choice, a number's least value). Returns what
+        was done, in the notices' words. After each action that activates, the unit's card
+        no longer offers Activate."""
+        start = self.turn()
+        done: list[str] = []
+        for n in range(moves):
+            if self.turn() > start:
+                return done
+            if self.page.locator("#advance").is_enabled():
+                self.next_step()
+                done.append(f"next step ({self.step()})")
+                if n % 4 == 0:
+                    self.screen(f"{name}-{self.step().replace('/', '-')}")
+                continue
+            offered = self.offered()
+            if not offered and self.other_seat():
+                continue
+            assert offered, ("nothing offered and Next step refused: "
+                             + " ".join(self.page.locator("#advance-why").all_inner_texts()))
+            title = offered[0]
+            counted = "activate" if title.startswith("Activate") else (
+                "roll" if "roll" in title.lower() else "act")
+            self.tap(self.play.locator(".moves > button.big.action").first, counted)
+            if self.play.locator(".picker").count():
+                self.tap(self.play.locator(".picker .picks-grid button").first, counted)
+            detail = self.play.locator(".choice-detail")
+            if detail.count():
+                if detail.get_by_role("button", name="Roll here").count():
+                    self.tap(detail.get_by_role("button", name="Roll here"), "roll")
+                elif detail.locator(".picks-quick button").count():
+                    self.tap(detail.locator(".picks-quick button").first, counted)
+                else:
+                    form = detail.locator(".input-form").first
+                    for field in form.locator("input[type=number][required]").all():
+                        field.fill(field.get_attribute("min") or "1")
+                    for group in form.locator("fieldset.picks:has(input[type=radio][required])").all():
+                        self.tap(group.locator("label.pick").first, counted)
+                    self.tap(form.locator("button[type=submit]"), counted)
+            said = self.acted()
+            done.append(said)
+            if counted == "activate":
+                for card in self.page.locator("li.unit-card", has_text="activated").all():
+                    assert card.get_by_role("button", name="Activate", exact=True).count() == 0
+        raise AssertionError(f"turn {start} did not end in {moves} moves: {done[-8:]}")
+
+    def other_seat(self) -> bool:
+        """Switch to the first other seat on this device that has something to do now (an
+        action of the step, or Next step); False when none has."""
+        here = self.page.locator("#viewer").inner_text().removeprefix("You: ")
+        seats = self.page.locator("#seat-switch option").all_inner_texts()
+        for seat in seats[seats.index(here) + 1:] + seats[:seats.index(here)]:
+            self.as_seat(seat)
+            if self.offered() or self.page.locator("#advance").is_enabled():
+                return True
+        self.as_seat(here)
+        return False
