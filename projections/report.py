@@ -20,6 +20,7 @@ from domain.state import MatchState, Outcome
 from projections.colours import NEUTRAL, side_colours
 from projections.dice_stats import rolls, statistics
 from projections.quoting import markdown_text, one_line
+from projections.sentences import said as sentences
 
 
 @dataclass
@@ -27,9 +28,10 @@ class TurnSummary:
     turn: int
     actions: dict[str, int] = field(default_factory=dict)  # seat -> actions taken
     eliminated: list[tuple[str, str, str]] = field(default_factory=list)  # unit, side, reason
-    splits: list[tuple[str, str]] = field(default_factory=list)  # unit, the new unit's id
+    splits: list[tuple[str, str]] = field(default_factory=list)  # unit, the new unit's name
     rallies: list[str] = field(default_factory=list)  # unit
     vp: dict[str, int] = field(default_factory=dict)  # side -> VP scored this turn
+    said: list[str] = field(default_factory=list)  # each event of the turn in words
 
 
 @dataclass
@@ -42,15 +44,18 @@ class Report:
     vp_by_turn: dict[str, list[int]]  # side -> VP total at the end of each turn
     units_by_turn: dict[str, list[int]]
     figures_by_turn: dict[str, list[int]]
-    disputes: list[dict[str, Any]]
+    disputes: list[dict[str, Any]]  # each with `said`: the dispute or ruling in words
     dice: dict[str, Any]
     histograms: dict[str, dict[int, int]]  # die type -> face -> count (every seat)
 
 
-def build(events: Iterable[ev.Event]) -> Report:
+def build(events: Iterable[ev.Event], viewer: str = "") -> Report:
+    """The report of a whole log, as `viewer` may see it (by default what every seat sees):
+    each event said as the events route says it (`projections.sentences`)."""
     log = list(events)
     created = log[0]
     assert isinstance(created, ev.MatchCreated)
+    words = sentences(log, viewer)
     kept = effective_events(log)
     state = initial_state(created)
     sides = [s.id for s in state.sides]
@@ -63,11 +68,12 @@ def build(events: Iterable[ev.Event]) -> Report:
         turn = event.turn
         summary = summaries.setdefault(turn, TurnSummary(turn))
         commands[turn][event.actor].add(event.command_id)
+        summary.said.append(words[event.version])
         if isinstance(event, ev.UnitRemoved):
             unit = before.units[event.unit_id]
             summary.eliminated.append((unit.name, unit.side, event.reason))
         elif isinstance(event, ev.UnitSplit):
-            summary.splits.append((before.units[event.unit_id].name, event.new_unit.id))
+            summary.splits.append((before.units[event.unit_id].name, event.new_unit.name))
         elif isinstance(event, ev.UnitRallied):
             summary.rallies.append(before.units[event.unit_id].name)
         elif isinstance(event, ev.VictoryPointsScored):
@@ -79,7 +85,8 @@ def build(events: Iterable[ev.Event]) -> Report:
     last = max(ends, default=1)
     turns = range(1, last + 1)
     snapshots = [ends.get(t) or state for t in turns]
-    disputes = [e.public("") for e in log if isinstance(e, ev.DisputeOpened | ev.DisputeRuled)]
+    disputes = [{**e.public(viewer), "said": words[e.version]} for e in log
+                if isinstance(e, ev.DisputeOpened | ev.DisputeRuled)]
     histograms: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for roll in rolls(log):
         for face in roll.faces:
@@ -214,27 +221,37 @@ def charts(report: Report, q: Quote = escape.escape) -> list[str]:
 
 
 
-def _turn_lines(report: Report, q: Quote) -> list[str]:
+def _names(report: Report) -> dict[str, str]:
+    """Seat -> its name: each side's, and the referee."""
+    return {**dict(report.sides), "referee": "Referee"}
+
+
+def _turn_lines(report: Report, q: Quote) -> list[tuple[str, list[str]]]:
+    """Each turn's line (the seats by name, never by id) and its events in words."""
+    names = _names(report)
     lines = []
     for t in report.turns:
-        said = [", ".join(f"{q(seat)} {n} action(s)" for seat, n in t.actions.items())]
+        said = [", ".join(f"{q(names.get(seat, seat))} {n} action(s)"
+                          for seat, n in t.actions.items())]
         if t.eliminated:
-            said.append("left play: " + "; ".join(f"{q(unit)} ({q(side)}, {q(reason)})"
-                                                  for unit, side, reason in t.eliminated))
+            said.append("left play: " + "; ".join(
+                f"{q(unit)} ({q(names.get(side, side))}, {q(reason)})"
+                for unit, side, reason in t.eliminated))
         if t.splits:
             said.append("splits: " + "; ".join(f"{q(unit)} -> {q(new)}" for unit, new in t.splits))
         if t.rallies:
             said.append("rallied: " + ", ".join(q(unit) for unit in t.rallies))
         if t.vp:
-            said.append("VP: " + ", ".join(f"{q(s)} {p:+d}" for s, p in t.vp.items()))
-        lines.append(f"Turn {t.turn}: " + ". ".join(said) + ".")
+            said.append("VP: " + ", ".join(f"{q(names.get(s, s))} {p:+d}"
+                                           for s, p in t.vp.items()))
+        lines.append((f"Turn {t.turn}: " + ". ".join(said) + ".", [q(x) for x in t.said]))
     return lines
 
 
 def _luck_lines(report: Report, q: Quote) -> list[str]:
     """Per seat and die type: how many dice, the luck verdict where the sample supports one
     (`projections.luck`), and the chi-square test where each face was expected five times."""
-    names = {**dict(report.sides), "referee": "Referee"}
+    names = _names(report)
 
     def chi_square(p: float) -> str:
         return " (chi-square p " + ("< 0.001)" if p < 0.001 else f"= {p:.3f})")
@@ -245,31 +262,26 @@ def _luck_lines(report: Report, q: Quote) -> list[str]:
 
 
 def _dispute_lines(report: Report, q: Quote) -> list[str]:
-    out = []
-    for d in report.disputes:
-        if d["type"] == "DisputeOpened":
-            out.append(f"Version {d['version']}: {q(d['actor'])} disputes version "
-                       f"{d['about_version']}: {q(d['text'])}")
-        else:
-            out.append(f"Version {d['version']}: the referee rules on {d['dispute']}: "
-                       f"{q(d['ruling'])} (order: {q(d['order'])})")
-    return out
+    return [q(d["said"]) for d in report.disputes]
 
 
 def _outcome(report: Report, q: Quote) -> str:
     if report.outcome is None:
         return "in progress"
-    winner = q(report.outcome.winner) if report.outcome.winner else "a tie"
+    winner = (f"won by {q(_names(report).get(report.outcome.winner, report.outcome.winner))}"
+              if report.outcome.winner else "a tie")
     return f"{winner}: {q(report.outcome.reason)}" if report.outcome.reason else winner
 
 
 def markdown(report: Report) -> str:
     q = markdown_text
-    sides = ", ".join(f"{q(name)} ({q(side)})" for side, name in report.sides)
+    sides = ", ".join(q(name) for _, name in report.sides)
     parts = [f"# After-action report: {q(report.title)}", "",
              f"- Ruleset: {q(report.ruleset)}", f"- Sides: {sides}",
              f"- Outcome: {_outcome(report, q)}", "", "## Turn by turn", "",
-             *(f"- {line}" for line in _turn_lines(report, q)), "", "## Disputes and rulings",
+             *(item for line, said in _turn_lines(report, q)
+               for item in (f"- {line}", *(f"  - {x}" for x in said))),
+             "", "## Disputes and rulings",
              "", *(f"- {line}" for line in _dispute_lines(report, q) or ["none"]), "",
              "## Dice", "", *(f"- {line}" for line in _luck_lines(report, q) or ["no dice"]),
              "", "## Charts", "", *(f"{svg}\n" for svg in charts(report, q))]
@@ -282,6 +294,10 @@ def html(report: Report) -> str:
     def items(lines: list[str]) -> str:
         return "".join(f"<li>{line}</li>" for line in lines)
 
+    def turns() -> str:
+        return "".join(f"<li>{line}" + (f"<ul>{items(said)}</ul>" if said else "") + "</li>"
+                       for line, said in _turn_lines(report, q))
+
     sides = ", ".join(q(name) for _, name in report.sides)
     title = q(report.title)
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -293,7 +309,7 @@ def html(report: Report) -> str:
             f"<h1>After-action report: {title}</h1><ul>"
             f"<li>Ruleset: {q(report.ruleset)}</li><li>Sides: {sides}</li>"
             f"<li>Outcome: {_outcome(report, q)}</li></ul>"
-            f"<h2>Turn by turn</h2><ul>{items(_turn_lines(report, q))}</ul>"
+            f"<h2>Turn by turn</h2><ul>{turns()}</ul>"
             f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report, q) or ['none'])}"
             f"</ul><h2>Dice</h2><ul>{items(_luck_lines(report, q) or ['no dice'])}</ul>"
             f"<h2>Charts</h2>{''.join(charts(report))}</body></html>\n")

@@ -522,11 +522,11 @@ class Narrator:
     def _end(self, winner: str | None, reason: str) -> str:
         """The outcome; the reason with side ids said as names (a ruleset's own reason
         names the sides by id)."""
-        won = f"{self.names.side(winner)} wins" if winner else "a tie"
-        return won + (f": {self.names.text(reason)}" if reason else "")
+        won = f"won by {self.names.side(winner)}" if winner else "a tie"
+        return won + (f" ({self.names.text(reason)})" if reason else "")
 
     def _say_MatchEnded(self, e: ev.MatchEnded, who: str, hidden: set[str]) -> str:
-        return f"The match ended, {self._end(e.winner, e.reason)} ({who})."
+        return f"The match ended: {self._end(e.winner, e.reason)}."
 
     def _say_MatchEndProposed(self, e: ev.MatchEndProposed, who: str,
                               hidden: set[str]) -> str:

@@ -5,11 +5,15 @@ parsed: each side in its colour, with its whole name in the legend."""
 from __future__ import annotations
 
 import colorsys
+import re
 import xml.etree.ElementTree as ET
+from html import escape
 from typing import Any
 
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
+
+from projections.quoting import markdown_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 MATCH = {"scenario": "Hill 112", "sides": [{"id": "allies", "name": "Allies"},
@@ -59,10 +63,11 @@ def test_the_report_tells_the_match_turn_by_turn(client: TestClient) -> None:
     m = played(client)
     md = fetch(m, "md").text
     assert md.startswith("# After-action report: Hill 112")
-    assert "- Outcome: allies: held the hill" in md
-    assert "- Turn 1: " in md and "splits: 1st Squad -> sq1b" in md and "VP: axis +2" in md
-    assert "left play: MG team (axis, destroyed)" in md and "rallied: 1st Squad" in md
-    assert "disputes version" in md and "the VP stand (order: none)" in md
+    assert "- Outcome: won by Allies: held the hill" in md
+    assert "- Turn 1: " in md and "splits: 1st Squad -> 1st Squad" in md and "VP: Axis +2" in md
+    assert "left play: MG team (Axis, destroyed)" in md and "rallied: 1st Squad" in md
+    assert "- Axis disputed&#58; Allies scored 5 victory points\\. “no way”" in md
+    assert "the VP stand”" in md
     assert "Axis, d6: 2 dice, too few dice to judge" in md
 
 
@@ -156,3 +161,26 @@ def test_a_side_name_in_the_legend_stays_text_in_markdown(client: TestClient) ->
         [key] = [g for g in chart.findall(f"{SVG}g") if g.get("data-side") == "red"]
         shown = " ".join(t.text or "" for t in key.iter(f"{SVG}tspan"))
         assert shown == " ".join(name.split())
+
+
+def test_the_report_says_each_event_as_the_log_does_and_names_every_side(
+        client: TestClient) -> None:
+    """The Markdown and HTML reports say each event of the effective history in the very
+    sentence the events route gives it (projections.sentences), and the turn lines name the
+    seats: never a side's id."""
+    m = played(client)
+    md, page = fetch(m, "md").text, fetch(m, "html").text
+    events = m.get("/events", "spectator", limit=500)["events"]
+    game = [e for e in events[1:] if not e["type"].startswith(("Seat", "Dispute", "DiceSeed", "DiceCommitted"))]
+    assert len(game) > 8
+    for e in game:
+        assert f"  - {markdown_text(e['said'])}" in md, e["said"]
+        assert f"<li>{escape(e['said'])}</li>" in page, e["said"]
+    for e in (e for e in events if e["type"].startswith("Dispute")):
+        assert f"- {markdown_text(e['said'])}" in md and escape(e["said"]) in page
+    turns = [line for line in md.splitlines() if line.startswith("- Turn ")]
+    assert len(turns) == 2
+    for line in turns:
+        assert not re.search(r"\b(allies|axis|referee)\b", line), line
+        assert "Referee" in line and "Allies" in line
+    assert "Allies (allies)" not in md and "(axis)" not in md

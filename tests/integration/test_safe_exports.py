@@ -130,8 +130,10 @@ def test_the_markdown_report_quotes_every_text_so_no_renderer_marks_it_up(
     # Bare addresses, which GFM and linkify turn into links, are broken up in the source.
     for trigger in ("http://", "www.evil", "@evil", "javascript:"):
         assert trigger not in text.replace("http://www.w3.org/2000/svg", ""), trigger
-    # User text never starts a line, so it never starts a block (a heading, HTML, a list).
-    assert all(line.startswith(("#", "- ", "<svg")) or not line for line in text.splitlines())
+    # User text never starts a line, so it never starts a block (a heading, HTML, a list):
+    # each line is ours (a heading, an item, an event's item under its turn, a chart).
+    assert all(line.startswith(("#", "- ", "  - ", "<svg")) or not line
+               for line in text.splitlines())
 
 
 def test_the_html_report_escapes_every_text(client: TestClient) -> None:
