@@ -71,6 +71,7 @@ class Phone:
         self.page.on("response", self._response)
         self.page.on("requestfailed", self._request_failed)
         self.shots = 0
+        self.counted = "act"
 
     def _response(self, response: Any) -> None:
         if response.status < 400:
@@ -223,7 +224,7 @@ class Phone:
                 self.tap(detail.locator(".input-form button[type=submit]").first, counted)
         return self.acted()
 
-    def play_turn(self, name: str, moves: int = 60) -> list[str]:
+    def play_turn(self, name: str, moves: int = 150) -> list[str]:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
         step when it is enabled, else the first of the step's actions (its first choice,
         rolled here, the first value of a choice, a number's least value). Returns what
@@ -231,6 +232,7 @@ class Phone:
         no longer offers Activate."""
         start = self.turn()
         done: list[str] = []
+        taken: set[str] = set()
         for n in range(moves):
             if self.turn() > start:
                 return done
@@ -240,17 +242,12 @@ class Phone:
                 if n % 4 == 0:
                     self.screen(f"{name}-{self.step().replace('/', '-')}")
                 continue
-            offered = self.offered()
-            if not offered and self.other_seat():
-                continue
-            assert offered, ("nothing offered and Next step refused: "
-                             + " ".join(self.page.locator("#advance-why").all_inner_texts()))
-            title = offered[0]
-            counted = "activate" if title.startswith("Activate") else (
-                "roll" if "roll" in title.lower() else "act")
-            self.tap(self.play.locator(".moves > button.big.action").first, counted)
-            if self.play.locator(".picker").count():
-                self.tap(self.play.locator(".picker .picks-grid button").first, counted)
+            if not self.choose(taken):
+                if self.other_seat():
+                    continue
+                raise AssertionError("nothing (new) offered and Next step refused: "
+                                     + " ".join(self.page.locator("#advance-why").all_inner_texts()))
+            counted = self.counted
             detail = self.play.locator(".choice-detail")
             if detail.count():
                 if detail.get_by_role("button", name="Roll here").count():
@@ -281,4 +278,32 @@ class Phone:
             if self.offered() or self.page.locator("#advance").is_enabled():
                 return True
         self.as_seat(here)
+        return False
+
+    def choose(self, taken: set[str]) -> bool:
+        """Tap the first of Your move's actions (and, in its picker, the first choice) not
+        yet taken in this step and seat; False when there is none."""
+        where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
+        buttons = self.play.locator(".moves > button.big.action")
+        for i in range(buttons.count()):
+            title = buttons.nth(i).inner_text().strip()
+            self.counted = "activate" if title.startswith("Activate") else (
+                "roll" if "roll" in title.lower() else "act")
+            picker = title.endswith("…")
+            if not picker and f"{where}|{title}" in taken:
+                continue
+            if picker:
+                self.tap(buttons.nth(i), self.counted)
+                for choice in self.play.locator(".picker .picks-grid button").all():
+                    key = f"{where}|{title}|{choice.inner_text()}"
+                    if key not in taken:
+                        taken.add(key)
+                        self.tap(choice, self.counted)
+                        return True
+                self.tap(self.play.locator(".picker").get_by_role("button", name="Cancel"), "act")
+                buttons = self.play.locator(".moves > button.big.action")
+                continue
+            taken.add(f"{where}|{title}")
+            self.tap(buttons.nth(i), self.counted)
+            return True
         return False
