@@ -34,6 +34,7 @@ class UnitField(BaseModel):
     maximum: int | None = None
     values: list[Choice] | None = None
     says: str = ""
+    only: list[str] | None = None  # the kinds of unit that have it (None: every kind)
 
 
 class OptionField(BaseModel):
@@ -95,7 +96,7 @@ _INFO: dict[str, dict[str, Any]] = {
     "atomic-africa": _r(
         about="Two players, miniatures on a table: alternating activations, morale on a "
               "shifting die, squads that split (AA-1 to AA-8).",
-        kinds=[_c("squad", "Squad")], places=["point", "box"], boxes=_boxes("reserve"),
+        kinds=[_c("squad", "Squad"), _c("team", "Team")], places=["point", "box"], boxes=_boxes("reserve"),
         cards=True,
         fields=[UnitField(name="figures", label="Figures", kind="number", required=True,
                           minimum=1, maximum=10_000, says="the models in the squad"),
@@ -108,9 +109,9 @@ _INFO: dict[str, dict[str, Any]] = {
         kinds=[_c("squad", "Squad"), _c("commander", "Commander"), _c("vehicle", "Vehicle")],
         places=["point", "box"], boxes=_boxes("reserve", "transport"), cards=True,
         fields=[UnitField(name="figures", label="Figures", kind="number", minimum=0,
-                          maximum=10_000, says="the models in a squad"),
+                          maximum=10_000, says="the models in a squad", only=["squad"]),
                 UnitField(name="cv", label="Command Value", kind="number", minimum=-20,
-                          maximum=20, says="a Commander's CV"),
+                          maximum=20, says="a Commander's CV", only=["commander"]),
                 UnitField(name="extra.battlegroup", label="Battlegroup", kind="text",
                           says="the battlegroup it belongs to (empty: an auxiliary squad)")],
         options=[OptionField(name="rounds", label="Rounds", kind="number", required=True,
@@ -122,17 +123,17 @@ _INFO: dict[str, dict[str, Any]] = {
                _c("co", "Commanding Officer")],
         places=["point", "box"], boxes=_boxes("reserve", "eliminated"), cards=False,
         fields=[UnitField(name="qv", label="Quality Value", kind="number", minimum=-20,
-                          maximum=20, says="a unit's or a piece's QV"),
+                          maximum=20, says="a unit's or a piece's QV", only=["unit", "piece"]),
                 UnitField(name="casualty_value", label="Casualty Value", kind="number",
-                          minimum=0, maximum=100, says="a unit's CV"),
+                          minimum=0, maximum=100, says="a unit's CV", only=["unit"]),
                 UnitField(name="lv", label="Leadership Value", kind="number", minimum=-20,
-                          maximum=20, says="an officer's LV"),
+                          maximum=20, says="an officer's LV", only=["fo", "co"]),
                 UnitField(name="markers.leadership", label="Leadership cubes", kind="number",
-                          minimum=0, maximum=1000, says="an officer's white cubes"),
+                          minimum=0, maximum=1000, says="an officer's white cubes", only=["fo", "co"]),
                 UnitField(name="extra.wing", label="Wing", kind="text",
-                          says="the wing it belongs to or commands"),
+                          says="the wing it belongs to or commands", only=["unit", "fo", "co"]),
                 UnitField(name="extra.unit", label="Belongs to unit", kind="unit",
-                          says="a piece's unit, by that unit's name")],
+                          says="a piece's unit, by that unit's name", only=["piece"])],
         options=[TURNS]),
     "extended-sequence": _r(
         about="Two sides, attacker and defender, on a hex map: Initial, Rally and Combat "
@@ -142,9 +143,9 @@ _INFO: dict[str, dict[str, Any]] = {
         fields=[UnitField(name="q", label="Quality (Q)", kind="number", required=True,
                           minimum=-20, maximum=20, says="its quality"),
                 UnitField(name="extra.rof", label="Rate of fire", kind="number", minimum=1,
-                          maximum=20, says="shots a player-turn (1 if empty)"),
+                          maximum=20, says="shots a player-turn (1 if empty)", only=["base", "vehicle"]),
                 UnitField(name="extra.modifier", label="Leader's modifier", kind="number",
-                          minimum=-6, maximum=6, says="a Q4+1 leader has +1")],
+                          minimum=-6, maximum=6, says="a Q4+1 leader has +1", only=["leader"])],
         options=[TURNS,
                  OptionField(name="radio_contact", label="Radio contact score", kind="number",
                              minimum=1, maximum=6, says="the d6 score artillery needs (4 if empty)"),
@@ -157,11 +158,11 @@ _INFO: dict[str, dict[str, Any]] = {
                _c("artillery", "Artillery")],
         places=["hex", "box"], boxes=_boxes("reinforcements", "eliminated"), cards=False,
         fields=[UnitField(name="steps", label="Steps", kind="number", minimum=0, maximum=100,
-                          says="2 at full strength, 1 reduced"),
+                          says="2 at full strength, 1 reduced", only=["division", "brigade", "artillery"]),
                 UnitField(name="extra.movement", label="Movement", kind="number", minimum=0,
-                          maximum=100, says="its printed movement allowance"),
+                          maximum=100, says="its printed movement allowance", only=["division", "brigade", "artillery"]),
                 UnitField(name="extra.corps", label="Corps HQ", kind="unit",
-                          says="its corps HQ, by that unit's name")],
+                          says="its corps HQ, by that unit's name", only=["division", "brigade", "artillery"])],
         options=[OptionField(name="roles", label="Who plays whom", kind="roles", required=True,
                              roles=[_c("allied", "Allied"), _c("german", "German")],
                              says="each side's part in the game"),

@@ -22,6 +22,9 @@ export function idFrom(name, taken, fallback) {
   return id;
 }
 
+/** Whether a unit of this kind has the field (a Commander's CV, an officer's LV). */
+const applies = (field, unit) => !field.only || field.only.includes(unit.kind);
+
 const lines = (text) => text.split("\n").map((x) => x.trim()).filter(Boolean);
 const same = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -67,6 +70,10 @@ function unitRow(unit, info, idToName) {
     if (field.kind === "unit") value = idToName[value] || value;
     row.values[field.name] = String(value);
   }
+  // What the form does not show (flags, other markers, other extras) goes along unchanged.
+  const shown = new Set(info.fields.map((f) => f.name));
+  const rest = (group) => Object.fromEntries(Object.entries(unit[group] || {}).filter(([k]) => !shown.has(`${group}.${k}`)));
+  row.carry = { status: unit.status || [], markers: rest("markers"), extra: rest("extra") };
   const p = unit.position;
   if (p && p.x !== undefined && p.x !== null) Object.assign(row, { place: "point", x: String(p.x), y: String(p.y) });
   else if (p && p.hex) Object.assign(row, { place: "hex", hex: p.hex });
@@ -79,7 +86,7 @@ function unitRow(unit, info, idToName) {
  * API's error). Returns the <form>.
  */
 export function scenarioForm(rulesets, create) {
-  const model = { ruleset: rulesets[0]?.id || "freeform", scenario: "", casual: false, options: {},
+  const model = { ruleset: rulesets[0]?.id || "freeform", scenario: "", casual: false, options: {}, carryOptions: {},
     sides: [emptySide(), emptySide()] };
   const info = () => rulesets.find((r) => r.id === model.ruleset) || rulesets[0];
   let spots = {};  // path -> {control, error}: where each field's error is shown
@@ -87,7 +94,7 @@ export function scenarioForm(rulesets, create) {
 
   const about = h("p", { class: "about", id: uid("about") });
   const rulesetSelect = h("select", { id: uid("ruleset"), name: "ruleset", "aria-describedby": about.id,
-    onchange: (e) => { model.ruleset = e.target.value; model.options = {}; adopt(); render(); } },
+    onchange: (e) => { model.ruleset = e.target.value; model.options = {}; model.carryOptions = {}; adopt(); render(); } },
   rulesets.map((r) => h("option", { value: r.id }, r.title)));
   const optionsBox = h("div", { class: "options" });
   const sidesBox = h("div", { class: "sides" });
@@ -122,6 +129,8 @@ export function scenarioForm(rulesets, create) {
         deck: (doc.decks?.[s.id] || []).join("\n"),
       }));
       model.options = {};
+      const asked = new Set(r.options.map((o) => o.name));
+      model.carryOptions = Object.fromEntries(Object.entries(doc.options || {}).filter(([k]) => !asked.has(k)));
       for (const option of r.options) {
         const value = doc.options?.[option.name];
         if (value === undefined) continue;
@@ -215,10 +224,13 @@ export function scenarioForm(rulesets, create) {
     };
     fillWhere();
     const kind = r.kinds.length
-      ? labelled(`${base}.kind`, "Kind", select(unit.kind, r.kinds, (v) => { unit.kind = v; }))
+      ? labelled(`${base}.kind`, "Kind", select(unit.kind, r.kinds, (v) => {
+        unit.kind = v;
+        if (r.fields.some((f) => f.only)) { render(); focusIn(`${base}.kind`); }
+      }))
       : labelled(`${base}.kind`, "Kind (optional)", text(unit.kind, (v) => { unit.kind = v; },
         { maxlength: 64, placeholder: "squad, tank, leader…" }));
-    const fields = r.fields.map((field) => {
+    const fields = r.fields.filter((field) => applies(field, unit)).map((field) => {
       const path = `${base}.${field.name}`;
       const value = unit.values[field.name] || "";
       const set = (v) => { unit.values[field.name] = v; };
@@ -357,7 +369,10 @@ export function scenarioForm(rulesets, create) {
         }
         const spec = { id: ids[u], side: sides[s].id, name };
         if (unit.kind.trim()) spec.kind = unit.kind.trim();
-        for (const field of r.fields) {
+        const carry = unit.carry || {};
+        if (carry.status?.length) spec.status = carry.status;
+        for (const group of ["markers", "extra"]) if (Object.keys(carry[group] || {}).length) spec[group] = { ...carry[group] };
+        for (const field of r.fields.filter((f) => applies(f, unit))) {
           const raw = (unit.values[field.name] || "").trim();
           const path = `${base}.${field.name}`;
           if (!raw) {
@@ -400,7 +415,7 @@ export function scenarioForm(rulesets, create) {
         if (cards.length) decks[sides[s].id] = cards;
       }
     });
-    const options = {};
+    const options = { ...model.carryOptions };
     for (const option of r.options) {
       const path = `options.${option.name}`;
       if (option.kind === "roles") {

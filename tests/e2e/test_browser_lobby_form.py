@@ -279,3 +279,41 @@ def test_a_wing_command_scenario_with_its_values_wings_and_pieces(
     assert (piece["kind"], piece["qv"], piece["extra"]) == ("piece", 3, {"unit": line["id"]})
     assert where(units["Rifles"]) == {"box": "reserve"} and units["Rifles"]["qv"] == 5
     assert side_names(match)[units["Rifles"]["side"]] == "British Division"
+
+
+def test_a_battlegroup_sample_filled_in_edited_and_started(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    """The sample fills the form (three sides, Commanders, battlegroups, reserve); one unit
+    more is tapped in; the match holds the sample's units as the sample has them, and it."""
+    page = phone(390)
+    you = Thumb(page)
+    you.choose(you.form.get_by_label("Game system"), "Battlegroup")
+    you.tap(you.form.get_by_role("button", name="Fill in the Battlegroup sample"))
+    sample = httpx.get(f"{server}/api/scenarios/battlegroup-demo").json()
+    you.form.locator("fieldset.side").nth(len(sample["sides"]) - 1).wait_for()
+    assert you.form.get_by_label("Scenario name").input_value() == sample["scenario"]
+    assert you.form.get_by_label("Rounds").input_value() == str(sample["options"]["rounds"])
+    assert you.side(0).get_by_label("Command Value").count() == 1  # only its Commander has one
+    you.add_unit(0, "Mortar team", Kind="Squad", Figures="3", Battlegroup="n-2",
+                 Where="In reserve")
+    assert small_targets(page, CONTROLS) == [] and fits(page) == []
+    screenshots(page, "01-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, events = started(page, server)
+    assert [s["name"] for s in match["sides"]] == [s["name"] for s in sample["sides"]]
+    names = side_names(match)
+    sample_sides = {s["id"]: s["name"] for s in sample["sides"]}
+    got = {(names[u["side"]], u["name"]): u for u in board["units"]}  # a name on two sides
+    assert set(got) == {(sample_sides[u["side"]], u["name"]) for u in sample["units"]} | {
+        ("Northern Column", "Mortar team")}
+    for unit in sample["units"]:
+        mine = got[sample_sides[unit["side"]], unit["name"]]
+        assert where(mine) == where(unit)
+        for key in ("kind", "figures", "cv", "markers", "status", "extra"):
+            assert mine[key] == unit[key], (unit["name"], key)
+    mortar = got["Northern Column", "Mortar team"]
+    assert (mortar["figures"], mortar["extra"], where(mortar)) == (
+        3, {"battlegroup": "n-2"}, {"box": "reserve"})
+    assert created_options(events) == sample["options"]
+    decks = {names[c["side"]]: sorted(c["deck"]) for c in board["cards"]}
+    assert decks == {sample_sides[s]: sorted(cards) for s, cards in sample["decks"].items()}

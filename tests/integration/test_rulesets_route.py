@@ -42,9 +42,11 @@ def _body(info: dict[str, Any]) -> dict[str, Any]:
                                   else info["places"][:2]):
             unit: dict[str, Any] = {"id": f"{side['id']}-u{n}", "side": side["id"],
                                     "name": f"Unit {n}"}
-            if info["kinds"]:
-                unit["kind"] = info["kinds"][0]["value"]
+            kinds = [k["value"] for k in info["kinds"]] or ["unit"]
+            unit["kind"] = kinds[(len(units) + len(mine)) % len(kinds)]
             for field in info["fields"]:
+                if field["only"] is not None and unit["kind"] not in field["only"]:
+                    continue
                 value = _value(field, mine)
                 if value is not None:
                     _put(unit, field["name"], value)
@@ -81,6 +83,10 @@ def test_every_ruleset_is_listed_with_its_own_title(client: TestClient) -> None:
     assert "qv" in {f["name"] for f in by_id["wing-command"]["fields"]}
     assert by_id["battlegroup"]["options"][0]["name"] == "rounds"
     assert by_id["battlegroup"]["options"][0]["required"]
+    for info in listed:  # a field for some kinds only names kinds the ruleset knows
+        kinds = {k["value"] for k in info["kinds"]}
+        for field in info["fields"]:
+            assert field["only"] is None or set(field["only"]) <= kinds, (info["id"], field)
 
 
 def test_a_scenario_built_from_the_route_is_accepted_for_every_ruleset(
