@@ -454,7 +454,10 @@ export function scenarioForm(rulesets, create) {
       if (path[0] === "units" && path.length > 1) {
         const base = where.units[Number(path[1])];
         let field = path[2] || "name";
-        if (field === "position") field = body.units[Number(path[1])]?.position?.hex !== undefined ? "hex" : "x";
+        if (field === "position") {
+          field = ["x", "y", "hex"].includes(path[3]) ? path[3]
+            : body.units[Number(path[1])]?.position?.hex !== undefined ? "hex" : "x";
+        }
         else if ((field === "extra" || field === "markers") && path[3]) field = `${field}.${path[3]}`;
         return [`${base}.${field}`, said];
       }

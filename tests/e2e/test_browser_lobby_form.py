@@ -317,3 +317,25 @@ def test_a_battlegroup_sample_filled_in_edited_and_started(
     assert created_options(events) == sample["options"]
     decks = {names[c["side"]]: sorted(c["deck"]) for c in board["cards"]}
     assert decks == {sample_sides[s]: sorted(cards) for s, cards in sample["decks"].items()}
+
+
+def test_the_services_own_refusal_is_shown_next_to_the_field(
+        phone: Callable[[int], Any], server: str, console: list[str]) -> None:
+    """What only the service checks (a table a hundred thousand inches wide at most) comes
+    back as a 422 and is shown in words next to the field it names; no match is made."""
+    page = phone(390)
+    you = Thumb(page)
+    you.type(you.form.get_by_label("Scenario name"), "Far away")
+    you.type(you.side(0).get_by_label("Side name"), "Red")
+    you.type(you.side(1).get_by_label("Side name"), "Blue")
+    unit = you.add_unit(1, "Lost patrol", Across="200000", Along="3")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    across = unit.get_by_label("Across")
+    error = across.locator("xpath=..").locator(".field-error")
+    error.wait_for()
+    assert error.inner_text() == "At most 100000."
+    assert across.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("localStorage.getItem('battlelog.matches')") in (None, "{}")
+    # The browser reports the refused request itself; nothing else may be in the console.
+    assert all("422" in line for line in console), console
+    console.clear()
