@@ -247,7 +247,23 @@ function hexMap(board, colours, ctx) {
 
 // ---- zoom and pan: the viewBox -----------------------------------------------------------
 
-const views = new Map();  // map key -> {zoom, cx, cy}: what the player last looked at
+// map key -> what the player looks at ({zoom, cx, cy}) and the gesture under way: both
+// outlive a re-render of the page (a live update in the middle of a drag), so the new map
+// carries on the drag of the old one.
+const views = new Map();
+
+// a pointer that went down on a map drags it wherever it moves (off the map too), and a
+// pointer lifted anywhere ends its part in a gesture
+window.addEventListener("pointermove", (event) => {
+  for (const view of views.values()) if (view.down.has(event.pointerId)) view.move?.(event);
+});
+for (const type of ["pointerup", "pointercancel"]) {
+  window.addEventListener(type, (event) => {
+    for (const view of views.values()) {
+      if (view.down.delete(event.pointerId) && !view.down.size) view.start = null;
+    }
+  });
+}
 
 function viewBox(fit, view) {
   const w = fit[2] / view.zoom;
@@ -264,7 +280,7 @@ function clamp(fit, view) {
 }
 
 function zoomable(svg, fit, key) {
-  const view = views.get(key) || { zoom: 1, cx: 0, cy: 0 };
+  const view = views.get(key) || { zoom: 1, cx: 0, cy: 0, down: new Map(), start: null, moved: false };
   views.set(key, view);
   const buttons = {};
   const apply = () => {
@@ -297,31 +313,30 @@ function zoomable(svg, fit, key) {
   };
 
   // pointers: one drags the view, two pinch; a tap that moved is no tap (no select, no place)
-  const down = new Map();
-  let start = null;
-  let moved = false;
+  const { down } = view;
   const begin = () => {
-    start = { pts: [...down.values()], cx: view.cx, cy: view.cy, zoom: view.zoom, scale: svg.getScreenCTM()?.a || 1, rect: svg.getBoundingClientRect() };
+    view.start = { pts: [...down.values()], cx: view.cx, cy: view.cy, zoom: view.zoom, scale: svg.getScreenCTM()?.a || 1, rect: svg.getBoundingClientRect() };
   };
   svg.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse" && event.button !== 0) return;
-    if (!down.size) moved = false;
+    if (!down.size) view.moved = false;
     down.set(event.pointerId, { x: event.clientX, y: event.clientY });
     begin();
   });
-  svg.addEventListener("pointermove", (event) => {
+  view.move = (event) => {
+    const start = view.start;
     if (!down.has(event.pointerId) || !start) return;
     down.set(event.pointerId, { x: event.clientX, y: event.clientY });
     const pts = [...down.values()];
     if (pts.length === 1 && start.pts.length === 1) {
       const [dx, dy] = [pts[0].x - start.pts[0].x, pts[0].y - start.pts[0].y];
-      if (!moved && Math.hypot(dx, dy) < DRAG_PX) return;
-      if (!moved) { moved = true; svg.setPointerCapture?.(event.pointerId); }
+      if (!view.moved && Math.hypot(dx, dy) < DRAG_PX) return;
+      view.moved = true;
       view.cx = start.cx - dx / start.scale;
       view.cy = start.cy - dy / start.scale;
       apply();
     } else if (pts.length >= 2 && start.pts.length >= 2) {
-      moved = true;
+      view.moved = true;
       const dist = (p) => Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y) || 1;
       const mid = (p) => ({ x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 });
       const [m0, m1] = [mid(start.pts), mid(pts)];
@@ -333,16 +348,16 @@ function zoomable(svg, fit, key) {
       [view.cx, view.cy] = [px - (m1.x - ox) / scale, py - (m1.y - oy) / scale];
       apply();
     }
-  });
+  };
   const up = (event) => {
     if (!down.delete(event.pointerId)) return;
-    if (down.size) begin(); else start = null;
+    if (down.size) begin(); else view.start = null;
   };
   svg.addEventListener("pointerup", up);
   svg.addEventListener("pointercancel", up);
   svg.addEventListener("click", (event) => {
-    if (!moved) return;
-    moved = false;
+    if (!view.moved) return;
+    view.moved = false;
     event.stopImmediatePropagation();
     event.preventDefault();
   }, true);

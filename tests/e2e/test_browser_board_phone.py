@@ -103,6 +103,15 @@ def tap_tool(page: Any, name: str) -> None:
     page.locator("#board .map-tools").get_by_role("button", name=name).click()
 
 
+def wheel_in(page: Any, x: float, y: float) -> None:
+    """One turn of the mouse wheel over (x, y): the map zooms in about that point."""
+    before = page.locator("#board svg.map").get_attribute("viewBox")
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, -250)
+    page.wait_for_function("b => document.querySelector('#board svg.map')"
+                           ".getAttribute('viewBox') !== b", arg=before)
+
+
 def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return [(a["unit"], b["unit"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
             if a["x"] < b["x"] + b["w"] - 0.5 and b["x"] < a["x"] + a["w"] - 0.5
@@ -169,9 +178,12 @@ def test_markers_are_drawn_per_kind_with_their_count(
     assert "2 wound markers" in (sq1.get_attribute("aria-label") or "")
     legend = page.locator("#board .map-legend").inner_text()
     assert "W wound" in legend and "Su suppression" in legend and "Sm smoke" in legend
-    tap_tool(page, "Zoom in")
-    tap_tool(page, "Zoom in")
-    sq1.scroll_into_view_if_needed()
+    page.locator("#board svg.map").scroll_into_view_if_needed()
+    box = sq1.locator("rect.counter").bounding_box()
+    for _ in range(12):  # zoom in on sq1 with the wheel, to look at its badges
+        if sq1.locator("rect.counter").bounding_box()["height"] >= 44:
+            break
+        wheel_in(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     board_shot(page, "markers-per-kind")
 
 
@@ -192,9 +204,16 @@ def test_stacked_units_fan_out_each_tappable_and_the_selected_one_stands_out(
     marks = [m for m in counters(page) if m["unit"] != "lone"]
     assert len(marks) == 4
     assert overlapping(marks) == [], "units on one spot fan out"
-    while min(m["h"] for m in counters(page)) < 44:
-        tap_tool(page, "Zoom in")
+    # the mouse wheel zooms in about the pointer, held over the stack
+    page.locator("#board svg.map").scroll_into_view_if_needed()
     marks = [m for m in counters(page) if m["unit"] != "lone"]
+    middle = (sum(m["x"] + m["w"] / 2 for m in marks) / 4, sum(m["y"] + m["h"] / 2 for m in marks) / 4)
+    for _ in range(12):
+        if min(m["h"] for m in counters(page)) >= 44:
+            break
+        wheel_in(page, *middle)
+    marks = [m for m in counters(page) if m["unit"] != "lone"]
+    assert min(m["h"] for m in marks) >= 44
     assert overlapping(marks) == []
     assert overflow(page) <= 0
     for m in marks:  # each one is tapped on its own, at its centre
@@ -272,20 +291,25 @@ def test_a_drag_pans_without_selecting_and_a_tap_selects(
         contexts: Callable[..., Any], server: str, board_shot: Shot) -> None:
     page, _, _ = demo_table(contexts, server, "extended-sequence-demo")
     tap_tool(page, "Zoom in")
+    page.locator("#board svg.map").scroll_into_view_if_needed()
     before = view_box(page)
-    unit = 'g.unit[data-unit="g-hmg"]'
-    mark = page.locator(f"#board svg.map {unit}")
-    mark.scroll_into_view_if_needed()
-    box = mark.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    svg = page.locator("#board svg.map").bounding_box()
+    middle = (svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2)
+    nearest = min(counters(page), key=lambda m: abs(m["x"] + m["w"] / 2 - middle[0])
+                  + abs(m["y"] + m["h"] / 2 - middle[1]))  # a unit well inside the view
+    unit = f'g.unit[data-unit="{nearest["unit"]}"]'
+    x, y = nearest["x"] + nearest["w"] / 2, nearest["y"] + nearest["h"] / 2
+    assert page.evaluate("p => document.elementFromPoint(p.x, p.y)?.closest('g.unit')"
+                         "?.dataset.unit", {"x": x, "y": y}) == nearest["unit"]
+    sx, sy = (6 if x < middle[0] else -6), (4 if y < middle[1] else -4)  # towards the middle
     page.mouse.move(x, y)
     page.mouse.down()
     for step in range(1, 11):
-        page.mouse.move(x + 6 * step, y + 4 * step)
+        page.mouse.move(x + sx * step, y + sy * step)
     page.mouse.up()
     after = view_box(page)
-    assert after[0] == pytest.approx(before[0] - 60 / scale(page), abs=0.05)
-    assert after[1] == pytest.approx(before[1] - 40 / scale(page), abs=0.05)
+    assert after[0] == pytest.approx(before[0] - 10 * sx / scale(page), abs=0.05)
+    assert after[1] == pytest.approx(before[1] - 10 * sy / scale(page), abs=0.05)
     assert page.locator(f"#board svg.map {unit}").get_attribute("aria-pressed") == "false"
     assert page.locator("#board svg.map g.unit.selected").count() == 0, "a drag selects nothing"
     page.locator(f"#board svg.map {unit}").tap()
