@@ -33,7 +33,7 @@ def board_shot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
     folder.mkdir(parents=True, exist_ok=True)
 
     def shot(page: Any, name: str) -> Path:
-        path = folder / f"{name}.png"
+        path: Path = folder / f"{name}.png"
         page.locator("#board").screenshot(path=str(path))
         return path
 

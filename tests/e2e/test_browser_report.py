@@ -1,6 +1,7 @@
 """The after-action report beside the table page, in a real browser: each side's lines in the
-colour the table gives that side, the legend naming each side whole, and the report readable
-on a 390-pixel phone with no horizontal overflow."""
+colour the match view gives that side (`side.colour`, the one the table page draws it in),
+the legend naming each side whole, and the report readable on a 390-pixel phone with no
+horizontal overflow."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_browser_table import PHONE, policed_contexts, start_sample, unit_card
+from test_browser_table import PHONE, policed_contexts, start_sample
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
@@ -34,12 +35,17 @@ def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
     page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     start_sample(page, server, SAMPLE)
     scenario = httpx.get(f"{server}/api/scenarios/{SAMPLE}").json()
-    on_table = {}
-    for side in scenario["sides"]:
-        unit = next(u["id"] for u in scenario["units"] if u["side"] == side["id"])
-        on_table[side["id"]] = unit_card(page, unit).evaluate(
-            "card => getComputedStyle(card).borderLeftColor")
+    match = page.url.rstrip("/").rsplit("/", 1)[-1]
+    token = page.evaluate("id => { const e = JSON.parse(localStorage.getItem('battlelog.matches'))[id];"
+                          " return e.tokens[e.seat]; }", match)
+    sides = httpx.get(f"{server}/api/matches/{match}",
+                      headers={"Authorization": f"Bearer {token}"}).json()["sides"]
+    on_table = {s["id"]: rgb(s["colour"]) for s in sides}
     assert len(set(on_table.values())) == len(on_table)
+    for side in scenario["sides"]:  # the page draws each side in the colour the API gives it
+        unit = next(u["id"] for u in scenario["units"] if u["side"] == side["id"])
+        counter = page.locator(f'#board svg.map g.unit[data-unit="{unit}"] rect.counter')
+        assert counter.evaluate("r => getComputedStyle(r).fill") == on_table[side["id"]]
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Report (HTML)").click()
