@@ -1,12 +1,34 @@
-// The Dice panel (the roller, your last roll, the recent rolls) and the Victory points panel.
+// The Dice panel (the initiative of this turn, your last roll, the roller, the recent rolls,
+// each said in words: the log's `said`) and the Victory points panel.
 
 import { diceFaces, vpChart } from "./board.js";
 import { field, h } from "./dom.js";
 
+/** The sentence the log gives the event at `version`, if the page holds it. */
+function said(table, version) {
+  return table.log?.find((e) => e.version === version)?.said || null;
+}
+
+/** This turn's initiative (the rolls, any re-roll, the order, a hand-over), in words. */
+function initiative(table) {
+  const turn = table.board.turn.turn;
+  const events = (table.log || []).filter((e) => e.turn === turn && (e.type === "InitiativeRolled" || e.type === "InitiativePassed") && e.said);
+  if (!events.length) return null;
+  const newest = (list) => list.reduce((a, b) => (a === null || b.version > a.version ? b : a), null);
+  const last = newest(events);
+  const rolled = newest(events.filter((e) => e.type === "InitiativeRolled"));
+  const lines = [rolled, last.type === "InitiativePassed" ? last : null].filter(Boolean);
+  return h("div", { class: "initiative", id: "initiative-said" }, lines.map((e) => h("p", { class: "initiative-said" }, e.said)));
+}
+
 export function renderDice(table) {
   const out = [];
+  if (table.at === null) out.push(initiative(table));
   if (table.lastRoll && table.at === null) {
-    out.push(h("div", { class: "last-roll", id: "last-roll" }, h("span", { class: "label" }, `Your roll: ${table.lastRoll.purpose || ""} `), diceFaces(table.lastRoll)));
+    const words = said(table, table.lastRoll.version);
+    out.push(h("div", { class: "last-roll", id: "last-roll" },
+      h("span", { class: "label" }, "Your roll: "), diceFaces(table.lastRoll),
+      h("p", { class: "said" }, words || table.lastRoll.purpose || "")));
   }
   if (table.canAct) {
     out.push(h("form", {
@@ -27,8 +49,8 @@ export function renderDice(table) {
   }
   const recent = [...(table.board.recent_rolls || [])].reverse().slice(0, 6);
   if (recent.length) {
-    out.push(h("ul", { class: "rolls", "aria-label": "Recent rolls" }, recent.map((r) => h("li", {},
-      h("span", { class: "meta" }, `v${r.version} ${table.sideName(r.roller)}: ${r.purpose} `), diceFaces(r)))));
+    out.push(h("ul", { class: "rolls words", "aria-label": "Recent rolls" }, recent.map((r) => h("li", {},
+      diceFaces(r), h("span", { class: "said" }, ` ${said(table, r.version) || `${table.seatName(r.roller)}: ${r.purpose}`}`)))));
   }
   return out;
 }

@@ -1,9 +1,25 @@
 // The Undo and time travel panel (undo, redo, the slider over every version) and the Event
-// log (filters, each version a way into the past, notes and disputes about an event).
+// log (filters, each event said in words, each a way into the past, notes and disputes about
+// an event). The words are the service's: each event's `said` (projections/sentences.py).
 
 import { field, h, notice } from "./dom.js";
 
-const PLAIN = new Set(["version", "type", "timestamp", "actor", "command_id", "rule", "turn", "prev_hash", "hash", "hidden"]);
+/** An event's kind in words, for the log's filter: `DiceRolled` -> "Dice rolled". */
+export function kindName(type) {
+  const words = type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The sentence of the event at `version` in the page's log, without its full stop. */
+function saidAt(table, version) {
+  const e = table.log.find((x) => x.version === version);
+  return e?.said ? e.said.replace(/\.$/, "") : null;
+}
+
+/** Where the time slider stands, in words. */
+function shownWords(table, shown) {
+  return shown >= table.head ? `Now: event ${shown} of ${table.head}` : `Event ${shown} of ${table.head}`;
+}
 
 export function renderTime(table) {
   const shown = table.at ?? table.head;
@@ -18,7 +34,7 @@ export function renderTime(table) {
         onclick: () => table.post("/redo", undefined, "Redone", {}, (error) => redoRefused(table, error)),
       }, "↷ Redo") : null,
       h("span", { class: "hint" }, table.undo.casual || table.viewer === "referee" ? "Undo is immediate here."
-        : `Your own actions back to version ${table.undo.immediate_to} undo at once; further back the other side is asked.`),
+        : undoReach(table)),
       owner && !mayRedo ? h("span", { class: "hint", id: "redo-whose" }, `Only ${redoers(table, owner)} may redo: ${owner === "referee" ? "the referee" : table.sideName(owner)} made the last undo.`) : null) : null,
     h("div", { class: "time-travel" },
       h("button", { type: "button", "aria-label": "One event back", id: "step-back", onclick: () => table.travel(shown - 1) }, "◀"),
@@ -28,7 +44,8 @@ export function renderTime(table) {
         onchange: (e) => table.travel(Number(e.target.value)),
       }),
       h("button", { type: "button", "aria-label": "One event forward", id: "step-forward", onclick: () => table.travel(shown + 1) }, "▶"),
-      h("output", { for: "time-slider", id: "time-shown" }, `v${shown} / ${table.head}`)),
+      h("output", { for: "time-slider", id: "time-shown" }, shownWords(table, shown))),
+    saidAt(table, shown) ? h("p", { class: "hint time-said" }, `${shown >= table.head ? "Last" : "Shown: the table just after"}: ${saidAt(table, shown)}.`) : null,
     table.at !== null ? h("button", { type: "button", onclick: () => table.travel(table.head) }, "Back to now") : null,
   ];
 }
@@ -66,50 +83,66 @@ function redoRefused(table, error) {
   return `Only ${redoers(table, owner)} may redo this: ${owner === "referee" ? "the referee (or a ruling)" : table.sideName(owner)} made the last undo. (${error.problem.rule})`;
 }
 
+/** How far back your undo is immediate, in words: the event it stops at. */
+function undoReach(table) {
+  const after = table.undo.immediate_to;
+  if (after >= table.head) return "Your next undo asks the other side first (a roll, a card or another seat's action came last).";
+  const first = table.log.filter((e) => e.version > after && !/^(Seat|Dispute|Undo|DiceSeed|DiceCommitted)/.test(e.type)).at(-1);
+  return first?.said
+    ? `Your own actions since “${first.said.replace(/\.$/, "")}” undo at once; further back the other side is asked.`
+    : "Your own latest actions undo at once; further back the other side is asked.";
+}
+
 async function undoLast(table) {
   const done = await table.post("/undo", {});
   if (!done) return;
-  const asked = done.events.find((e) => e.type === "UndoRequested");
-  notice(asked ? `Asked the other side to agree to undo back to version ${asked.to}.` : "Undone.", "ok");
+  const made = done.events.map((e) => saidAt(table, e.version)).filter(Boolean);
+  const asked = done.events.some((e) => e.type === "UndoRequested");
+  notice(made.length ? `${made.join(". ")}.` : asked ? "Asked the other side to agree to the undo." : "Undone.", "ok");
 }
 
 export function renderLog(table) {
   const f = table.filters;
   const seats = ["referee", ...table.match.sides.map((x) => x.id)];
-  const types = [...new Set(table.log.map((e) => e.type))].sort();
+  const types = [...new Set([...table.log.map((e) => e.type), ...(f.type ? [f.type] : [])])]
+    .sort((a, b) => kindName(a).localeCompare(kindName(b)));
   const filters = h("form", {
     class: "row filters", "aria-label": "Filter the log", "data-key": "filters",
     onchange: (e) => { const el = e.target; table.filters[el.name] = el.value; table.refresh(); },
     onsubmit: (e) => e.preventDefault(),
   },
-  field("Type", h("input", { name: "type", value: f.type, list: "event-types", size: 14, placeholder: "any" })),
-  h("datalist", { id: "event-types" }, types.map((t) => h("option", { value: t }))),
-  field("Seat", h("select", { name: "actor" }, h("option", { value: "" }, "any"), seats.map((x) => h("option", { value: x, selected: x === f.actor || undefined }, x)))),
-  field("Turn", h("input", { name: "turn", type: "number", min: 1, value: f.turn, size: 4 })));
+  field("What", h("select", { name: "type" }, h("option", { value: "" }, "everything"),
+    types.map((t) => h("option", { value: t, selected: t === f.type || undefined }, kindName(t))))),
+  field("Seat", h("select", { name: "actor" }, h("option", { value: "" }, "anyone"), seats.map((x) => h("option", { value: x, selected: x === f.actor || undefined }, table.seatName(x))))),
+  field("Turn", h("input", { name: "turn", type: "number", min: 1, value: f.turn, size: 4, inputmode: "numeric" })));
   const undone = f.type || f.actor || f.turn ? new Set() : undoneVersions(table.log);
-  return [filters, h("ol", { class: "log", reversed: true }, table.log.map((e) => eventRow(table, e, undone.has(e.version))))];
+  return [filters, h("ol", { class: "log words", reversed: true }, table.log.map((e) => eventRow(table, e, undone.has(e.version))))];
+}
+
+/** The event as recorded, for whoever wants to check it: every field the page received. */
+function recorded(e) {
+  const { said, ...rest } = e;
+  return JSON.stringify(rest, null, 1);
 }
 
 function eventRow(table, e, undone) {
-  const rest = Object.fromEntries(Object.entries(e).filter(([k, v]) => !PLAIN.has(k) && v !== null && !(Array.isArray(v) && !v.length)));
-  let summary = JSON.stringify(rest);
-  if (e.type === "DiceRolled" && e.dice) summary = `${e.purpose || ""}: ${e.notation} → ${e.dice.join(", ")} = ${e.total}`;
-  if (e.type === "TurnAdvanced" && e.marker) summary = `turn ${e.marker.turn}, ${e.marker.step}`;
-  if (e.type === "MatchCreated") summary = `${e.scenario} (${e.ruleset}): ${e.sides.map((x) => x.name).join(" v ")}`;
-  if (e.type === "NoteAdded") summary = `“${e.text}”${e.about_version ? ` about v${e.about_version}` : ""}`;
-  if (summary.length > 180) summary = `${summary.slice(0, 177)}…`;
   const canNote = table.viewer !== "spectator";
+  const said = e.said || kindName(e.type);
+  const now = table.at === e.version || (table.at === null && e.version === table.head);
   return h("li", { value: e.version, "data-version": e.version, class: [table.at === e.version ? "current" : "", undone ? "undone" : ""].join(" ").trim() || null },
-    h("button", { type: "button", class: "link", title: "Show the match as it was after this event", onclick: () => table.travel(e.version) }, `v${e.version}`),
-    h("span", { class: "etype" }, ` ${e.type}`), h("span", { class: "meta" }, ` ${e.actor} · turn ${e.turn}`),
-    undone ? h("span", { class: "tag" }, " undone") : null,
-    h("div", { class: "summary" }, summary),
-    canNote ? h("details", { class: "inline", "data-key": `note:${e.version}` }, h("summary", {}, "Note or dispute"),
-      h("form", { class: "stack", "aria-label": `Note or dispute about version ${e.version}`, onsubmit: (ev) => ev.preventDefault() },
-        field("Text", h("textarea", { name: "text", rows: 2, required: true, maxlength: 2000 })),
-        h("div", { class: "row" },
-          h("button", { type: "button", onclick: (ev) => annotate(table, ev, e.version, "add_note") }, "Add note"),
-          h("button", { type: "button", class: "secondary", onclick: (ev) => annotate(table, ev, e.version, "open_dispute") }, "Open dispute")))) : null);
+    h("p", { class: "said" }, said),
+    h("p", { class: "meta" }, `${table.seatName(e.actor)} · turn ${e.turn}`, undone ? h("span", { class: "tag" }, " · undone") : null),
+    h("div", { class: "row event-tools" },
+      now ? h("span", { class: "hint shown-now" }, table.at === null ? "The table shows this now." : "The table shows this.")
+        : h("button", { type: "button", class: "secondary then", "aria-label": `Show the table then: ${said}`, onclick: () => table.travel(e.version) }, "Show the table then"),
+      canNote ? h("details", { class: "inline note", "data-key": `note:${e.version}` }, h("summary", {}, "Note or dispute"),
+        h("form", { class: "stack", "aria-label": `Note or dispute about: ${said}`, onsubmit: (ev) => ev.preventDefault() },
+          field("Text", h("textarea", { name: "text", rows: 2, required: true, maxlength: 2000 })),
+          h("div", { class: "row" },
+            h("button", { type: "button", onclick: (ev) => annotate(table, ev, e.version, "add_note") }, "Add note"),
+            h("button", { type: "button", class: "secondary", onclick: (ev) => annotate(table, ev, e.version, "open_dispute") }, "Open dispute")))) : null,
+      h("details", { class: "inline raw", "data-key": `raw:${e.version}` }, h("summary", {}, "As recorded"),
+        h("pre", { class: "recorded" }, recorded(e)))));
 }
 
 function annotate(table, event, version, type) {

@@ -300,7 +300,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     screenshots(red, "10-red-time-travel")
     red.get_by_role("button", name="One event forward").click()
     red.wait_for_function("() => document.querySelector('#time-shown').textContent"
-                          f".startsWith('v{before_split + 1} ')")
+                          f".startsWith('Event {before_split + 1} of')")
     assert unit_card(red, "sq1b").count() == 1
     red.locator("#past").get_by_role("button", name="Back to now").click()
     red.locator("#past").wait_for(state="hidden")
@@ -332,7 +332,7 @@ def test_the_log_filters_and_a_dispute_goes_to_the_referee(
 
     # Blue disputes the match's first event; the referee sees it live and rules.
     entry = blue.locator('#log li[data-version="1"]')
-    entry.locator("summary").click()
+    entry.locator("summary", has_text="Note or dispute").click()
     entry.get_by_label("Text").fill("The 1st Squad started with 2 wounds? It had none.")
     entry.get_by_role("button", name="Open dispute").click()
     acted(blue)
@@ -349,7 +349,7 @@ def test_the_log_filters_and_a_dispute_goes_to_the_referee(
     log = referee.locator("#log")
     log.get_by_label("Seat").select_option("blue")
     referee.wait_for_function("() => [...document.querySelectorAll('#log li .meta')]"
-                              ".every(m => m.textContent.includes('blue'))")
+                              ".every(m => m.textContent.includes('Free Militia'))")
     assert log.locator("li").count() >= 1
     screenshots(referee, "02-referee-dispute-ruled")
 

@@ -1,0 +1,120 @@
+"""The event log and the dice panel in words (issue 17), in a real browser against a real
+`battlelog serve`, on a phone 390 px wide: each event is its sentence (side and unit names,
+initiative with its re-roll and the order), who and in which turn below it; no JSON and no
+version link shows (the event as recorded waits in a closed disclosure); "Show the table
+then" takes the table back to that moment; every control of the log is at least 44 by 44 px,
+and nothing overflows sideways. Screens under test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_browser_table import policed_contexts
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    yield from policed_contexts(browser, server)
+
+
+def act(server: str, match: str, token: str, **body: Any) -> list[dict[str, Any]]:
+    r = httpx.post(f"{server}/api/matches/{match}/actions", json=body,
+                   headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.text
+    return list(r.json()["events"])
+
+
+def played(server: str) -> tuple[str, dict[str, str]]:
+    """The Battlegroup demo: initiative rolled at the table with a tie, then the re-roll, the
+    winner hands first place over, and a note about it."""
+    scenario = httpx.get(f"{server}/api/scenarios/battlegroup-demo").json()
+    r = httpx.post(f"{server}/api/matches", json=scenario)
+    assert r.status_code == 201, r.text
+    match, tokens = str(r.json()["match_id"]), dict(r.json()["tokens"])
+    sides = [s["id"] for s in scenario["sides"]]
+    ref = tokens["referee"]
+    act(server, match, ref, type="roll_initiative", source="table",
+        results={sides[0]: 6, sides[1]: 4, sides[2]: 4})
+    act(server, match, ref, type="roll_initiative", source="table",
+        results={sides[1]: 2, sides[2]: 5})
+    act(server, match, ref, type="pass_initiative")
+    act(server, match, ref, type="add_note", text="Western Column lost the roll-off")
+    return match, tokens
+
+
+def small_controls(page: Any, root: str) -> list[str]:
+    """Visible controls under `root` smaller than 44 by 44 px."""
+    return list(page.evaluate("""root => [...document.querySelectorAll(
+            root + ' button, ' + root + ' summary, ' + root + ' select, ' + root + ' input')]
+        .filter(el => el.offsetParent !== null)
+        .map(el => [el, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([el, r]) => `${el.outerHTML.slice(0, 80)} ${r.width}x${r.height}`)""", root))
+
+
+def test_the_log_says_each_event_in_words_on_a_phone(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    match, tokens = played(server)
+    scenario = httpx.get(f"{server}/api/scenarios/battlegroup-demo").json()
+    names = [s["name"] for s in scenario["sides"]]
+    page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{server}/play/{match}#seat={tokens['referee']}")
+    page.wait_for_selector("#log li .said", state="attached")
+    log = page.locator("#log")
+    log.scroll_into_view_if_needed()
+    screenshots(page, "01-log-in-words")
+
+    text = log.inner_text()
+    assert "{" not in text and '":' not in text, text[:400]  # no JSON shows
+    assert not re.search(r"\bv\d+\b", text), text[:400]  # no version links
+    said = log.locator("li .said").all_inner_texts()
+    assert said and all(s.strip() for s in said)
+    served = httpx.get(f"{server}/api/matches/{match}/events", headers={
+        "Authorization": f"Bearer {tokens['referee']}"}).json()["events"]
+    assert said == [e["said"] for e in reversed(served)]  # the service's words, newest first
+    initiative = next(s for s in said if s.startswith("Initiative:"))
+    assert f"{names[2]} 4 (re-roll 5), {names[1]} 4 (re-roll 2)" in initiative
+    assert initiative.endswith(f"; order: {names[0]}, {names[2]}, {names[1]}.")
+    handed = f"{names[0]} handed first place to {names[2]}; order: {names[2]}, {names[0]}, "
+    assert f"{handed}{names[1]}." in said
+    assert "Referee wrote a note: “Western Column lost the roll-off”" in said
+    assert "Referee · turn 1" in log.locator("li .meta").first.inner_text()
+    # the dice panel says this turn's initiative in the same words, and the hand-over
+    dice = page.locator("#initiative-said").inner_text()
+    assert initiative in dice and handed in dice
+
+    # the filters speak the players' words: kinds of event, seats by name
+    kinds = log.get_by_label("What").locator("option").all_inner_texts()
+    assert "Initiative rolled" in kinds and "InitiativeRolled" not in kinds
+    seats = log.get_by_label("Seat").locator("option").all_inner_texts()
+    assert set(names) <= set(seats) and "Referee" in seats
+
+    assert small_controls(page, "#log") == []
+    width = page.evaluate("Math.max(document.documentElement.scrollWidth, "
+                          "document.body.scrollWidth)")
+    assert width <= PHONE["width"]
+
+    # the event as recorded is there, closed until asked for
+    row = log.locator("li", has=page.locator(".said", has_text="Initiative:")).first
+    raw = row.locator("details.raw")
+    assert raw.get_attribute("open") is None
+    raw.locator("summary").click()
+    assert '"type": "InitiativeRolled"' in raw.locator("pre").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshots(page, "02-as-recorded")
+
+    # "Show the table then" takes the table back to just after that event
+    row.get_by_role("button", name=re.compile("^Show the table then")).click()
+    page.locator("#past").wait_for(state="visible")
+    assert "Initiative:" in page.locator("#time-shown").evaluate(
+        "el => el.closest('section, div').parentElement.innerText")
+    screenshots(page, "03-the-table-then")
