@@ -345,3 +345,136 @@ def test_the_join_page_the_report_and_the_docs_do_not_overflow_a_phone(
     docs.goto(f"{server}/docs")
     docs.wait_for_selector(".swagger-ui .info")
     assert overflow(docs) <= 0, "the API docs landing"
+
+
+# ---- the map alone (board.js's renderMap on a page of its own), with real touches ----------
+
+HARNESS = """async ({board, placing}) => {
+  const { renderMap } = await import('/static/board.js');
+  window.placed = []; window.selected = [];
+  const sides = [{id: 'reds', name: 'Red Army', colour: '#b3261e'},
+                 {id: 'blues', name: 'Blue Band', colour: '#1f5fbf'}];
+  const draw = () => {
+    const section = document.querySelector('#board') || document.body.appendChild(
+      Object.assign(document.createElement('section'), {id: 'board', className: 'panel'}));
+    section.replaceChildren(renderMap(board, sides, {
+      selected: window.selected.at(-1),
+      onSelect: (id) => { window.selected.push(id); draw(); },
+      onPlace: placing ? (to) => window.placed.push(to) : null}));
+  };
+  document.querySelector('#main')?.remove();
+  draw();
+}"""
+
+
+def unit(uid: str, side: str, name: str, position: dict[str, Any]) -> dict[str, Any]:
+    return {"id": uid, "side": side, "name": name, "kind": "company", "position": position,
+            "markers": {}, "status": [], "computed": {}}
+
+
+TABLE = {"scenario": "A field", "location_markers": {}, "map": None,
+         "units": [unit("a", "reds", "Alpha Company", {"x": 10, "y": 10}),
+                   unit("b", "blues", "Bravo Company", {"x": 30, "y": 20})]}
+HEXES = {"scenario": "A valley", "location_markers": {"0305": {"smoke": 1}},
+         "map": {"extent": {"first_column": 2, "last_column": 6, "first_row": 2, "last_row": 6},
+                 "cities": [{"hex": "0602", "name": "Hamlet", "controlled_by": "blues"}]},
+         "units": [unit("a", "reds", "Alpha Company", {"hex": "0203"}),
+                   unit("b", "blues", "Bravo Company", {"hex": "0504"})]}
+
+
+def harness(contexts: Callable[..., Any], server: str, board: dict[str, Any],
+            placing: bool = False) -> Any:
+    page = contexts(viewport={"width": 390, "height": 844}, is_mobile=True,
+                    has_touch=True).new_page()
+    page.goto(server)
+    page.evaluate(HARNESS, {"board": board, "placing": placing})
+    page.wait_for_selector("#board svg.map g.unit")
+    page.locator("#board svg.map").scroll_into_view_if_needed()
+    return page
+
+
+class Touch:
+    """Real touch points (Chrome DevTools Protocol): the page gets touch pointer events."""
+
+    def __init__(self, page: Any) -> None:
+        self.cdp = page.context.new_cdp_session(page)
+
+    def send(self, kind: str, *points: tuple[float, float]) -> None:
+        self.cdp.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in
+                                          enumerate(points)]})
+
+    def drag(self, x: float, y: float, dx: float, dy: float, steps: int = 10) -> None:
+        self.send("touchStart", (x, y))
+        for i in range(1, steps + 1):
+            self.send("touchMove", (x + dx * i / steps, y + dy * i / steps))
+        self.send("touchEnd")
+
+    def pinch(self, x: float, y: float, start: float, end: float, steps: int = 10) -> None:
+        self.send("touchStart", (x - start, y), (x + start, y))
+        for i in range(1, steps + 1):
+            d = start + (end - start) * i / steps
+            self.send("touchMove", (x - d, y), (x + d, y))
+        self.send("touchEnd")
+
+    def tap(self, x: float, y: float) -> None:
+        self.send("touchStart", (x, y))
+        self.send("touchEnd")
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("board", [TABLE, HEXES], ids=["table", "hexes"])
+def test_a_touch_drag_pans_a_pinch_zooms_and_neither_selects_nor_places(
+        contexts: Callable[..., Any], server: str, board_shot: Shot,
+        board: dict[str, Any]) -> None:
+    page = harness(contexts, server, board, placing=True)
+    touch = Touch(page)
+    fit = view_box(page)
+    x, y = centre(page, "#board svg.map")
+    touch.pinch(x, y, 30, 120)  # fingers apart: closer in, about the middle of the fingers
+    pinched = view_box(page)
+    assert pinched[2] < fit[2] / 2 and pinched[3] < fit[3] / 2
+    assert pinched[0] + pinched[2] / 2 == pytest.approx(fit[0] + fit[2] / 2, abs=0.2)
+    touch.drag(x, y, -80, -50)  # the map follows the finger
+    dragged = view_box(page)
+    per_px = pinched[2] / page.locator("#board svg.map").bounding_box()["width"]
+    assert dragged[0] == pytest.approx(pinched[0] + 80 * per_px, rel=0.05)
+    assert dragged[1] == pytest.approx(pinched[1] + 50 * per_px, rel=0.05)
+    assert page.evaluate("[window.placed, window.selected]") == [[], []]
+    tap_tool(page, "Fit the whole map")
+    assert view_box(page) == fit
+    board_shot(page, "touch")
+
+
+def test_a_tap_while_placing_gives_the_point_or_the_hex_and_a_tap_selects_otherwise(
+        contexts: Callable[..., Any], server: str) -> None:
+    page = harness(contexts, server, TABLE, placing=True)
+    svg = page.locator("#board svg.map")
+    point = svg.evaluate("svg => { const m = svg.getScreenCTM(); "
+                         "return [m.a * 20 + m.e, m.d * 12 + m.f]; }")  # (20, 12) in inches
+    Touch(page).tap(*point)
+    page.wait_for_function("window.placed.length === 1")
+    assert page.evaluate("window.placed") == [{"x": 20, "y": 12}]
+    Touch(page).tap(*centre(page, '#board svg.map g.unit[data-unit="a"] rect.counter'))
+    page.wait_for_function("window.placed.length === 2")
+    assert page.evaluate("window.selected") == [], "while placing, a unit lets the tap through"
+
+    page = harness(contexts, server, HEXES, placing=True)
+    Touch(page).tap(*centre(page, '#board svg.map g.unit[data-unit="b"] rect.counter'))
+    page.wait_for_function("window.placed.length === 1")
+    assert page.evaluate("window.placed") == [{"hex": "0504"}]
+
+    page = harness(contexts, server, HEXES)
+    Touch(page).tap(*centre(page, '#board svg.map g.unit[data-unit="b"] rect.counter'))
+    page.wait_for_function("window.selected.length === 1")
+    assert page.evaluate("window.selected") == ["b"]
+    assert page.locator('#board svg.map g.unit[data-unit="b"]').get_attribute(
+        "aria-pressed") == "true"
+    smoke = page.locator('#board svg.map g.hex[data-hex="0305"] g.badge')
+    assert smoke.get_attribute("aria-label") == "1 smoke marker"
+    assert page.locator('#board svg.map g.hex[data-hex="0602"]').get_attribute(
+        "data-city") == "Hamlet"
