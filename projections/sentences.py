@@ -269,7 +269,10 @@ class Narrator:
         return str(say(e, who, hidden))
 
     def _say_MatchCreated(self, e: ev.MatchCreated, who: str, hidden: set[str]) -> str:
-        game = e.ruleset.replace("-", " ").title()
+        try:
+            game = get_ruleset(e.ruleset, e.options).title or e.ruleset
+        except InvalidAction:
+            game = e.ruleset.replace("-", " ").title()
         fork = " as a what-if copy of another match" if e.forked_from else ""
         return (f"{who} set up {e.scenario} ({game}){fork}: "
                 f"{listing((s.name for s in e.sides), 'against')}.")
