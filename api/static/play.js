@@ -122,11 +122,20 @@ export function actionBlock(table, action, where, only = null) {
       h("p", { class: "choice-head" }, h("strong", {}, action.title), ": choose one"),
       h("div", { class: "picks-grid" }, indexes.map((i) => h("button", {
         type: "button", class: "big", "data-choice": action.choices[i].label, onclick: () => take(table, action, i, where),
-      }, action.choices[i].label))),
+      }, choiceLabel(action, i, indexes)))),
       h("button", { type: "button", class: "secondary", onclick: () => open(table, null) }, "Cancel"));
   }
   return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => open(table, { id: action.id, index: null, where }) },
     `${where.startsWith("unit:") ? shortName(action) : action.title} …`);
+}
+
+/** A choice's label; where two share one, what tells them apart (what each still asks). */
+function choiceLabel(action, i, indexes) {
+  const choice = action.choices[i];
+  const twins = indexes.filter((j) => action.choices[j].label === choice.label);
+  if (twins.length < 2) return choice.label;
+  const asks = required(choice).map((x) => x.label.toLowerCase());
+  return `${choice.label}: ${asks.length ? asks.join(", ") : "as the rules have it"}`;
 }
 
 /** The step's own actions: not bookkeeping, not the end or notes; where there are none and

@@ -87,11 +87,13 @@ def acted(page: Any) -> None:
 
 
 def place_markers(page: Any, unit_id: str, kind: str, count: int) -> None:
+    """Place a marker from the unit's card: the kinds the service lists, and a count."""
     card = unit_card(page, unit_id)
-    card.locator("summary", has_text="Markers").click()
-    card.get_by_label("Kind").fill(kind)
-    card.get_by_label("Count").fill(str(count))
-    card.get_by_role("button", name="Place").click()
+    card.get_by_role("button", name="Place a marker", exact=True).click()
+    card.locator("summary", has_text="With more detail").click()
+    card.locator("label.pick", has_text=kind).click()
+    card.get_by_label("How many").fill(str(count))
+    card.locator(".input-form button[type=submit]").click()
     acted(page)
 
 
@@ -184,21 +186,14 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert "red-" not in blue.locator("main").inner_text()
     assert "blue-" not in red.locator("main").inner_text()
 
-    # Out of turn: blue may not activate while red activates; the page names the rule and
-    # nothing is recorded.
-    before = version_of(blue)
-    unit_card(blue, "ml1").get_by_role("button", name="Activate").click()
-    notice = blue.locator("#notice")
-    notice.wait_for(state="visible")
-    assert "error" in (notice.get_attribute("class") or "") and "(AA-1)" in notice.inner_text()
-    assert version_of(blue) == before == version_of(red)
+    # Out of turn: blue may not activate while red activates, so its page offers no Activate.
+    assert unit_card(blue, "ml1").get_by_role("button", name="Activate", exact=True).count() == 0
     screenshots(blue, "04b-blue-out-of-turn")
-    blue.evaluate("document.querySelector('#notice').hidden = true")
 
     # AA-1: red activates sq1; blue's page follows without a reload.
     expects = red.locator(".expects")
-    assert "red to activate one of: sq1, sq2" in expects.inner_text()
-    unit_card(red, "sq1").get_by_role("button", name="Activate").click()
+    assert "Expeditionary Force to activate one of: 1st Squad, 2nd Squad" in expects.inner_text()
+    unit_card(red, "sq1").get_by_role("button", name="Activate", exact=True).click()
     acted(red)
     wait_version(blue, version_of(red))
     assert "activated" in unit_card(blue, "sq1").inner_text()
@@ -208,7 +203,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     place_markers(blue, "sq1", "suppression", 4)
     wait_version(red, version_of(blue))
     card = unit_card(red, "sq1")
-    assert "wound ×5" in card.inner_text() and "suppression ×4" in card.inner_text()
+    assert "wounds: 5" in card.inner_text() and "suppression: 4" in card.inner_text()
     assert "must split" in card.inner_text()
     assert low_contrast(red) == [] and low_contrast(blue) == []
     screenshots(red, "05-red-must-split")
@@ -227,24 +222,27 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     for page, unit in ((red, None), (blue, "ml1"), (red, "sq2"), (blue, "mg1")):
         if unit:
             wait_version(page, max(version_of(red), version_of(blue)))
-            unit_card(page, unit).get_by_role("button", name="Activate").click()
+            unit_card(page, unit).get_by_role("button", name="Activate", exact=True).click()
             acted(page)
-        page.get_by_role("button", name="Next step").click()
+        page.locator("#advance").click()
         acted(page)
     wait_version(red, version_of(blue))
-    assert "cleanup/split" in red.locator("li[aria-current=step]").inner_text()
-    assert "units that must split: sq1" in red.locator(".expects").inner_text()
+    assert red.locator("li[aria-current=step]").get_attribute("data-step") == "cleanup/split"
+    assert "units that must split: 1st Squad" in red.locator(".expects").inner_text()
 
     # AA-3: the compulsory split, 11 figures into 6 and 5, wounds 3 + 2, suppression 2 + 2.
     before_split = version_of(red)
     card = unit_card(red, "sq1")
-    card.locator("summary", has_text="Split").click()
-    assert card.get_by_label("New unit id").input_value() == "sq1b"
-    card.get_by_role("button", name="Split").click()
+    card.locator("button[data-action=split_unit]").click()  # two ways: a picker
+    card.locator(".picker .picks-grid button").first.click()
+    if card.locator(".input-form").count():  # which half takes an odd marker: the first
+        for group in card.locator("fieldset.picks:has(input[type=radio])").all():
+            group.locator("label.pick").first.click()
+        card.locator(".input-form button[type=submit]").click()
     acted(red)
     first, second = unit_card(red, "sq1").inner_text(), unit_card(red, "sq1b").inner_text()
-    assert "6 figures" in first and "wound ×3" in first and "suppression ×2" in first
-    assert "5 figures" in second and "wound ×2" in second and "suppression ×2" in second
+    assert "6 figures" in first and "wounds: 3" in first and "suppression: 2" in first
+    assert "5 figures" in second and "wounds: 2" in second and "suppression: 2" in second
     assert "morale d4 (base d10)" in first and "morale d6 (base d10)" in second
     assert "must split" not in first
     wait_version(blue, version_of(red))
@@ -259,14 +257,17 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     blue.locator("#advance").click()
     acted(blue)
     wait_version(red, version_of(blue))
-    assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
+    assert "units owing a Morale roll: 1st Squad" in red.locator(".expects").inner_text()
     unit_card(red, "sq1b").get_by_role("button", name="Morale roll").click()
+    roll_here = unit_card(red, "sq1b").get_by_role("button", name="Roll here")
+    if roll_here.count():
+        roll_here.click()
     acted(red)
     die = red.locator("#last-roll .die")
     assert die.count() == 1 and 1 <= int(die.inner_text()) <= 6
     rolled = version_of(red)
-    owed = red.locator(".expects").inner_text()
-    assert "sq1b" not in owed.split("units owing a Morale roll:")[-1]
+    # rolled once: its card offers no Morale roll any more
+    assert unit_card(red, "sq1b").get_by_role("button", name="Morale roll").count() == 0
     screenshots(red, "08-red-morale-roll")
 
     # Undo across the die: red asks, blue's page shows the question live, blue accepts.
@@ -274,12 +275,12 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     acted(red)
     wait_version(blue, rolled + 1)
     prompt = blue.locator("#prompt")
-    assert "asks to undo back to version" in prompt.inner_text()
+    assert "asks to undo the last" in prompt.inner_text()
     screenshots(blue, "09-blue-undo-consent")
     prompt.get_by_role("button", name="Accept").click()
     acted(blue)
     wait_version(red, version_of(blue))
-    assert "units owing a Morale roll: sq1, sq1b" in red.locator(".expects").inner_text()
+    assert unit_card(red, "sq1b").get_by_role("button", name="Morale roll").count() == 1
     assert red.locator("#prompt").inner_text() == ""
     assert red.locator(f'#log li.undone[data-version="{rolled}"]').count() == 1  # struck out
     # Redo belongs to red, who asked for the undo: blue's page offers none.
