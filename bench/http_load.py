@@ -205,22 +205,45 @@ def http_figures(db: str, seconds: float, clients: int = 32) -> dict[str, Any]:
         server.stop()
 
 
-def hello_figures(seconds: float, clients: int = 32) -> dict[str, Any]:
-    """The same load against bench/hello_app.py: what FastAPI and uvicorn alone allow."""
+def side_by_side(db: str, seconds: float, clients: int = 32, rounds: int = 4
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The 32-client load against `battlelog serve` and against bench/hello_app.py, both
+    running, in alternating rounds of `seconds / rounds` each (so the machine's other load
+    falls on both alike): battlelog's figures and the bare app's, over all rounds."""
+    server = start_server(db)
+    hello = start_hello(clients)
+    try:
+        ours = create_matches([server], clients)
+        bare = [(hello, f"m{i}", "t") for i in range(clients)]
+        got: dict[str, list[dict[str, float]]] = {"ours": [], "bare": []}
+        for r in range(rounds):
+            got["ours"].append(load(ours, seconds / rounds, warmup=1.0 if r == 0 else 0.2))
+            got["bare"].append(load(bare, seconds / rounds, warmup=1.0 if r == 0 else 0.2))
+    finally:
+        server.stop()
+        hello.stop()
+
+    def merged(runs: list[dict[str, float]]) -> dict[str, float]:
+        return {"actions_per_s": sum(r["actions_per_s"] for r in runs) / len(runs),
+                "p50_s": sorted(r["p50_s"] for r in runs)[len(runs) // 2],
+                "p99_s": max(r["p99_s"] for r in runs),
+                "errors": sum(r["errors"] for r in runs), "clients": float(clients)}
+
+    return merged(got["ours"]), merged(got["bare"])
+
+
+def start_hello(clients: int = 32) -> Server:
     port = free_port()
     proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "hello_app.py"), str(port)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = Server(proc, f"http://127.0.0.1:{port}", port)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{server.url}/api/health/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-            time.sleep(0.1)
-        return load([(server, f"m{i}", "t") for i in range(clients)], seconds)
-    finally:
-        server.stop()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{server.url}/api/health/ready", timeout=1).status_code == 200:
+                return server
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                server.stop()
+                raise
+        time.sleep(0.1)

@@ -7,12 +7,12 @@ import json
 import os
 import platform
 import sqlite3
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import hostile
 import scale
+import targets
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,9 +66,17 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
         add("http_actions_per_s", "HTTP actions/s, 32 clients, SQLite", per_s(f["http_actions_per_s"]),
             f"{f['http_actions_per_s'] / f['raw_sqlite_commits_per_s']:.0%} of raw SQLite "
             f"commits; {f['http_actions_per_s'] / f['hello_requests_per_s']:.0%} of FastAPI "
-            f"alone ({per_s(f['hello_requests_per_s'])}); target 20% of raw commits")
+            f"alone ({per_s(f['hello_requests_per_s'])}, alternating with it); target 40% of it")
         add("http_p50_s", "HTTP action round trip, p50", ms(f["http_p50_s"]), "32 clients")
-        add("http_p99_s", "HTTP action round trip, p99", ms(f["http_p99_s"]), "target <= 50 ms")
+        add("http_p99_s", "HTTP action round trip, p99", ms(f["http_p99_s"]), "target <= 100 ms")
+    for kind, anchor in (("action", "bare_post"), ("health", "bare_get"),
+                         ("board", "bare_get")):
+        key = f"rt_{kind}_p50_s"
+        if key in f:
+            add(key, f"one client: {kind} round trip, p50", ms(f[key]),
+                f"{f[key] / f[f'rt_{anchor}_p50_s']:.2f}x bare FastAPI's "
+                f"{anchor[5:].upper()} ({ms(f[f'rt_{anchor}_p50_s'])}, alternating); p99 "
+                f"{ms(f[f'rt_{kind}_p99_s'])} (bare {ms(f[f'rt_{anchor}_p99_s'])})")
     if "live_delivery_p50_s" in f:
         add("live_delivery_p50_s", f"live: all {f['live_followers']:.0f} followers know, p50",
             ms(f["live_delivery_p50_s"]),
@@ -93,7 +101,9 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
                 f"{f[key] / f['raw_postgres_commits_per_s']:.0%} of raw single-row commits "
                 f"({per_s(f['raw_postgres_commits_per_s'])}; "
                 f"{per_s(f['raw_postgres_commits_32_per_s'])} from 32 connections); "
-                f"p50 {ms(f[f'pg_{n}_p50_s'])}, p99 {ms(f[f'pg_{n}_p99_s'])}; target 50%")
+                f"p50 {ms(f[f'pg_{n}_p50_s'])}, p99 {ms(f[f'pg_{n}_p99_s'])}; "
+                + ("target 25%" if n == 1 else "target 1.6x one process") + "; "
+                "unpinned: load generator, servers, runner and PostgreSQL share the cores")
     for label in scale.VARIANTS:
         key = f"pg_2_{label}_actions_per_s"
         add(key, f"PostgreSQL, 2 processes, {label}", per_s(f.get(key, 0)),
@@ -108,38 +118,9 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
-    out = []
-
-    def check(needed: str, name: str, ok: Callable[[], bool], shown: Callable[[], str]) -> None:
-        if needed in f:
-            out.append((name, ok(), shown()))
-
-    check("actions_per_s", "actions >= 50% of raw eventsourcing append",
-          lambda: f["actions_per_s"] >= 0.5 * f["raw_eventsourcing_appends_per_s"],
-          lambda: f"{f['actions_per_s'] / f['raw_eventsourcing_appends_per_s']:.0%}")
-    check("time_travel_warm_median_s", "time travel warm median <= 20 ms",
-          lambda: f["time_travel_warm_median_s"] <= 0.020,
-          lambda: ms(f["time_travel_warm_median_s"]))
-    check("time_travel_cold_median_s", "time travel cold median <= 1 s",
-          lambda: f["time_travel_cold_median_s"] <= 1.0,
-          lambda: ms(f["time_travel_cold_median_s"]))
-    check("undo_last_median_s", "undo median <= 10 ms",
-          lambda: f["undo_last_median_s"] <= 0.010, lambda: ms(f["undo_last_median_s"]))
-    check("export_events_per_s", "export >= 100,000 events/s",
-          lambda: f["export_events_per_s"] >= 100_000,
-          lambda: per_s(f["export_events_per_s"]))
-    check("http_p99_s", "HTTP p99 <= 50 ms (SQLite, 32 clients)",
-          lambda: f["http_p99_s"] <= 0.050, lambda: ms(f["http_p99_s"]))
-    check("http_actions_per_s", "HTTP actions/s >= 20% of raw SQLite commits",
-          lambda: f["http_actions_per_s"] >= 0.2 * f["raw_sqlite_commits_per_s"],
-          lambda: f"{f['http_actions_per_s'] / f['raw_sqlite_commits_per_s']:.0%}")
-    check("rebuild_events_per_s", "rebuild >= 50,000 events/s",
-          lambda: f["rebuild_events_per_s"] >= 50_000, lambda: per_s(f["rebuild_events_per_s"]))
-    for n in (1, 2):
-        check(f"pg_{n}_actions_per_s", f"PostgreSQL {n} process(es) >= 50% of raw commits",
-              lambda n=n: f[f"pg_{n}_actions_per_s"] >= 0.5 * f["raw_postgres_commits_per_s"],
-              lambda n=n: f"{f[f'pg_{n}_actions_per_s'] / f['raw_postgres_commits_per_s']:.0%}")
-    return out + hostile.checks(f)
+    """The hostile clients' checks; issue 18's targets and what must not regress are in
+    bench/targets.py (they replace the older throughput targets here)."""
+    return hostile.checks(f)
 
 
 def run_order(path: Path) -> tuple[str, int]:
@@ -166,12 +147,18 @@ def report(figures: dict[str, float], out: Path) -> None:
             per_s(before) if key.endswith("per_s") else
             f"{before:.0f} MiB" if key.endswith("mib") else ms(before))
         print(f"{name:44} {value:>12}  {shown:>12}  {anchor}")
+    if "memory_peak_rss_mib" in figures:
+        figures["memory_per_match_kib"] = (
+            (figures["memory_peak_rss_mib"] - figures["memory_idle_rss_mib"]) * 1024
+            / figures["memory_matches"])
+    verdicts = targets.judged(figures, previous)
+    targets.print_table(verdicts)
     print()
     for name, ok, shown in checks(figures):
         print(f"{'PASS' if ok else 'MISS'}  {name}: {shown}")
     machine = {"nproc": os.cpu_count(), "python": platform.python_version(),
                "sqlite": sqlite3.sqlite_version, "platform": platform.platform()}
-    target.write_text(json.dumps({"figures": figures, "machine": machine,
+    target.write_text(json.dumps({"figures": figures, "machine": machine, "targets": verdicts,
                                   "previous": previous_files[-1].name if previous_files
                                   else None}, indent=2) + "\n")
     print(f"\nwritten to {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}"

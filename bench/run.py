@@ -7,8 +7,11 @@
 (b) read path on a long match: cold load, time travel to random versions (warm and cold),
     undo of the last action, vs a naive full replay of the whole log.
 (c) export and import of the long match (export: events/s and peak memory).
+(o) one client, keep-alive: an action's, `/api/health/live`'s and a board read's round
+    trip vs bare FastAPI's POST and GET (bench/hello_app.py), alternating (bench/roundtrip.py).
 (d) HTTP: 32 concurrent clients against a real `battlelog serve` on SQLite (p50, p99,
-    actions/s) vs raw SQLite commits/s and vs FastAPI+uvicorn alone (bench/hello_app.py).
+    actions/s) vs raw SQLite commits/s and vs FastAPI+uvicorn alone (bench/hello_app.py),
+    in alternating rounds.
 (d') live updates: from an action to every follower of its match knowing (bench/live.py),
     beside the action's own round trip.
 (e) rebuild of the read models from 1,000 matches of 1,000 events vs eventsourcing's replay
@@ -19,6 +22,7 @@
 (h) hostile clients (bench/hostile.py): a 20 MiB junk import and a valid one, a flood of
     creations, slowloris sockets, each against a real `battlelog serve`.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
+Issue 18's targets (bench/targets.py) close the report: figure, anchor, ratio, PASS/MISS.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import hostile
 import http_load
 import live
 import rebuild as rebuilding
+import roundtrip
 import scale
 from eventsourcing.application import Application
 from pydantic import TypeAdapter
@@ -109,20 +114,6 @@ def raw_sqlite_commits(path: str, seconds: float) -> float:
     return rate(n, elapsed)
 
 
-def raw_eventsourcing_appends(path: str, seconds: float) -> float:
-    app: Application[UUID] = Application(env=sqlite_env(path))
-    counter = Counter()
-    app.save(counter)
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        counter.increment(by=1)
-        app.save(counter)
-        n += 1
-    elapsed = time.perf_counter() - start
-    app.close()
-    return rate(n, elapsed)
-
-
 def deploy(app: Matches, match_id: UUID) -> None:
     for i in range(2):
         app.act(match_id, ACTIONS.validate_python({"type": "deploy_unit", "unit": {
@@ -132,18 +123,35 @@ def deploy(app: Matches, match_id: UUID) -> None:
         {"type": "place_marker", "kind": "suppression", "count": 1000, "unit_id": "u0"}))
 
 
-def battlelog_actions(path: str, seconds: float) -> float:
-    app = Matches(env=sqlite_env(path))
+def write_side_by_side(tmp: str, seconds: float, rounds: int = 5) -> dict[str, float]:
+    """`Matches.act` and a plain eventsourcing Application's append, each on its own SQLite
+    file, in alternating rounds (`seconds` each in all): the machine's other load, a
+    neighbour's fsyncs above all, falls on both alike."""
+    plain: Application[UUID] = Application(env=sqlite_env(os.path.join(tmp, "es2.db")))
+    counter = Counter()
+    plain.save(counter)
+    app = Matches(env=sqlite_env(os.path.join(tmp, "bl2.db")))
     match_id = app.create_match(SETUP).events[0].originator_id
     deploy(app, match_id)
     commands = [ACTIONS.validate_python(a) for a in MIX]
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        app.act(match_id, commands[n % len(commands)])
-        n += 1
-    elapsed = time.perf_counter() - start
+    counts = {"es": 0, "bl": 0}
+    spent = {"es": 0.0, "bl": 0.0}
+    for _ in range(rounds):
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / rounds:
+            counter.increment(by=1)
+            plain.save(counter)
+            counts["es"] += 1
+        spent["es"] += time.perf_counter() - start
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / rounds:
+            app.act(match_id, commands[counts["bl"] % len(commands)])
+            counts["bl"] += 1
+        spent["bl"] += time.perf_counter() - start
+    plain.close()
     app.close()
-    return rate(n, elapsed)
+    return {"raw_eventsourcing_appends_per_s": rate(counts["es"], spent["es"]),
+            "actions_per_s": rate(counts["bl"], spent["bl"])}
 
 
 RULESET_SETUP = CreateMatch(
@@ -282,7 +290,7 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 
 # ---- the report ------------------------------------------------------------------------
 
-SECTIONS = ("write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
+SECTIONS = ("oneclient", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
             "memory", "hostile")
 
 
@@ -311,9 +319,7 @@ def main() -> int:
                 os.path.join(tmp, "raw.db"), seconds)
         if "write" in only:
             print("write path ...", flush=True)
-            figures["raw_eventsourcing_appends_per_s"] = raw_eventsourcing_appends(
-                os.path.join(tmp, "es.db"), seconds)
-            figures["actions_per_s"] = battlelog_actions(os.path.join(tmp, "bl.db"), seconds)
+            figures.update(write_side_by_side(tmp, seconds * 2))
             figures["ruleset_actions_per_s"] = ruleset_actions(os.path.join(tmp, "rs.db"),
                                                                seconds)
         if only & {"read", "export"}:
@@ -331,9 +337,15 @@ def main() -> int:
         if "http" in only:
             print("HTTP: 32 clients against battlelog serve, then against FastAPI alone ...",
                   flush=True)
-            got = http_load.http_figures(os.path.join(tmp, "http.db"), seconds * 2)
+            got, bare = http_load.side_by_side(os.path.join(tmp, "http.db"), seconds * 2)
             figures.update({f"http_{k}": v for k, v in got.items()})
-            figures["hello_requests_per_s"] = http_load.hello_figures(seconds)["actions_per_s"]
+            figures["hello_requests_per_s"] = bare["actions_per_s"]
+            figures["hello_p99_s"] = bare["p99_s"]
+        if "oneclient" in only:
+            print("one client: action, health and board round trips, alternating with bare "
+                  "FastAPI ...", flush=True)
+            figures.update(roundtrip.measure(os.path.join(tmp, "rt.db"),
+                                             16 if args.quick else 40, 25))
         if "live" in only:
             print("live updates: followers of one match hearing each action ...", flush=True)
             got = live.measure(20 if args.quick else 50, 50 if args.quick else 200)
