@@ -123,6 +123,14 @@ function placeMarks(units, spotOf, centreOf, size, colours, ctx) {
     here.forEach((u, i) => marks.push({ u, box: fanOut(here.length, i, cx, cy, size.w, size.h) }));
   }
   marks.sort((a, b) => (a.u.id === ctx.opts.selected) - (b.u.id === ctx.opts.selected));
+  // where "+" zooms to: the selected unit, else the middle of all the units
+  const middle = (list) => {
+    const xs = list.flatMap(({ box }) => [box.x, box.x + box.w]);
+    const ys = list.flatMap(({ box }) => [box.y, box.y + box.h]);
+    return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  };
+  const chosen = marks.filter(({ u }) => u.id === ctx.opts.selected);
+  if (marks.length) [ctx.focus, ctx.focusSelected] = [middle(chosen.length ? chosen : marks), chosen.length > 0];
   return marks.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx));
 }
 
@@ -143,7 +151,7 @@ function tableMap(units, colours, ctx) {
   for (let i = 0; i < points.length; i++) {
     for (let j = i + 1; j < points.length; j++) closest = Math.min(closest, Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]));
   }
-  const tall = Math.min(2.4, Math.max(0.4, closest * 0.4));
+  const tall = Math.min(2.4, Math.max(0.4, closest * 0.45));
   const grid = [];
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
@@ -154,7 +162,7 @@ function tableMap(units, colours, ctx) {
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
   placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
-    { w: tall * 2.4, h: tall }, colours, ctx));
+    { w: tall * 2.2, h: tall }, colours, ctx));
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -279,7 +287,7 @@ function clamp(fit, view) {
   view.cy = Math.min(fit[1] + fit[3], Math.max(fit[1], view.cy));
 }
 
-function zoomable(svg, fit, key) {
+function zoomable(svg, fit, key, focus) {
   const view = views.get(key) || { zoom: 1, cx: 0, cy: 0, down: new Map(), start: null, moved: false };
   views.set(key, view);
   const buttons = {};
@@ -292,6 +300,15 @@ function zoomable(svg, fit, key) {
       buttons.fit.disabled = view.zoom <= 1;
       buttons.in.disabled = view.zoom >= MAX_ZOOM;
     }
+  };
+  /** Zoom in on the map point `focus` (the selected unit, else the units): it comes to the
+   *  middle of the view when the whole map is shown or when it is selected. */
+  const zoomIn = () => {
+    if (focus && (view.zoom === 1 || focus.selected)) {
+      view.zoom = Math.min(MAX_ZOOM, view.zoom * ZOOM_STEP);
+      [view.cx, view.cy] = focus.at;
+      apply();
+    } else zoomAt(view.zoom * ZOOM_STEP);
   };
   /** Zoom to `zoom`, the map point under the screen point `at` staying under it. */
   const zoomAt = (zoom, at) => {
@@ -369,7 +386,7 @@ function zoomable(svg, fit, key) {
     if (event.target !== svg) return;
     const step = 40;
     const keys = {
-      "+": () => zoomAt(view.zoom * ZOOM_STEP), "=": () => zoomAt(view.zoom * ZOOM_STEP), "-": () => zoomAt(view.zoom / ZOOM_STEP),
+      "+": zoomIn, "=": zoomIn, "-": () => zoomAt(view.zoom / ZOOM_STEP),
       0: () => { view.zoom = 1; apply(); },
       ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step),
     };
@@ -381,7 +398,7 @@ function zoomable(svg, fit, key) {
     return buttons[name];
   };
   const tools = h("div", { class: "map-tools", role: "toolbar", "aria-label": "Map view" },
-    tool("in", "Zoom in", "+", () => zoomAt(view.zoom * ZOOM_STEP)),
+    tool("in", "Zoom in", "+", zoomIn),
     tool("out", "Zoom out", "−", () => zoomAt(view.zoom / ZOOM_STEP)),
     tool("fit", "Fit the whole map", "Fit", () => { view.zoom = 1; apply(); }),
     h("span", { class: "map-help" }, "Drag to move, pinch or + to zoom. Tap a unit to select it."));
@@ -409,7 +426,8 @@ export function renderMap(board, sides, opts) {
   const ctx = { opts: opts || {}, names: sideNames(sides), cities, letters: markerLetters([...kinds].sort()) };
   const hexGame = Boolean(board.map) || board.units.some((u) => HEX_ID.test(u.position?.hex || ""));
   const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
-  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`);
+  const focus = ctx.focus ? { at: ctx.focus, selected: ctx.focusSelected } : null;
+  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`, focus);
   return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx));
 }
 

@@ -149,6 +149,10 @@ def test_each_demo_map_fits_a_phone_and_its_counters_reach_44_px(
         assert m["label"] != unit["id"] and unit["name"].startswith(m["label"].rstrip("…")[:3])
         assert unit["name"] in m["aria"] and names[unit["side"]] in m["aria"]
 
+    # a unit selected by a tap, "+" zooms in on it
+    first = next(iter(sorted(units)))
+    page.locator(f'#board svg.map g.unit[data-unit="{first}"]').click()
+    page.wait_for_selector(f'#board svg.map g.unit.selected[data-unit="{first}"]')
     taps = 0
     while min(min(m["w"], m["h"]) for m in counters(page)) < 44:
         assert taps < MAX_TAPS, f"counters still under 44 px after {taps} taps on +"
@@ -156,6 +160,11 @@ def test_each_demo_map_fits_a_phone_and_its_counters_reach_44_px(
         taps += 1
     marks = counters(page)
     assert all(m["w"] >= 44 and m["h"] >= 44 for m in marks)
+    svg = page.locator("#board svg.map").bounding_box()
+    chosen = next(m for m in marks if m["unit"] == first)
+    assert svg["x"] <= chosen["x"] + chosen["w"] / 2 <= svg["x"] + svg["width"]
+    assert svg["y"] <= chosen["y"] + chosen["h"] / 2 <= svg["y"] + svg["height"], (
+        "the selected unit stays in view")
     assert all(m["font"] >= 12 for m in marks), [(m["unit"], m["font"]) for m in marks]
     assert overflow(page) <= 0, "zooming in must not widen the page"
     if width == 390:
