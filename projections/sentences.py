@@ -154,6 +154,8 @@ def outcome_of_dice(e: ev.DiceRolled) -> str:
         qv, cubes = int(many[2]), int(many[3])
         _, passed = activation_passes(list(e.dice), qv, cubes)
         extra = f", with {plural(cubes, 'leadership cube')}" if cubes else ""
+        if len(e.dice) == 1:
+            return f"{'passed' if passed else 'failed'} (needed {qv}+{extra})"
         return f"{passed} of {len(e.dice)} dice passed (needed {qv}+{extra})"
     one = _QV_ONE.search(e.purpose)
     if one and len(e.dice) == 1:

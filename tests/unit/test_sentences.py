@@ -204,7 +204,7 @@ def test_another_sides_cards_are_never_read() -> None:
     assert said([created(), drawn, note], "south")[3] == "Northern Column wrote a private note."
 
 
-def walk(name: str, steps: int = 60, seed: int = 7) -> tuple[Match, list[ev.Event]]:
+def walk(name: str, steps: int = 40, seed: int = 7) -> tuple[Match, list[ev.Event]]:
     """Random legal play of a demo through decide/evolve (notes, disputes, the end aside)."""
     m, rnd, log = Match(name), Random(seed), []
     for _ in range(steps):
@@ -238,3 +238,12 @@ def test_the_demos_played_are_said_in_the_games_words(name: str) -> None:
         assert "{" not in rest and "[" not in rest.split(" (after leadership")[0], sentence
         assert not pattern.search(rest), (version, sentence)
         assert "/" not in rest.split(":")[0], sentence  # no step paths
+
+
+def test_one_die_tested_against_the_qv_passes_or_fails() -> None:
+    purpose = "WC-6 activation of sq1 (wing A): 1 dice against QV 3, 1 leadership"
+    rolled = make(ev.DiceRolled, 2, notation="1d6", dice=(2,), modifier=0, total=2,
+                  purpose=purpose, source="table", awaits="WC-6")
+    assert said([created(), rolled])[2].startswith(
+        "Northern Column threw 2 for WC-6 activation of 1st Squad (wing A): 1 dice against QV "
+        "3, 1 leadership (1d6): passed (needed 3+, with 1 leadership cube)")
