@@ -51,7 +51,14 @@ function words(msg) {
 
 function emptyUnit(info) {
   return { name: "", kind: info?.kinds?.[0]?.value || "", values: {}, place: info?.places?.[0] || "point",
-    x: "", y: "", hex: "", box: info?.boxes?.[0]?.value || "reserve" };
+    x: "", y: "", hex: "", box: info?.boxes?.[0]?.value || "reserve", open: true };
+}
+
+/** Where a unit starts, in words: "at 10, 12", "on hex 0305", "in reserve". */
+function whereWords(unit) {
+  if (unit.place === "point") return unit.x.trim() && unit.y.trim() ? `at ${unit.x.trim()}, ${unit.y.trim()}` : "";
+  if (unit.place === "hex") return unit.hex.trim() ? `on hex ${unit.hex.trim()}` : "";
+  return `in ${unit.box}`;
 }
 
 function emptySide() {
@@ -61,6 +68,7 @@ function emptySide() {
 /** A unit of a sample scenario (a CreateMatch unit) as a row of the form. */
 function unitRow(unit, info, idToName) {
   const row = emptyUnit(info);
+  row.open = false;  // a sample's units start folded: a line each, tap to open
   row.name = unit.name;
   row.kind = unit.kind || row.kind;
   for (const field of info.fields) {
@@ -125,6 +133,7 @@ export function scenarioForm(rulesets, create) {
       model.casual = !!doc.casual;
       model.sides = doc.sides.map((s) => ({
         name: s.name,
+        from: s.id,  // the sample's id, which options the form does not show may name
         units: doc.units.filter((u) => u.side === s.id).map((u) => unitRow(u, r, idToName)),
         deck: (doc.decks?.[s.id] || []).join("\n"),
       }));
@@ -245,9 +254,17 @@ export function scenarioForm(rulesets, create) {
       }
       return labelled(path, label, text(value, set, { maxlength: 64 }), field.says);
     });
-    return h("fieldset", { class: "unit" },
-      h("legend", {}, `Unit ${u + 1}`),
-      labelled(`${base}.name`, "Unit name", text(unit.name, (v) => { unit.name = v; },
+    const sumName = h("strong", {}, unit.name.trim() || `Unit ${u + 1}`);
+    const sumWhere = h("span", { class: "unit-where" }, whereWords(unit));
+    const summarise = () => {
+      sumName.textContent = unit.name.trim() || `Unit ${u + 1}`;
+      sumWhere.textContent = whereWords(unit);
+    };
+    return h("details", { class: "unit-box", open: unit.open || undefined,
+      ontoggle: (e) => { unit.open = e.target.open; summarise(); } },
+    h("summary", {}, sumName, sumWhere),
+    h("fieldset", { class: "unit", "aria-label": `Unit ${u + 1}` },
+      labelled(`${base}.name`, "Unit name", text(unit.name, (v) => { unit.name = v; summarise(); },
         { maxlength: 120, placeholder: "1st Squad", "data-role": "unit-name" })),
       kind, fields,
       labelled(`${base}.place`, "Where it starts", select(whereNow, where, (v) => {
@@ -258,7 +275,7 @@ export function scenarioForm(rulesets, create) {
       spotBox,
       h("button", { type: "button", class: "secondary remove",
         onclick: () => { side.units.splice(u, 1); render(); focusIn(`sides.${s}.add`); } },
-      "Remove this unit"));
+      "Remove this unit")));
   }
 
   function sideFieldset(side, s) {
@@ -319,6 +336,8 @@ export function scenarioForm(rulesets, create) {
     for (const [path, message] of errors) {
       const place = spots[path] || spots[path.split(".").slice(0, -1).join(".")];
       if (place?.error) {
+        const folded = place.error.closest("details");
+        if (folded && !folded.open) folded.open = true;
         place.error.textContent = place.error.textContent ? `${place.error.textContent} ${message}` : message;
         if (place.control) place.control.setAttribute("aria-invalid", "true");
         first = first || place.control || place.error;
@@ -415,7 +434,12 @@ export function scenarioForm(rulesets, create) {
         if (cards.length) decks[sides[s].id] = cards;
       }
     });
-    const options = { ...model.carryOptions };
+    // Options the form does not show (Normandy's cities) name the sample's sides: rename them.
+    const renamed = new Map(model.sides.filter((x) => x.from).map((x) => [x.from, sides[model.sides.indexOf(x)]?.id]));
+    const rename = (v) => (typeof v === "string" && renamed.has(v) ? renamed.get(v)
+      : Array.isArray(v) ? v.map(rename)
+        : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)])) : v);
+    const options = rename({ ...model.carryOptions });
     for (const option of r.options) {
       const path = `options.${option.name}`;
       if (option.kind === "roles") {

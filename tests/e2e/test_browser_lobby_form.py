@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
 WIDTHS = (360, 390, 430)
 CONTROLS = (".lobby button, .lobby input:not([type=checkbox]), .lobby select, .lobby textarea, "
-            ".lobby label.check, .lobby .matches a")
+            ".lobby label.check, .lobby .matches a, .lobby summary")
 
 
 @pytest.fixture
@@ -339,3 +339,52 @@ def test_the_services_own_refusal_is_shown_next_to_the_field(
     # The browser reports the refused request itself; nothing else may be in the console.
     assert all("422" in line for line in console), console
     console.clear()
+
+
+def test_a_normandy_scenario_on_hexes_with_who_plays_whom(
+        phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
+    """Normandy's sample fills the form (hexes, who plays Allied and German, the cities it
+    keeps); the sides' parts are chosen by name, swapped and swapped back, a unit added on a
+    hex; the match starts with the sample's options and units, and the new one."""
+    page = phone(360)
+    you = Thumb(page)
+    you.choose(you.form.get_by_label("Game system"), "Normandy")
+    you.tap(you.form.get_by_role("button", name="Fill in the Normandy sample"))
+    sample = httpx.get(f"{server}/api/scenarios/normandy-demo").json()
+    allied = you.form.get_by_label("Allied side")
+    german = you.form.get_by_label("German side")
+    you.form.locator("details.unit-box summary").first.wait_for()
+    # The sample's units come folded, a line each: name and hex.
+    assert you.form.locator("details.unit-box summary").first.inner_text().split("\n") == [
+        "I Corps HQ", "on hex 1612"]
+    assert you.form.locator("details.unit-box[open]").count() == 0
+    assert allied.locator("option:checked").inner_text() == "Second Army"
+    assert german.locator("option:checked").inner_text() == "Panzergruppe West"
+    you.choose(german, "Second Army")  # both parts to one side: refused in words
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    assert "Give each part to a different side." in you.form.locator(".options").inner_text()
+    you.choose(german, "Panzergruppe West")
+    you.add_unit(1, "Kampfgruppe Luck", Kind="Brigade", Steps="2", Movement="5",
+                 Corps_HQ="LXXXVI Corps HQ", Where="On a hex", Hex="1207")
+    assert small_targets(page, CONTROLS) == [] and fits(page) == []
+    screenshots(page, "01-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, events = started(page, server)
+    names = side_names(match)
+    sample_sides = {s["id"]: s["name"] for s in sample["sides"]}
+    options = created_options(events)
+    assert {role: names[side] for role, side in options.pop("roles").items()} == {
+        role: sample_sides[side] for role, side in sample["options"]["roles"].items()}
+    assert {h: names[side] for h, side in options.pop("cities").items()} == {
+        h: sample_sides[side] for h, side in sample["options"]["cities"].items()}
+    assert options == {k: v for k, v in sample["options"].items() if k not in ("roles", "cities")}
+    got = {(names[u["side"]], u["name"]): u for u in board["units"]}
+    for unit in sample["units"]:
+        mine = got[sample_sides[unit["side"]], unit["name"]]
+        assert where(mine) == where(unit)
+        for key in ("kind", "steps", "markers", "status"):
+            assert mine[key] == unit[key], (unit["name"], key)
+    new = got["Panzergruppe West", "Kampfgruppe Luck"]
+    hq = got["Panzergruppe West", "LXXXVI Corps HQ"]
+    assert (new["kind"], new["steps"], where(new)) == ("brigade", 2, {"hex": "1207"})
+    assert new["extra"] == {"movement": 5, "corps": hq["id"]}
