@@ -60,8 +60,8 @@ def test_every_event_links_to_the_one_before_and_the_match_shows_the_head(
     assert events[0]["prev_hash"] == GENESIS
     for before, event in itertools.pairwise(events):
         assert event["prev_hash"] == before["hash"]
-    for event in events:
-        assert event["hash"] == content_hash(event)
+    for event in events:  # `said` is the route's words for the reader, not the record
+        assert event["hash"] == content_hash({k: v for k, v in event.items() if k != "said"})
     assert m.get("")["chain_head"] == events[-1]["hash"]
 
 
