@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from test_browser_ending import small_targets
-from test_browser_table import policed_contexts
+from test_browser_table import low_contrast, policed_contexts, unlabelled_controls
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
@@ -154,6 +154,7 @@ def test_a_freeform_scenario_tapped_in_starts_with_its_units_and_deck(
     you.tap(you.form.locator("label.check"))
     assert small_targets(page, CONTROLS) == []
     assert fits(page) == []
+    assert unlabelled_controls(page) == [] and low_contrast(page) == []
     screenshots(page, "02-filled")
     you.form.locator("fieldset.side").nth(0).screenshot(
         path=str(screenshots(page, "02-filled").with_name("03-first-side.png")))
@@ -200,7 +201,7 @@ def test_mistakes_are_refused_in_words_next_to_the_field_and_no_match_is_made(
     name = unit.get_by_label("Unit name")
     assert name.locator("xpath=..").locator(".field-error").inner_text() == "Give this unit a name."
     assert "How far across" in unit.get_by_label("Across").locator("xpath=..").inner_text()
-    assert fits(page) == []
+    assert fits(page) == [] and low_contrast(page) == []
     screenshots(page, "01-refused")
     assert requests == [] and page.url.rstrip("/") == server.rstrip("/")
     assert page.evaluate("localStorage.getItem('battlelog.matches')") in (None, "{}")
@@ -221,12 +222,20 @@ def test_an_atomic_africa_scenario_with_morale_dice(
         phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
     page = phone(430)
     you = Thumb(page)
-    you.choose(you.form.get_by_label("Game system"), "Atomic Africa")
-    assert "morale" in you.form.locator(".about").inner_text()
+    # Begun as Freeform, changed to Atomic Africa: the names typed so far stay.
     you.type(you.form.get_by_label("Scenario name"), "The ford")
     you.type(you.side(0).get_by_label("Side name"), "Expeditionary Force")
     you.type(you.side(1).get_by_label("Side name"), "Free Militia")
-    you.add_unit(0, "1st Squad", Figures="11", Morale_die="d10", Across="10", Along="12")
+    first = you.add_unit(0, "1st Squad", Kind="squad", Across="10", Along="12")
+    you.choose(you.form.get_by_label("Game system"), "Atomic Africa")
+    assert "morale" in you.form.locator(".about").inner_text()
+    assert you.form.get_by_label("Scenario name").input_value() == "The ford"
+    assert you.side(1).get_by_label("Side name").input_value() == "Free Militia"
+    assert first.get_by_label("Unit name").input_value() == "1st Squad"
+    assert first.get_by_label("Kind").locator("option:checked").inner_text() == "Squad"
+    assert first.get_by_label("Across").input_value() == "10"
+    you.type(first.get_by_label("Figures"), "11")
+    you.choose(first.get_by_label("Morale die"), "d10")
     you.add_unit(0, "2nd Squad", Figures="6", Morale_die="d6", Where="In reserve")
     you.add_unit(1, "Militia Band", Figures="10", Across="30", Along="24")  # d12: the first die
     you.type(you.form.get_by_label("Turns"), "3")
