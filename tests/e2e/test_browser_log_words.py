@@ -118,3 +118,23 @@ def test_the_log_says_each_event_in_words_on_a_phone(
     assert "Initiative:" in page.locator("#time-shown").evaluate(
         "el => el.closest('section, div').parentElement.innerText")
     screenshots(page, "03-the-table-then")
+
+
+def test_the_log_fits_every_phone_width_with_the_event_as_recorded_open(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    match, tokens = played(server)
+    page = contexts(viewport={"width": 360, "height": 800}, is_mobile=True,
+                    has_touch=True).new_page()
+    page.goto(f"{server}/play/{match}#seat={tokens['referee']}")
+    page.wait_for_selector("#log li .said", state="attached")
+    for summary in page.locator("#log details.raw > summary").all():
+        summary.click()  # the longest thing the log can show: every event as recorded
+    for width in (360, 390, 430):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_function("w => window.innerWidth === w", arg=width)
+        assert page.evaluate("Math.max(document.documentElement.scrollWidth, "
+                             "document.body.scrollWidth)") <= width, width
+        assert small_controls(page, "#log") == [], width
+        assert small_controls(page, "#dice") == [], width
+    page.locator("#log").scroll_into_view_if_needed()
+    screenshots(page, f"01-log-{width}-as-recorded")
