@@ -75,7 +75,8 @@ function choiceDetail(table, action, index, where) {
   const close = () => open(table, null);
   const send = (body) => table.act(body, said(action, choice));
   const mode = table.move?.mode;
-  const head = h("p", { class: "choice-head" }, h("strong", {}, plain(action.title)), choice.label ? `: ${choice.label}` : "");
+  const head = h("p", { class: "choice-head" }, h("strong", {}, plain(action.title)),
+    choice.label && choice.label !== plain(action.title) ? `: ${choice.label}` : "");
   const opts = { key, cancel: close, pickOnMap: (label, done) => pickOnMap(table, `Tap the map: ${label}.`, (pos) => { done(pos); table.placing = null; table.render(); $(`[data-key="${CSS.escape(key)}"]`)?.scrollIntoView({ block: "center" }); }) };
   if (choice.table && mode === "table") return h("div", { class: "choice-detail" }, head, tableDiceForm(choice, send, opts));
   const needs = required(choice);

@@ -25,6 +25,15 @@ def test_a_whole_turn_of_atomic_africa_from_both_seats(
     phone.open(new_match(server, "atomic-africa-demo"), seat="red")
     page = phone.page
     phone.screen("red-first-screen")
+    # A unit tapped on the map: its card is selected and scrolled into view on the phone.
+    mark = page.locator('svg.map g.unit[data-unit="mg1"]')
+    mark.scroll_into_view_if_needed()
+    mark.tap()
+    card = page.locator("li.unit-card.selected", has_text="MG Nest")
+    card.wait_for()
+    page.wait_for_function("""() => { const r = document.querySelector('li.unit-card.selected')
+        .getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }""")
+    page.evaluate("window.scrollTo(0, 0)")
     # Your move is on the first screen, and Next step says in words why it is refused.
     assert page.locator("#play").bounding_box()["y"] < 844
     assert page.locator("#advance").is_disabled()
