@@ -4,6 +4,14 @@
 import { diceFaces, vpChart } from "./board.js";
 import { field, h } from "./dom.js";
 
+/** A roll's faces: with its total, unless its dice are tested one by one (the sentence then
+ *  counts the passes: "2 of 3 dice passed (needed 4+)"), where a sum would mislead. */
+function faces(roll, words) {
+  if (!words || !/(passed|failed) \(needed /.test(words)) return diceFaces(roll);
+  return h("span", { class: "dice", "aria-label": `${roll.notation}: ${roll.dice.join(", ")}` },
+    roll.dice.map((d) => h("span", { class: "die" }, d)));
+}
+
 /** The sentence the log gives the event at `version`, if the page holds it. */
 function said(table, version) {
   return table.log?.find((e) => e.version === version)?.said || null;
@@ -27,7 +35,7 @@ export function renderDice(table) {
   if (table.lastRoll && table.at === null) {
     const words = said(table, table.lastRoll.version);
     out.push(h("div", { class: "last-roll", id: "last-roll" },
-      h("span", { class: "label" }, "Your roll: "), diceFaces(table.lastRoll),
+      h("span", { class: "label" }, "Your roll: "), faces(table.lastRoll, words),
       h("p", { class: "said" }, words || table.lastRoll.purpose || "")));
   }
   if (table.canAct) {
@@ -49,8 +57,10 @@ export function renderDice(table) {
   }
   const recent = [...(table.board.recent_rolls || [])].reverse().slice(0, 6);
   if (recent.length) {
-    out.push(h("ul", { class: "rolls words", "aria-label": "Recent rolls" }, recent.map((r) => h("li", {},
-      diceFaces(r), h("span", { class: "said" }, ` ${said(table, r.version) || `${table.seatName(r.roller)}: ${r.purpose}`}`)))));
+    out.push(h("ul", { class: "rolls words", "aria-label": "Recent rolls" }, recent.map((r) => {
+      const words = said(table, r.version);
+      return h("li", {}, faces(r, words), h("span", { class: "said" }, ` ${words || `${table.seatName(r.roller)}: ${r.purpose}`}`));
+    })));
   }
   return out;
 }

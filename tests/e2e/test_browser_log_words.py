@@ -138,3 +138,37 @@ def test_the_log_fits_every_phone_width_with_the_event_as_recorded_open(
         assert small_controls(page, "#dice") == [], width
     page.locator("#log").scroll_into_view_if_needed()
     screenshots(page, f"01-log-{width}-as-recorded")
+
+
+def test_the_dice_panel_counts_passes_and_sums_only_what_is_summed(
+        contexts: Callable[..., Any], server: str) -> None:
+    """The Dice panel (api/static/dice.js) on a table holding a WC-6 activation (three dice,
+    each tested against the QV) and a sum: the activation shows its faces and the passes,
+    never "6 4 2 = 12"; the sum keeps its total."""
+    match, tokens = played(server)
+    page = contexts(viewport=PHONE).new_page()
+    page.goto(f"{server}/play/{match}#seat={tokens['referee']}")
+    page.wait_for_selector("#log li .said", state="attached")
+    passes = ("French Corps rolled 6, 4 and 2 for WC-6 activation of 7e Hussards (wing right): "
+              "3 dice against QV 4, 0 leadership (3d6): 2 of 3 dice passed (needed 4+).")
+    summed = "French Corps rolled 3 and 5 for the guns (2d6): 8."
+    shown = page.evaluate("""async ([passes, summed]) => {
+        const { renderDice } = await import('/static/dice.js');
+        const roll = (version, dice, notation) => ({ version, roller: 'french', notation, dice,
+            total: dice.reduce((a, b) => a + b), purpose: 'p', source: 'server', type: 'DiceRolled' });
+        const table = {
+            at: null, canAct: false, lastRoll: roll(7, [6, 4, 2], '3d6'),
+            log: [{ version: 7, turn: 1, type: 'DiceRolled', said: passes },
+                  { version: 8, turn: 1, type: 'DiceRolled', said: summed }],
+            board: { turn: { turn: 1 }, recent_rolls: [roll(7, [6, 4, 2], '3d6'), roll(8, [3, 5], '2d6')] },
+            seatName: (x) => x,
+        };
+        const nodes = renderDice(table).filter(Boolean);
+        const last = nodes.find((n) => n.id === 'last-roll');
+        const rolls = [...nodes.find((n) => n.classList.contains('rolls')).children];
+        return { last: last.textContent, rolls: rolls.map((li) => li.textContent) };
+    }""", [passes, summed])
+    assert "=" not in shown["last"] and "2 of 3 dice passed (needed 4+)" in shown["last"]
+    assert "= 8" in shown["rolls"][0]  # a sum keeps its total
+    assert shown["rolls"][0].endswith(summed)
+    assert "=" not in shown["rolls"][1] and shown["rolls"][1].endswith(passes)
