@@ -83,7 +83,9 @@ function control(input, choice, opts, uid) {
       return { el: h("label", { class: "pick" }, el, input.label), read: () => (el.checked ? true : undefined) };
     }
     case "dice": {
-      const dice = choice.dice?.length ? choice.dice : [{ sides: 6, purpose: input.label }];
+      const count = Array.isArray(input.example) ? input.example.length : choice.dice?.length || 1;
+      const dice = choice.dice?.length === count ? choice.dice
+        : Array.from({ length: count }, (_, i) => ({ sides: input.maximum || 6, purpose: count > 1 ? `die ${i + 1}` : input.label }));
       const els = dice.map((d) => h("input", { name: `${name}-${dice.indexOf(d)}`, type: "number", inputmode: "numeric", min: 1, max: d.sides, "aria-label": `${d.purpose || input.label}: the die's face` }));
       return {
         el: h("div", { class: "dice-faces" }, h("span", { class: "label" }, input.label), els, says ? h("small", { class: "hint" }, says) : null),

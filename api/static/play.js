@@ -151,7 +151,7 @@ function stepActions(legal) {
 export function inWords(table, text) {
   const names = new Map([...table.board.units, ...table.board.off_board].map((u) => [u.id, u.name]));
   for (const s of table.match.sides) names.set(s.id, s.name);
-  return text.replace(/[\w-]+/g, (w) => names.get(w) || w);
+  return text.replace(/\s*\([a-z]+_[a-z_]+\)/g, "").replace(/[\w-]+/g, (w) => names.get(w) || w);
 }
 
 export function renderPlay(table) {

@@ -46,10 +46,20 @@ export function renderPrompt(table) {
   if (awaiting && table.at === null) {
     const result = table.canAct && table.legal?.actions.find((a) => a.type === "enter_result" || a.type === "record_roll");
     out.push(h("div", { class: "prompt", role: "status", id: "awaiting" },
-      h("p", {}, `${table.seatName(awaiting.by)} owes the result of ${inWords(table, awaiting.what)}${awaiting.rule ? ` (${awaiting.rule})` : ""}, read from the dice at the table.`),
+      h("p", {}, awaitingWords(table, awaiting)),
       result ? actionBlock(table, result, "prompt") : null));
   }
   return out.filter(Boolean);
+}
+
+/** What the table owes, in words: "Referee owes the faces of the 2d6 thrown at the table
+ *  for fire at the Militia Band." */
+function awaitingWords(table, awaiting) {
+  const who = table.seatName(awaiting.by);
+  const rule = awaiting.rule ? ` (${awaiting.rule})` : "";
+  const d = awaiting.declared;
+  if (d) return `${who} owes the faces of the ${d.notation} thrown at the table${d.purpose ? ` for ${inWords(table, d.purpose)}` : ""}${rule}. Nothing else can be done until they are entered.`;
+  return `${who} owes the result of ${inWords(table, awaiting.what)}${rule}, read from the dice at the table. Nothing else can be done until it is entered.`;
 }
 
 export function renderPast(table, banner) {
