@@ -28,6 +28,7 @@ Lookup = Callable[[int, int], Sequence[ev.Event]]
 NOT_GAME = (*ev.SEAT_EVENTS, *ev.UNDO_PROTOCOL)
 _QV_DICE = re.compile(r"(\d+) dice against QV (\d+), (\d+) leadership")
 _QV_ONE = re.compile(r"against QV (\d+)")
+RULES_TEXT = re.compile(r"[A-Z]{2,3}-\d")  # a text the rules made starts with its rule id
 
 
 def listing(items: Iterable[str], last: str = "and") -> str:
@@ -63,7 +64,7 @@ class Names:
     sides: dict[str, str] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
     sequence: SequenceOfPlay | None = None
-    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False)
+    _pattern: dict[bool, re.Pattern[str]] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def of_state(cls, state: MatchState) -> Names:
@@ -128,18 +129,24 @@ class Names:
                 return titles[-1] if len(titles) == 1 else f"{titles[0]}: {titles[-1]}"
         return words(path.rsplit("/", 1)[-1]).capitalize()
 
-    def text(self, text: str) -> str:
-        """A text of ours (a roll's purpose, a result) with unit and side ids said as names;
-        an id inside a longer word stays as it is."""
-        table = {**self.units, **self.sides}
+    def text(self, text: str, sides: bool | None = None) -> str:
+        """A text with unit ids (and, in a text of the rules', side ids) said as names; an
+        id inside a longer word stays as it is. `sides`: whether side ids are said as names
+        too; by default only in a text the rules made (`WC-3 unit morale of ...`): a side's
+        id is often a word (`red`, `allies`) a player may write in a text of their own."""
+        if sides is None:
+            sides = RULES_TEXT.match(text) is not None
+        table = {**self.units, **self.sides} if sides else dict(self.units)
         if not table:
             return text
         if self._pattern is None:
-            self._pattern = re.compile(
+            self._pattern = {}
+        if sides not in self._pattern:
+            self._pattern[sides] = re.compile(
                 r"(?<![A-Za-z0-9_.:/-])(" + "|".join(
                     re.escape(i) for i in sorted(table, key=len, reverse=True))
                 + r")(?![A-Za-z0-9_/-]|\.[A-Za-z0-9])")
-        return self._pattern.sub(lambda m: table.get(m[1], m[1]), text)
+        return self._pattern[sides].sub(lambda m: table.get(m[1], m[1]), text)
 
 
 def faces(dice: Sequence[int]) -> str:
@@ -360,7 +367,8 @@ class Narrator:
 
     def _say_TrackSet(self, e: ev.TrackSet, who: str, hidden: set[str]) -> str:
         value = self.names.side(e.value) if isinstance(e.value, str) else e.value
-        return f"{who} set {self.names.text(words(e.name).replace('.', ' '))} to {value}."
+        name = self.names.text(words(e.name).replace(".", " "), sides=True)  # a game's track
+        return f"{who} set {name} to {value}."
 
     def _say_VictoryPointsScored(self, e: ev.VictoryPointsScored, who: str,
                                  hidden: set[str]) -> str:
@@ -524,14 +532,19 @@ class Narrator:
     def _say_StepGained(self, e: ev.StepGained, who: str, hidden: set[str]) -> str:
         return f"{self.names.unit(e.unit_id)} regained a step (now {e.steps}) ({who})."
 
-    def _end(self, winner: str | None, reason: str) -> str:
-        """The outcome; the reason with side ids said as names (a ruleset's own reason
-        names the sides by id)."""
+    def _end(self, winner: str | None, reason: str, ours: bool = False) -> str:
+        """The outcome and its reason: as typed, or (`ours`: the rules' own reason, which
+        names the sides by id) with side ids said as names."""
         won = f"won by {self.names.side(winner)}" if winner else "a tie"
-        return won + (f" ({self.names.text(reason)})" if reason else "")
+        return won + (f" ({self.names.text(reason, sides=ours)})" if reason else "")
 
     def _say_MatchEnded(self, e: ev.MatchEnded, who: str, hidden: set[str]) -> str:
-        return f"The match ended: {self._end(e.winner, e.reason)}."
+        reason = e.reason
+        conceded = f"{e.actor} conceded"
+        if reason.startswith(conceded):  # the service's words, then the side's own
+            reason = f"{self.names.seat(e.actor)} conceded{reason[len(conceded):]}"
+        return (f"The match ended: "
+                f"{self._end(e.winner, reason, ours=e.rule not in (None, 'core-end'))}.")
 
     def _say_MatchEndProposed(self, e: ev.MatchEndProposed, who: str,
                               hidden: set[str]) -> str:

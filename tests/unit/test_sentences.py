@@ -247,3 +247,23 @@ def test_one_die_tested_against_the_qv_passes_or_fails() -> None:
     assert said([created(), rolled])[2].startswith(
         "Northern Column threw 2 for WC-6 activation of 1st Squad (wing A): 1 dice against QV "
         "3, 1 leadership (1d6): passed (needed 3+, with 1 leadership cube)")
+
+
+def test_a_players_own_words_keep_a_side_id_that_is_a_word() -> None:
+    """Side ids are often words (`north`): said as names in the rules' texts, kept as typed
+    in a player's; unit ids are said as names in both."""
+    mine = make(ev.DiceRolled, 2, notation="d6", dice=(4,), modifier=0, total=4,
+                purpose="sq1 crosses the north ford", source="server", roll_index=0)
+    rules = mine.model_copy(update={"originator_version": 3,
+                                    "purpose": "WC-3 unit morale of sq1 (north)"})
+    ended = make(ev.MatchEnded, 4, actor="referee", rule="BG-8", winner="north",
+                 reason="north has the most victory points")
+    conceded = make(ev.MatchEnded, 5, actor="south", rule="core-end", winner="north",
+                    reason="south conceded: the north bank is lost")
+    out = said([created(), mine, rules, ended, conceded])
+    assert "for 1st Squad crosses the north ford (d6)" in out[2]
+    assert "for WC-3 unit morale of 1st Squad (Northern Column) (d6)" in out[3]
+    assert out[4] == ("The match ended: won by Northern Column (Northern Column has the most "
+                      "victory points).")
+    assert out[5] == ("The match ended: won by Northern Column (Southern Column conceded: the "
+                      "north bank is lost).")
