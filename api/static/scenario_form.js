@@ -173,8 +173,10 @@ export function scenarioForm(rulesets, create) {
     return h("input", { type: "text", value, autocomplete: "off", ...attrs, oninput: (e) => set(e.target.value) });
   }
 
+  /** A number field; a phone's digits-only keypad only where no minus sign is needed. */
   function number(value, set, attrs = {}) {
-    return h("input", { type: "number", inputmode: attrs.step === "any" ? "decimal" : "numeric", value, ...attrs,
+    const keypad = attrs.step === "any" ? "decimal" : attrs.min !== null && attrs.min !== undefined && attrs.min >= 0 ? "numeric" : undefined;
+    return h("input", { type: "number", inputmode: keypad, value, ...attrs,
       oninput: (e) => set(e.target.value) });
   }
 
