@@ -130,6 +130,8 @@ class Phone:
         """Tap a control the page offers (at least 44x44 px), counted under `action`."""
         locator.wait_for(state="visible")
         self.check_size(locator, action)
+        # the notice of what this tap does is awaited by its text (it hides itself in 5 s)
+        self.page.evaluate("document.querySelector('#notice').textContent = ''")
         locator.tap()
         self.taps[action] += 1
         self.tapped.append(action)
@@ -137,8 +139,8 @@ class Phone:
     def acted(self) -> str:
         """Wait for the success notice of the last action; fail on an error notice."""
         notice = self.page.locator("#notice")
-        notice.wait_for(state="visible")
-        text = str(notice.inner_text())
+        self.page.wait_for_function("() => document.querySelector('#notice').textContent !== ''")
+        text = str(notice.text_content())
         assert "ok" in (notice.get_attribute("class") or ""), text
         assert not re.search(r"version \d+|[a-z]+_[a-z]+", text), f"the notice is not in words: {text}"
         self.page.evaluate("document.querySelector('#notice').hidden = true")
