@@ -174,15 +174,27 @@ class CatalogueProjection(Projection[Any]):
                               tracking)
 
 
+# How long the SQLite catalogue trails behind the saves that woke it: it writes what
+# `TRAIL` seconds of actions changed in one transaction, instead of an fsync'd commit beside
+# each action's own (two writers taking turns at SQLite's one write lock). A reader that
+# must see everything saved before it (`wait_until_caught_up`: the match list) catches up
+# at once.
+TRAIL = 0.25
+
+
 class CatalogueService:
     """The catalogue's runner and its queries."""
 
-    def __init__(self, matches: Matches) -> None:
+    def __init__(self, matches: Matches, trail: float = TRAIL) -> None:
         self.matches = matches
         self._postgres = matches.env.get("PERSISTENCE_MODULE", "").startswith(
             "eventsourcing.postgres")
         self._runner: ProjectionRunner[Matches, Any] | None = None
-        self._ticker = Ticker(matches, "catalogue", self.catch_up, interval=0.5)  # SQLite
+        self.trail = trail
+        self._inline = False  # this process's ticker runs the projection (SQLite)
+        self._stopping = threading.Event()
+        self._applying = threading.Lock()  # one catch-up at a time: one tracking writer
+        self._ticker = Ticker(matches, "catalogue", self._trailing, interval=0.5)  # SQLite
         self.view: CatalogueView
         view_class = PostgresCatalogueView if self._postgres else SQLiteCatalogueView
         self.view = cast(CatalogueView, matches.factory.tracking_recorder(view_class))
@@ -200,11 +212,29 @@ class CatalogueService:
             )
         else:
             self._ticker.start()
+            self._inline = True
 
     def stop(self) -> None:
+        self._stopping.set()
         if self._runner is not None:
             self._runner.stop()
         self._ticker.stop()
+        if self._inline:
+            self._inline = False
+            try:
+                self._apply()  # what the last `trail` seconds saved, before the store closes
+            except Exception:  # the next start resumes from the tracking
+                log.exception("catalogue: the last catch-up failed; the next start resumes")
+
+    def _trailing(self) -> None:
+        """The SQLite ticker's work: let `trail` seconds of saves gather, then apply them
+        in one transaction."""
+        self._stopping.wait(self.trail)
+        self._apply()
+
+    def _apply(self) -> int:
+        with self._applying:
+            return self.catch_up()
 
     def run_forever(self, stopping: threading.Event, poll: float = 0.25) -> None:
         """The projection runner of `battlelog project`: apply every event, then each new
@@ -233,6 +263,8 @@ class CatalogueService:
     def wait_until_caught_up(self, timeout: float = 5.0) -> None:
         """Return once every event saved before the call is in the catalogue (or timeout)."""
         target = self.matches.recorder.max_notification_id() or 0
+        if self._inline and self.position() < target:
+            self._apply()  # this process runs the projection: apply now, not in `trail`
         deadline = time.monotonic() + timeout
         while self.position() < target and time.monotonic() < deadline:
             self._ticker.wake()

@@ -53,9 +53,19 @@ class MatchFeed:
 
     def start(self) -> None:
         self._ticker.start()
+        # A save wakes the feed's thread only when a page follows some match: otherwise
+        # that thread would wake (and take the GIL) after every action for nothing.
+        listeners = self.matches.saved_listeners
+        listeners[listeners.index(self._ticker.wake)] = self._wake_if_followed
 
     def stop(self) -> None:
+        if self._wake_if_followed in self.matches.saved_listeners:
+            self.matches.saved_listeners.remove(self._wake_if_followed)
         self._ticker.stop()
+
+    def _wake_if_followed(self) -> None:
+        if self._subscribers:  # (read without the lock: a page that subscribes meanwhile
+            self._ticker.wake()  # reads the head after subscribing, see `subscribe`)
 
     def subscribe(self, match_id: UUID, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Follow `match_id` from now on (blocking: call it off the event loop). Read the
