@@ -7,19 +7,24 @@ place that decides what a header may hold."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from functools import partial
+from typing import Annotated, TypeVar
 from uuid import UUID
 
 from fastapi import Depends, Header, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from api.problems import BadHeader, Forbidden, Unauthorized
 from domain.application import JOIN, SPECTATOR, Matches
 from domain.decide import REFEREE
 from domain.errors import InvalidAction, MatchNotFound
 from projections.catalogue import CatalogueService
+
+T = TypeVar("T")
 
 
 def _query_names(dependant: Dependant) -> set[str]:
@@ -85,15 +90,19 @@ def header(request: Request, name: str, *, max_length: int) -> str | None:
 _bearer = HTTPBearer(auto_error=False, description="a seat token of the match")
 
 
-async def bearer(request: Request,
-                 declared: Annotated[HTTPAuthorizationCredentials | None,
-                                     Depends(_bearer)]) -> str:
-    """The bearer token (`declared` only puts the scheme in the OpenAPI document)."""
+def _token(request: Request) -> str:
     scheme, _, token = (header(request, "Authorization", max_length=1024) or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'",
                            rule="core-seats")
     return token.strip()
+
+
+async def bearer(request: Request,
+                 declared: Annotated[HTTPAuthorizationCredentials | None,
+                                     Depends(_bearer)]) -> str:
+    """The bearer token (`declared` only puts the scheme in the OpenAPI document)."""
+    return _token(request)
 
 
 @dataclass(frozen=True)
@@ -109,27 +118,111 @@ class Seat:
         return self.name
 
 
-def seat(match_id: UUID, matches: MatchesDep, token: Annotated[str, Depends(bearer)]) -> Seat:
+def _authenticate(matches: Matches, match_id: UUID, token: str) -> str | None:
     try:
-        name = matches.authenticate(match_id, token)
+        return matches.authenticate(match_id, token)
     except MatchNotFound:
-        name = None  # an unknown match and a wrong token look alike
+        return None  # an unknown match and a wrong token look alike
+
+
+def _local(matches: Matches) -> bool:
+    """Whether the store is in this process or a file beside it (SQLite), not a server."""
+    return "postgres" not in matches.env.get("PERSISTENCE_MODULE", "")
+
+
+_working = 0  # requests of this process in a worker thread through `in_worker`, now
+
+
+async def in_worker(fn: Callable[[], T]) -> T:
+    """`fn()` in a worker thread (it may wait on the store), counted in `_working`."""
+    global _working
+    _working += 1
+    try:
+        return await run_in_threadpool(fn)
+    finally:
+        _working -= 1
+
+
+async def held_read(matches: Matches, match_id: UUID, read: Callable[[], T]) -> T:
+    """`read()`, a read of the match's head, on the event loop when that is cheap: no
+    request is in a worker thread, the store is local and this process holds the match's
+    head, so the read is one query for newer events (SQLite's WAL reads beside the writer)
+    and CPU work, cheaper than a hop to a worker thread and back. Otherwise (a match to
+    load, a store across the network, or workers that may hold the store's connections
+    while they wait for its write lock) in a worker thread."""
+    if _working == 0 and _local(matches) and matches.holds(match_id):
+        return read()
+    return await in_worker(read)
+
+
+async def _seat(matches: Matches, match_id: UUID, token: str) -> Seat:
+    name = await held_read(matches, match_id, partial(_authenticate, matches, match_id, token))
     if name is None:
         raise Unauthorized("this token opens no seat of this match", rule="core-seats")
     return Seat(name)
 
 
-async def reader(who: Annotated[Seat, Depends(seat)]) -> Seat:
+def _reading(who: Seat) -> Seat:
     if who.name.startswith(JOIN):
         raise Forbidden("a join token only joins; join the side to get your seat's token",
                         rule="core-seats")
     return who
 
 
-async def actor(who: Annotated[Seat, Depends(reader)]) -> str:
+def _acting(who: Seat) -> str:
     if who.name == SPECTATOR:
         raise Forbidden("spectators watch; they do not act", rule="core-seats")
     return who.name
+
+
+async def seat(match_id: UUID, matches: MatchesDep,
+               token: Annotated[str, Depends(bearer)]) -> Seat:
+    return await _seat(matches, match_id, token)
+
+
+async def reader(who: Annotated[Seat, Depends(seat)]) -> Seat:
+    return _reading(who)
+
+
+async def actor(who: Annotated[Seat, Depends(reader)]) -> str:
+    return _acting(who)
+
+
+@dataclass(frozen=True)
+class Acting:
+    """Who acts on the hot route, in one dependency: the application, the seat that acts
+    and its token (what `MatchesDep`, `ActorDep` and `TokenDep` give, checked in the same
+    order: the token, the seat it opens, not a join token, not a spectator). FastAPI's
+    dependency solving costs about as much per dependency as a small use case."""
+
+    matches: Matches
+    seat: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Who reads on the hot route (the board), in one dependency: what `MatchesDep` and
+    `ReaderDep` give, checked in the same order."""
+
+    matches: Matches
+    who: Seat
+
+
+async def reading(request: Request, match_id: UUID,
+                  declared: Annotated[HTTPAuthorizationCredentials | None,
+                                      Depends(_bearer)]) -> Reading:
+    matches: Matches = request.app.state.matches
+    return Reading(matches, _reading(await _seat(matches, match_id, _token(request))))
+
+
+async def acting(request: Request, match_id: UUID,
+                 declared: Annotated[HTTPAuthorizationCredentials | None,
+                                     Depends(_bearer)]) -> Acting:
+    matches: Matches = request.app.state.matches
+    token = _token(request)
+    who = await _seat(matches, match_id, token)
+    return Acting(matches, _acting(_reading(who)), token)
 
 
 async def referee(who: Annotated[Seat, Depends(seat)]) -> str:
@@ -182,6 +275,8 @@ async def last_event_id(
 SeatDep = Annotated[Seat, Depends(seat)]
 ReaderDep = Annotated[Seat, Depends(reader)]
 ActorDep = Annotated[str, Depends(actor)]
+ActingDep = Annotated[Acting, Depends(acting)]
+ReadingDep = Annotated[Reading, Depends(reading)]
 RefereeDep = Annotated[str, Depends(referee)]
 IfMatchDep = Annotated[int | None, Depends(expected_version)]
 IdempotencyDep = Annotated[str | None, Depends(idempotency_key)]

@@ -28,8 +28,8 @@ class BodyLimit:
         self.streamed = streamed or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
+        if scope["type"] != "http" or not _has_body(scope):
+            await self.app(scope, receive, send)  # nothing to hold (a GET, most often)
             return
         path = str(scope.get("path", ""))
         limit = self.streamed.get(path, self.max_bytes)

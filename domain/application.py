@@ -10,6 +10,8 @@ It is assembled from three layers, each in a module of its own:
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from domain.copies import MatchCopies
 from domain.usecases import (
     JOIN,
@@ -26,3 +28,9 @@ __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "
 
 class Matches(MatchCopies):
     """Every match of one store; use cases and queries (see the layers above)."""
+
+    def holds(self, match_id: UUID) -> bool:
+        """Whether this process holds the match's head (reading it back is then one query
+        for newer events, not a load from a checkpoint)."""
+        with self._cache_lock:
+            return match_id in self._heads

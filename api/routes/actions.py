@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Response, status
 
-from api.deps import ActorDep, IdempotencyDep, IfMatchDep, MatchesDep, TokenDep
+from api.deps import (
+    ActingDep,
+    ActorDep,
+    IdempotencyDep,
+    IfMatchDep,
+    MatchesDep,
+    TokenDep,
+    in_worker,
+)
 from api.problems import PreconditionFailed
 from api.schemas import ActedPublic, UndoCreate, UndoDecline, UndoRequestPublic, UndoStatus
 from domain.application import ConcurrencyConflict, Matches, Result
@@ -32,16 +41,20 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
 
 
 @router.post("/actions", status_code=status.HTTP_201_CREATED)
-def act(match_id: UUID, action: Annotated[Action, Body()], matches: MatchesDep, seat: ActorDep,
-        token: TokenDep, key: IdempotencyDep, if_match: IfMatchDep,
-        response: Response) -> ActedPublic:
+async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep,
+              key: IdempotencyDep, if_match: IfMatchDep, response: Response) -> ActedPublic:
     """Perform one action (see `type`) as the seat whose token is sent."""
+    # The hot route: its seat in one dependency (`acting`), one hop to a worker thread for
+    # the use case (it commits), and the answer made and checked on the event loop (a
+    # plain `def` route hops twice: FastAPI checks a sync route's answer in a worker
+    # thread too).
     try:
-        result = matches.act(match_id, action, actor=seat, expected_version=if_match,
-                             idempotency_key=key, token=token)
+        result = await in_worker(
+            partial(who.matches.act, match_id, action, actor=who.seat,
+                    expected_version=if_match, idempotency_key=key, token=who.token))
     except VersionConflict as exc:
         raise _stale(exc) from None
-    return _acted(result, seat, response)
+    return _acted(result, who.seat, response)
 
 
 @router.post("/undo", status_code=status.HTTP_201_CREATED)

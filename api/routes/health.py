@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import APIRouter, Request
@@ -19,6 +20,7 @@ class Health(BaseModel):
     version: str
 
 
+@cache
 def _version() -> str:
     try:
         return version("battlelog")
@@ -33,8 +35,10 @@ def _store(matches: MatchesDep) -> str:
 
 @router.get("/health")
 @router.get("/health/live")
-def live(matches: MatchesDep) -> Health:
+async def live(matches: MatchesDep) -> Health:
     """The process answers."""
+    # On the event loop: nothing here waits, and a worker thread's hop would cost more
+    # than the answer (probes call this often).
     return Health(status="ok", store=_store(matches), version=_version())
 
 
