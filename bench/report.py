@@ -76,7 +76,9 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             add(key, f"one client: {kind} round trip, p50", ms(f[key]),
                 f"{f[key] / f[f'rt_{anchor}_p50_s']:.2f}x bare FastAPI's "
                 f"{anchor[5:].upper()} ({ms(f[f'rt_{anchor}_p50_s'])}, alternating); p99 "
-                f"{ms(f[f'rt_{kind}_p99_s'])} (bare {ms(f[f'rt_{anchor}_p99_s'])})")
+                f"{ms(f[f'rt_{kind}_p99_s'])} (bare {ms(f[f'rt_{anchor}_p99_s'])})"
+                + (f"; a raw SQLite commit {ms(f['rt_commit_p50_s'])}" if kind == "action"
+                   else ""))
     if "live_delivery_p50_s" in f:
         add("live_delivery_p50_s", f"live: all {f['live_followers']:.0f} followers know, p50",
             ms(f["live_delivery_p50_s"]),

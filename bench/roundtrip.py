@@ -1,7 +1,8 @@
 """One client, one keep-alive connection per server, one request at a time: the round trip
 of an action, of `/api/health/live` and of a board read on a real `battlelog serve`
 (SQLite), each beside bare FastAPI on uvicorn from the same venv (bench/hello_app.py: a
-POST echoing a small JSON body, a GET).
+POST echoing a small JSON body, a GET); and, as the floor under an action, one raw SQLite
+commit (WAL, synchronous=FULL) on the same disk.
 
 The measured requests and their anchors alternate in short rounds (an action burst, a bare
 POST burst, a health burst, a bare GET burst, ...), so a neighbour's load on the shared
@@ -18,6 +19,7 @@ import argparse
 import json
 import os
 import socket
+import sqlite3
 import sys
 import tempfile
 import time
@@ -97,8 +99,19 @@ def measure(db: str, rounds: int = 40, per_round: int = 25,
             "bare_get": (bare, lambda i: get("/api/health/ready"), 200),
             "board": (ours, lambda i: get(f"/api/matches/{match}/board", token), 200),
         }
-        samples: dict[str, list[float]] = {k: [] for k in kinds}
+        samples: dict[str, list[float]] = {k: [] for k in [*kinds, "commit"]}
+        commits = sqlite3.connect(db + "-raw", isolation_level=None)
+        commits.execute("PRAGMA journal_mode=WAL")
+        commits.execute("PRAGMA synchronous=FULL")
+        commits.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
         for r in range(rounds + 2):  # two rounds of warm-up, not counted
+            for i in range(per_round):  # the floor under an action: one fsync'd commit
+                start = time.perf_counter()
+                commits.execute("BEGIN")
+                commits.execute("INSERT INTO t (body) VALUES (?)", (b"x" * 300,))
+                commits.execute("COMMIT")
+                if r >= 2:
+                    samples["commit"].append(time.perf_counter() - start)
             for kind, (conn, make, expected) in kinds.items():
                 for i in range(per_round):
                     raw = make(r * per_round + i)
@@ -111,6 +124,7 @@ def measure(db: str, rounds: int = 40, per_round: int = 25,
                         samples[kind].append(elapsed)
         ours.close()
         bare.close()
+        commits.close()
     finally:
         server.stop()
         hello.stop()
@@ -128,6 +142,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         got: dict[str, Any] = measure(os.path.join(tmp, "rt.db"), args.rounds, args.per_round)
+    print(f"raw SQLite commit p50 {got['rt_commit_p50_s'] * 1000:.2f} ms (WAL, synchronous=FULL)")
     for kind, anchor in (("action", "bare_post"), ("health", "bare_get"), ("board", "bare_get")):
         p50, a50 = got[f"rt_{kind}_p50_s"], got[f"rt_{anchor}_p50_s"]
         print(f"{kind:8} p50 {p50 * 1000:6.2f} ms  p99 {got[f'rt_{kind}_p99_s'] * 1000:6.2f} ms"
