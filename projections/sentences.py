@@ -5,42 +5,29 @@ A `Narrator` holds the names of the match (sides, units, the steps of its sequen
 and learns the names the events bring (a unit deployed or split later is named from then on).
 It says an event as one viewer receives it: a field hidden from that viewer (another side's
 hand, a private note's text) is never read. An undo, a note or a dispute names the event it
-is about by that event's own sentence, read through `lookup` when it was not seen."""
+is about by that event's own sentence, read through `lookup` when it was not seen.
+
+This module holds the names (`Names`), the narrator with its dispatch (`_say_<event class>`)
+and the sentences of the match itself (set-up, seats, units, markers, tracks, the sequence
+of play, combat, the end); `projections.sentences_dice` says rolls, initiative and cards,
+`projections.sentences_records` undo and redo, notes, disputes and rulings."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain import events as ev
 from domain.errors import InvalidAction
 from domain.rulesets import get_ruleset
-from domain.rulesets.wing_command_rolls import activation_passes
 from domain.sequence import SequenceOfPlay
 from domain.state import MatchState, Position
+from projections.sentences_dice import DiceSentences, listing, plural
+from projections.sentences_records import Lookup, RecordSentences
 
-# Events (after, upto] of the match, in log order: how a narrator reads an event it has not
-# seen (the one an undo goes back before, the one a note is about).
-Lookup = Callable[[int, int], Sequence[ev.Event]]
-
-NOT_GAME = (*ev.SEAT_EVENTS, *ev.UNDO_PROTOCOL)
-_QV_DICE = re.compile(r"(\d+) dice against QV (\d+), (\d+) leadership")
-_QV_ONE = re.compile(r"against QV (\d+)")
 RULES_TEXT = re.compile(r"[A-Z]{2,3}-\d")  # a text the rules made starts with its rule id
-
-
-def listing(items: Iterable[str], last: str = "and") -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    out = list(items)
-    if len(out) <= 1:
-        return "".join(out)
-    return f"{', '.join(out[:-1])} {last} {out[-1]}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def words(text: str) -> str:
@@ -149,35 +136,10 @@ class Names:
         return self._pattern[sides].sub(lambda m: table.get(m[1], m[1]), text)
 
 
-def faces(dice: Sequence[int]) -> str:
-    return listing(str(d) for d in dice)
-
-
-def outcome_of_dice(e: ev.DiceRolled) -> str:
-    """The roll's outcome: passes counted where each die is tested against a value (WC-6),
-    a single die passed or failed against a QV, else the total."""
-    many = _QV_DICE.search(e.purpose)
-    if many:
-        qv, cubes = int(many[2]), int(many[3])
-        _, passed = activation_passes(list(e.dice), qv, cubes)
-        extra = f", with {plural(cubes, 'leadership cube')}" if cubes else ""
-        if len(e.dice) == 1:
-            return f"{'passed' if passed else 'failed'} (needed {qv}+{extra})"
-        return f"{passed} of {len(e.dice)} dice passed (needed {qv}+{extra})"
-    one = _QV_ONE.search(e.purpose)
-    if one and len(e.dice) == 1:
-        qv = int(one[1])
-        return f"{e.total}, {'passed' if e.total >= qv else 'failed'} (needed {qv}+)"
-    return str(e.total)
-
-
-def notation(e: ev.DiceRolled) -> str:
-    base = e.notation.split("+")[0].split("-")[0]
-    return f"{base}{e.modifier:+d}" if e.modifier else base
-
-
-class Narrator:
+class Narrator(DiceSentences, RecordSentences):
     """Says events for one viewer: see every event in log order (`see`), say any (`say`)."""
+
+    names: Names
 
     def __init__(self, names: Names, viewer: str = "", lookup: Lookup | None = None) -> None:
         self.names = names
@@ -201,27 +163,6 @@ class Narrator:
         if isinstance(event, ev.InitiativeRolled):
             self._initiative(event)
 
-    def _initiative(self, event: ev.InitiativeRolled) -> None:
-        before = self.initiative.get(event.turn)
-        ranked = {s for group in event.ranking for s in group}
-        if before is not None and before.version < event.version and set(event.dice) < ranked:
-            self.earlier[event.version] = {
-                **self.earlier.get(before.version, {}),
-                **{s: before.dice[s] + before.cv.get(s, 0) for s in before.dice}}
-        self.initiative[event.turn] = event
-
-    def _rerolled(self, event: ev.InitiativeRolled) -> dict[str, int] | None:
-        """The rolls a re-roll follows (read back a few events when not seen), or None."""
-        ranked = {s for group in event.ranking for s in group}
-        if event.version in self.earlier or not set(event.dice) < ranked:
-            return self.earlier.get(event.version)
-        back = [e for e in self._events(max(0, event.version - 40), event.version - 1)
-                if isinstance(e, ev.InitiativeRolled) and e.turn == event.turn]
-        for e in back:
-            self._initiative(e)
-        self._initiative(event)
-        return self.earlier.get(event.version)
-
     def sentence(self, event: ev.Event) -> str:
         """The event in words, as the viewer receives it."""
         if event.version not in self.said:
@@ -229,42 +170,6 @@ class Narrator:
                 self.see(event)
             self.said[event.version] = self._say(event)
         return self.said[event.version]
-
-    # ---- reading other events ------------------------------------------------------------
-
-    def _events(self, after: int, upto: int) -> list[ev.Event]:
-        wanted = range(after + 1, upto + 1)
-        if all(v in self.seen for v in wanted):
-            return [self.seen[v] for v in wanted]
-        if self.lookup is None:
-            return [self.seen[v] for v in wanted if v in self.seen]
-        found = list(self.lookup(after, upto))
-        for e in found:
-            self.seen.setdefault(e.version, e)
-            self.names.learn(e)
-        return found
-
-    def _about(self, version: int | None) -> str:
-        """The event at `version` by its own sentence (without a trailing full stop)."""
-        if version is None:
-            return "the match"
-        found = self._events(version - 1, version)
-        if not found:
-            return "an earlier event"
-        return self.sentence(found[0]).rstrip(".")
-
-    def _undone(self, to: int, upto: int, redo: bool = False) -> str:
-        """`the last 3 events (back to before: Blue moved 2nd Squad)`: the game events in
-        (to, upto] that an undo back to `to` takes back."""
-        span = min(upto, to + 500)
-        game = [e for e in self._events(to, span) if not isinstance(e, NOT_GAME)]
-        first = self.sentence(game[0]).rstrip(".") if game else "the match as it was"
-        many = "the last event" if len(game) == 1 else f"the last {len(game)} events"
-        if redo:
-            many = "one event" if len(game) == 1 else f"{len(game)} events"
-        if upto > span:
-            many = "more than 500 events"
-        return f"{many} (back to before: {first})"
 
     # ---- saying --------------------------------------------------------------------------
 
@@ -335,21 +240,6 @@ class Narrator:
     def _say_MarkerRemoved(self, e: ev.MarkerRemoved, who: str, hidden: set[str]) -> str:
         return f"{who} removed {self._marker(e, 'from', 'from')}."
 
-    def _say_RollDeclared(self, e: ev.RollDeclared, who: str, hidden: set[str]) -> str:
-        success = f" (it succeeds when {e.success})" if e.success else ""
-        return (f"{who} declared {e.notation} for {self.names.text(e.purpose)}{success}: "
-                "the dice are thrown at the table next.")
-
-    def _say_DiceRolled(self, e: ev.DiceRolled, who: str, hidden: set[str]) -> str:
-        verb = "threw" if e.source == "table" else "rolled"
-        said = (f"{who} {verb} {faces(e.dice)} for {self.names.text(e.purpose)} "
-                f"({notation(e)}): {outcome_of_dice(e)}")
-        if e.success:
-            said += f" (it succeeds when {e.success})"
-        if e.awaits:
-            said += "; the result is read from the table next"
-        return said + "."
-
     def _say_UnitSplit(self, e: ev.UnitSplit, who: str, hidden: set[str]) -> str:
         figures = f" ({plural(e.new_unit.figures, 'figure')})" if e.new_unit.figures else ""
         return (f"{who} split {e.new_unit.name}{figures} off "
@@ -392,54 +282,6 @@ class Narrator:
     def _say_SideDone(self, e: ev.SideDone, who: str, hidden: set[str]) -> str:
         return f"{self.names.side(e.side)} is done with {self.names.step(e.step)}."
 
-    def _say_NoteAdded(self, e: ev.NoteAdded, who: str, hidden: set[str]) -> str:
-        about = f" about: {self._about(e.about_version)}" if e.about_version else ""
-        if "text" in hidden:
-            return f"{who} wrote a private note{about}."
-        private = "a private note" if e.private else "a note"
-        return f"{who} wrote {private}{about}: “{e.text}”"
-
-    def _say_ActionsUndone(self, e: ev.ActionsUndone, who: str, hidden: set[str]) -> str:
-        asked = (f", as {self.names.side(e.requested_by)} asked"
-                 if e.requested_by and self.names.side(e.requested_by) != who else "")
-        return f"{who} undid {self._undone(e.to, e.version - 1)}{asked}."
-
-    def _say_ActionsRedone(self, e: ev.ActionsRedone, who: str, hidden: set[str]) -> str:
-        found = self._events(e.reverses - 1, e.reverses)
-        if found and isinstance(found[0], ev.ActionsUndone):
-            undo = found[0]
-            return (f"{who} redid what the undo took back: "
-                    f"{self._undone(undo.to, undo.version - 1, redo=True)}.")
-        return f"{who} redid what the last undo took back."
-
-    def _say_DisputeOpened(self, e: ev.DisputeOpened, who: str, hidden: set[str]) -> str:
-        upto = (f" and what followed, up to: {self._about(e.upto_version)}"
-                if e.upto_version else "")
-        return f"{who} disputed: {self._about(e.about_version)}{upto}. “{e.text}”"
-
-    def _say_DisputeRuled(self, e: ev.DisputeRuled, who: str, hidden: set[str]) -> str:
-        found = self._events(e.dispute - 1, e.dispute)
-        about = (self._about(found[0].about_version) if found
-                 and isinstance(found[0], ev.DisputeOpened) else "an earlier event")
-        order = {"none": "", "undo": " The match goes back to an earlier point.",
-                 "reroll": " The roll is made again.",
-                 "fork": " A what-if copy of the match carries on from there."}[e.order]
-        return f"{who} ruled on the dispute about {about}: “{e.ruling}”{order}"
-
-    def _say_UndoRequested(self, e: ev.UndoRequested, who: str, hidden: set[str]) -> str:
-        return (f"{who} asked to undo {self._undone(e.to, e.version - 1)}: "
-                "the other side must agree.")
-
-    def _say_UndoAccepted(self, e: ev.UndoAccepted, who: str, hidden: set[str]) -> str:
-        if e.actor == "referee":
-            return "Referee allowed the undo for everyone."
-        return f"{who} agreed to the undo."
-
-    def _say_UndoDeclined(self, e: ev.UndoDeclined, who: str, hidden: set[str]) -> str:
-        reason = f": “{e.reason}”" if e.reason else "."
-        return (f"Referee refused the undo{reason}" if e.actor == "referee"
-                else f"{who} declined the undo{reason}")
-
     def _say_UnitsActivated(self, e: ev.UnitsActivated, who: str, hidden: set[str]) -> str:
         side = self.names.side(e.side)
         if e.group and e.group.startswith("wing:"):
@@ -449,63 +291,6 @@ class Narrator:
             return (f"{side} activated the battlegroup {self.names.unit(e.group)}"
                     + (f": {self.names.units_of(rest)}" if rest else "") + ".")
         return f"{side} activated {self.names.units_of(e.unit_ids)}."
-
-    def _say_InitiativeRolled(self, e: ev.InitiativeRolled, who: str,
-                              hidden: set[str]) -> str:
-        n = self.names
-        earlier = self._rerolled(e)
-
-        def score(side: str) -> str:
-            die, cv = e.dice[side], e.cv.get(side, 0)
-            return f"{die}" if not cv else f"{die} + {cv} = {die + cv}"
-
-        ranked = [s for group in e.ranking for s in group]
-        if earlier is not None:
-            parts = [f"{n.side(s)} {earlier[s]}" + (f" (re-roll {score(s)})" if s in e.dice
-                                                    else "") for s in ranked if s in earlier]
-            title = "Initiative"
-        else:
-            parts = [f"{n.side(s)} {score(s)}" for s in ranked if s in e.dice]
-            title = "Initiative re-roll" if set(e.dice) < set(ranked) else "Initiative"
-        order = []
-        for group in e.ranking:
-            order.append(n.side(group[0]) if len(group) == 1
-                         else f"{n.sides_of(group)} (tied: roll again)")
-        return f"{title}: {', '.join(parts)}; order: {', '.join(order)}."
-
-    def _say_InitiativePassed(self, e: ev.InitiativePassed, who: str,
-                              hidden: set[str]) -> str:
-        return (f"{self.names.side(e.side)} handed first place to {self.names.side(e.to)}; "
-                f"order: {', '.join(self.names.side(s) for s in e.order)}.")
-
-    def _cards(self, e: ev.CardsDrawn | ev.CardsDiscarded, verb: str, hidden: set[str]) -> str:
-        side = self.names.side(e.side)
-        cards = plural(e.count, "card")
-        if "cards" in hidden or not e.cards:
-            return f"{side} {verb} {cards}."
-        return f"{side} {verb} {cards}: {listing(e.cards)}."
-
-    def _say_CardsDrawn(self, e: ev.CardsDrawn, who: str, hidden: set[str]) -> str:
-        return self._cards(e, "drew", hidden)
-
-    def _say_CardsDiscarded(self, e: ev.CardsDiscarded, who: str, hidden: set[str]) -> str:
-        return self._cards(e, "discarded", hidden)
-
-    def _say_CardPlayed(self, e: ev.CardPlayed, who: str, hidden: set[str]) -> str:
-        return f"{self.names.side(e.side)} played {e.card}."
-
-    def _say_DeckShuffled(self, e: ev.DeckShuffled, who: str, hidden: set[str]) -> str:
-        return (f"{who} shuffled every card of {self.names.side(e.side)} into a new deck "
-                "with the server's dice.")
-
-    def _say_DeckCut(self, e: ev.DeckCut, who: str, hidden: set[str]) -> str:
-        return (f"{self.names.seat(e.by)} cut {self.names.side(e.side)}'s deck: the top "
-                f"{plural(e.at, 'card')} went to the bottom.")
-
-    def _say_ResultRecorded(self, e: ev.ResultRecorded, who: str, hidden: set[str]) -> str:
-        failed = " (failed)" if e.failed else ""
-        return (f"Result of {self.names.text(e.of)}: {self.names.text(e.result)}{failed} "
-                f"({who}).")
 
     def _say_ReinforcementsAnnounced(self, e: ev.ReinforcementsAnnounced, who: str,
                                      hidden: set[str]) -> str:
@@ -552,15 +337,6 @@ class Narrator:
 
     def _say_MatchReopened(self, e: ev.MatchReopened, who: str, hidden: set[str]) -> str:
         return f"{who} reopened the match" + (f": {e.reason}." if e.reason else ".")
-
-    def _say_DiceSeedRevealed(self, e: ev.DiceSeedRevealed, who: str,
-                              hidden: set[str]) -> str:
-        cards = " and the card seed" if e.card_seed else ""
-        return (f"{who} revealed the dice seed{cards}: anyone can now check every server "
-                "roll so far.")
-
-    def _say_DiceCommitted(self, e: ev.DiceCommitted, who: str, hidden: set[str]) -> str:
-        return "A fresh secret dice seed was sealed for the rest of the match."
 
 
 def said(events: Iterable[ev.Event], viewer: str = "",
