@@ -3,7 +3,7 @@
 // number fields with their bounds, the map for a place), never as JSON. The page never
 // decides what is legal: the values offered are the ones the service listed.
 
-import { field, h } from "./dom.js";
+import { field, h, notice } from "./dom.js";
 
 const BOXES = ["reserve", "reinforcements", "eliminated", "transport"];
 let forms = 0;
@@ -66,7 +66,7 @@ function control(input, choice, opts, uid) {
     }
     case "choices": {
       if (values.length) {
-        const group = h("fieldset", { class: "picks" }, h("legend", {}, input.label),
+        const group = h("fieldset", { class: "picks", "data-required": required }, h("legend", {}, input.label),
           values.map((v, i) => h("label", { class: "pick" }, h("input", { type: "checkbox", name, value: String(i) }), valueLabel(v))),
           says ? h("small", { class: "hint" }, says) : null);
         return { el: group, read: (f) => { const picked = [...f.querySelectorAll(`input[name="${name}"]`)].filter((x) => x.checked).map((x) => values[Number(x.value)].value); return picked.length ? picked : undefined; } };
@@ -110,14 +110,20 @@ function control(input, choice, opts, uid) {
     case "position":
     case "location": {
       const text = h("input", { name, required, placeholder: input.kind === "location" ? "a hex, e.g. 0304" : "tap the map, or x, y" });
-      const pick = opts.pickOnMap ? h("button", { type: "button", class: "secondary", onclick: () => opts.pickOnMap(input.label, (pos) => { text.value = positionText(pos); }) }, "Tap the map") : null;
+      // the form is drawn again while the map waits for the tap: the place goes into the field
+      // as it is then (found by the form's key), not into this drawing's
+      const here = () => (opts.key && document.querySelector(`form[data-key="${CSS.escape(opts.key)}"] input[name="${CSS.escape(name)}"]`)) || text;
+      const pick = opts.pickOnMap ? h("button", { type: "button", class: "secondary", onclick: () => opts.pickOnMap(input.label, (pos) => { here().value = positionText(pos); }) }, "Tap the map") : null;
       return {
         el: h("div", { class: "place-field" }, field(input.label, text, says), pick),
-        read: () => (text.value.trim() ? (input.kind === "location" && !/,/.test(text.value) ? text.value.trim() : parsePosition(text.value)) : undefined),
+        // a location is a word the service keeps as it is: a hex, a box, or a point as "x,y"
+        read: () => (!text.value.trim() ? undefined
+          : input.kind === "location" ? text.value.trim().replace(/\s*,\s*/, ",") : parsePosition(text.value)),
       };
     }
     default: {  // text, id
-      const el = h("input", { name, required, maxlength: 2000, value: input.kind === "id" && typeof input.example === "string" ? input.example : undefined });
+      const example = typeof input.example === "string" ? input.example : undefined;
+      const el = h("input", { name, required, maxlength: 2000, value: input.kind === "id" ? example : undefined, placeholder: input.kind === "id" ? undefined : example && `e.g. ${example}` });
       return { el: field(input.label, el, says), read: () => { const v = el.value.trim(); if (!v) return undefined; return /^-?\d+(\.\d+)?$/.test(v) && input.name === "value" ? Number(v) : v; } };
     }
   }
@@ -129,7 +135,9 @@ function control(input, choice, opts, uid) {
  * leaves some inputs out (names); `opts.submitLabel` names the button.
  */
 export function inputForm(choice, submit, opts = {}) {
-  const uid = `in${++forms}`;
+  // Field names stay the same when the form is drawn again (a place tapped on the map, a live
+  // update), so keep.js puts back what was typed; radio groups are scoped by their form.
+  const uid = opts.key ? "in" : `in${++forms}`;
   const inputs = (choice.inputs || []).filter((i) => !(opts.skip || []).includes(i.name));
   const controls = inputs.map((input) => ({ input, ...control(input, choice, opts, uid) }));
   const form = h("form", { class: "input-form", "data-key": opts.key || uid },
@@ -141,6 +149,8 @@ export function inputForm(choice, submit, opts = {}) {
     const body = structuredClone(choice.body);
     for (const c of controls) {
       const value = c.read(form);
+      // a list of ticks has no `required` of its own: at least one must be ticked
+      if (value === undefined && c.input.required) { notice(`Choose at least one: ${c.input.label}.`); return; }
       if (value !== undefined) setPath(body, c.input.name, value);
     }
     submit(body);

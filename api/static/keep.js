@@ -8,7 +8,9 @@ export function snapshot(section) {
   let focus = null;
   for (const el of section.querySelectorAll("[data-key] input, [data-key] textarea, [data-key] select")) {
     const key = `${el.closest("[data-key]").dataset.key}/${el.name}`;
-    values.set(key, el.value);
+    // a tick or a picked radio is its `checked`; any other field its value
+    const checkable = el.type === "checkbox" || el.type === "radio";
+    values.set(checkable ? `${key}=${el.value}` : key, checkable ? el.checked : el.value);
     if (el === document.activeElement) focus = key;
   }
   return { open, values, focus };
@@ -18,7 +20,9 @@ export function restore(section, { open, values, focus }) {
   for (const d of section.querySelectorAll("details[data-key]")) if (open.has(d.dataset.key)) d.open = true;
   for (const el of section.querySelectorAll("[data-key] input, [data-key] textarea, [data-key] select")) {
     const key = `${el.closest("[data-key]").dataset.key}/${el.name}`;
-    if (values.has(key)) el.value = values.get(key);
+    if (el.type === "checkbox" || el.type === "radio") {
+      if (values.has(`${key}=${el.value}`)) el.checked = values.get(`${key}=${el.value}`);
+    } else if (values.has(key)) el.value = values.get(key);
     if (key === focus) el.focus();
   }
 }

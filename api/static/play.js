@@ -139,10 +139,13 @@ function choiceLabel(action, i, indexes) {
   return `${choice.label}: ${asks.length ? asks.join(", ") : "as the rules have it"}`;
 }
 
-/** The step's own actions: not bookkeeping, not the end or notes; where there are none and
- *  the step cannot be left yet, what else it allows that is not about one unit. */
-function stepActions(legal) {
-  const own = legal.actions.filter((a) => !ANYTIME.has(a.type) && !BOOKKEEPING.has(a.type));
+/** The step's own actions: not bookkeeping, not the end or notes, and the first action the
+ *  step names even when it is bookkeeping elsewhere (setting the weather tracks is the
+ *  Weather step's move); where there are none and the step cannot be left yet, what else it
+ *  allows that is not about one unit. */
+export function stepActions(legal, allows) {
+  const first = allows.find((type) => type !== "*" && type !== "roll_dice");
+  const own = legal.actions.filter((a) => !ANYTIME.has(a.type) && (!BOOKKEEPING.has(a.type) || a.type === first));
   if (own.length || legal.advance.legal) return own;
   return legal.actions.filter((a) => !ANYTIME.has(a.type) && !a.choices.every((c) => c.unit_id));
 }
@@ -165,7 +168,7 @@ export function renderPlay(table) {
   const legal = table.legal;
   if (!legal) return [step, h("p", { class: "hint" }, "What you may do could not be read; it will be read again with the next update.")];
   const expects = t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, inWords(table, x)))) : null;
-  const own = stepActions(legal);
+  const own = stepActions(legal, t.allows);
   return [
     step,
     expects,
@@ -199,7 +202,8 @@ function advanceRow(table, advance) {
 export function renderMore(table) {
   if (!table.canAct) return h("p", { class: "hint" }, table.at !== null ? "Back to now to act." : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
   if (!table.legal) return null;
-  const rest = table.legal.actions.filter((a) => BOOKKEEPING.has(a.type) || a.type === "add_note" || a.type === "open_dispute");
+  const own = new Set(stepActions(table.legal, table.board.turn.allows));
+  const rest = table.legal.actions.filter((a) => !own.has(a) && (BOOKKEEPING.has(a.type) || a.type === "add_note" || a.type === "open_dispute"));
   return [
     h("p", { class: "hint" }, "Bookkeeping the rules allow now, and notes. The end of the match is under Turn."),
     h("div", { class: "moves" }, rest.map((a) => actionBlock(table, a, "more"))),

@@ -89,7 +89,8 @@ export function renderTurn(table) {
     h("p", { class: "turn-line", id: "turn-marker" },
       h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, t.rule ? ` (${t.rule})` : "",
       t.active_side ? ` · active: ${table.sideName(t.active_side)}` : "",
-      Object.entries(t.roles || {}).map(([role, side]) => ` · ${role}: ${table.sideName(side)}`)),
+      // a role the rules name (the attacker); a side that is its own role says nothing new
+      Object.entries(t.roles || {}).filter(([role, side]) => role !== side).map(([role, side]) => ` · ${role}: ${table.sideName(side)}`)),
     h("ol", { class: "sequence", "aria-label": "Sequence of play, around this step" },
       at > 1 ? h("li", { class: "more" }, "…") : null,
       near.map(([step]) => chip(step, step === t.step)),

@@ -69,6 +69,9 @@ class Phone:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("response", self._response)
+        self.posted = ""  # the last action posted, for a failure's message
+        self.page.on("request", lambda r: setattr(self, "posted", r.post_data or "")
+                     if r.method == "POST" and r.url.endswith("/actions") else None)
         self.page.on("requestfailed", self._request_failed)
         self.shots = 0
         self.counted = "act"
@@ -139,9 +142,14 @@ class Phone:
     def acted(self) -> str:
         """Wait for the success notice of the last action; fail on an error notice."""
         notice = self.page.locator("#notice")
-        self.page.wait_for_function("() => document.querySelector('#notice').textContent !== ''")
+        try:
+            self.page.wait_for_function(
+                "() => document.querySelector('#notice').textContent !== ''", timeout=15000)
+        except Exception as error:  # say what the page showed, not only that it timed out
+            raise AssertionError(f"no notice after {self.tapped[-3:]}; Your move said: "
+                                 + self.play.inner_text()) from error
         text = str(notice.text_content())
-        assert "ok" in (notice.get_attribute("class") or ""), text
+        assert "ok" in (notice.get_attribute("class") or ""), f"{text} after {self.tapped[-3:]}: {self.posted}"
         assert not re.search(r"version \d+|[a-z]+_[a-z]+", text), f"the notice is not in words: {text}"
         self.page.evaluate("document.querySelector('#notice').hidden = true")
         self.settle()
@@ -226,9 +234,10 @@ class Phone:
                 self.tap(detail.locator(".input-form button[type=submit]").first, counted)
         return self.acted()
 
-    def play_turn(self, name: str, moves: int = 150) -> list[str]:
+    def play_turn(self, name: str, moves: int = 150, *, eager: bool = False) -> list[str]:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
-        step when it is enabled, else the first of the step's actions (its first choice,
+        step when it is enabled (`eager`: once each of the step's actions offered to this
+        seat has been taken), else the first of the step's actions (its first choice,
         rolled here, the first value of a choice, a number's least value). Returns what
         was done, in the notices' words. After each action that activates, the unit's card
         no longer offers Activate."""
@@ -238,29 +247,43 @@ class Phone:
         for n in range(moves):
             if self.turn() > start:
                 return done
-            if self.page.locator("#advance").is_enabled():
+            chosen = eager and self.choose(taken, once=True)
+            if not chosen and self.page.locator("#advance").is_enabled():
                 self.next_step()
                 done.append(f"next step ({self.step()})")
                 if n % 4 == 0:
                     self.screen(f"{name}-{self.step().replace('/', '-')}")
                 continue
-            if not self.choose(taken):
+            if not chosen and not self.choose(taken):
                 if self.other_seat():
                     continue
                 raise AssertionError("nothing (new) offered and Next step refused: "
                                      + " ".join(self.page.locator("#advance-why").all_inner_texts()))
             counted = self.counted
             detail = self.play.locator(".choice-detail")
-            if detail.count():
-                if detail.get_by_role("button", name="Roll here").count():
-                    self.tap(detail.get_by_role("button", name="Roll here"), "roll")
-                elif detail.locator(".picks-quick button").count():
+            placing = self.page.locator("#board svg.map.placing")
+            if placing.count():  # a move: the next tap on the map says where
+                self.tap(placing, "move")
+            elif detail.count():
+                if detail.locator(".picks-quick button").count():
                     self.tap(detail.locator(".picks-quick button").first, counted)
+                elif detail.get_by_role("button", name="Roll here").count() and not detail.locator(
+                        ".input-form [required]").count():
+                    self.tap(detail.get_by_role("button", name="Roll here"), "roll")
                 else:
                     form = detail.locator(".input-form").first
+                    for pick in form.get_by_role("button", name="Tap the map").all():
+                        self.tap(pick, counted)  # then the map's middle, as a player would
+                        self.page.locator("#board svg.map").tap()
                     for field in form.locator("input[type=number][required]").all():
                         field.fill(field.get_attribute("min") or "1")
+                    for field in form.locator("input:not([type])[required]").all():
+                        if not field.input_value():  # words a player types: as the example
+                            example = (field.get_attribute("placeholder") or "").removeprefix("e.g. ")
+                            field.fill(example or "east-road")
                     for group in form.locator("fieldset.picks:has(input[type=radio][required])").all():
+                        self.tap(group.locator("label.pick").first, counted)
+                    for group in form.locator("fieldset.picks[data-required]").all():
                         self.tap(group.locator("label.pick").first, counted)
                     self.tap(form.locator("button[type=submit]"), counted)
             said = self.acted()
@@ -282,9 +305,10 @@ class Phone:
         self.as_seat(here)
         return False
 
-    def choose(self, taken: set[str]) -> bool:
+    def choose(self, taken: set[str], once: bool = False) -> bool:
         """Tap the first of Your move's actions (and, in its picker, the first choice) not
-        yet taken in this step and seat; False when there is none."""
+        yet taken in this step and seat (`once`: an action is taken with one choice only);
+        False when there is none."""
         where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
         buttons = self.play.locator(".moves > button.big.action")
         for i in range(buttons.count()):
@@ -292,7 +316,7 @@ class Phone:
             self.counted = "activate" if title.startswith("Activate") else (
                 "roll" if "roll" in title.lower() else "act")
             picker = title.endswith("…")
-            if not picker and f"{where}|{title}" in taken:
+            if f"{where}|{title}" in taken:
                 continue
             if picker:
                 self.tap(buttons.nth(i), self.counted)
@@ -300,6 +324,8 @@ class Phone:
                     key = f"{where}|{title}|{choice.inner_text()}"
                     if key not in taken:
                         taken.add(key)
+                        if once:  # one choice of each action in each step is enough
+                            taken.add(f"{where}|{title}")
                         self.tap(choice, self.counted)
                         return True
                 self.tap(self.play.locator(".picker").get_by_role("button", name="Cancel"), "act")

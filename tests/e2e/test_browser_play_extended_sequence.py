@@ -23,7 +23,9 @@ def test_a_whole_turn_of_extended_sequence(
     phone.open(new_match(server, "extended-sequence-demo"))
     phone.screen("first-screen")
     assert phone.page.locator("#play").bounding_box()["y"] < 844  # on the first screen
-    done = phone.play_turn("extended-sequence")
+    done = phone.play_turn("extended-sequence", eager=True)
     assert phone.turn() == 2, done
+    # the steps' own moves were taken, not only Next step: the weather tracks set, rolls made
+    assert phone.taps["act"] + phone.taps["roll"] >= 3, (phone.taps, done)
     phone.screen("turn-2")
     phone.close()
