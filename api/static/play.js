@@ -139,14 +139,16 @@ function choiceLabel(action, i, indexes) {
   return `${choice.label}: ${asks.length ? asks.join(", ") : "as the rules have it"}`;
 }
 
-/** The step's own actions: not bookkeeping, not the end or notes, and the first action the
- *  step names even when it is bookkeeping elsewhere (setting the weather tracks is the
- *  Weather step's move); where there are none and the step cannot be left yet, what else it
- *  allows that is not about one unit. */
+/** The step's own actions: not bookkeeping, not the end or notes; in a step that names only
+ *  bookkeeping, the first it names (setting the weather tracks is the Weather step's move);
+ *  where there are none and the step cannot be left yet, what else it allows that is not
+ *  about one unit. */
 export function stepActions(legal, allows) {
-  const first = allows.find((type) => type !== "*" && type !== "roll_dice");
+  const first = allows.every((type) => BOOKKEEPING.has(type)) ? allows.find((type) => type !== "roll_dice") : null;
   const own = legal.actions.filter((a) => !ANYTIME.has(a.type) && (!BOOKKEEPING.has(a.type) || a.type === first));
-  if (own.length || legal.advance.legal) return own;
+  // a step whose own move is another seat's now (a battlegroup left to activate) waits for it
+  const named = allows.some((type) => type !== "*" && !BOOKKEEPING.has(type) && !ANYTIME.has(type));
+  if (own.length || legal.advance.legal || named) return own;
   return legal.actions.filter((a) => !ANYTIME.has(a.type) && !a.choices.every((c) => c.unit_id));
 }
 
