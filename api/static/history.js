@@ -93,7 +93,8 @@ function undoReach(table) {
     : "Your own latest actions undo at once; further back the other side is asked.";
 }
 
-async function undoLast(table) {
+/** Undo the last action (Undo and time travel, and Your move's own Undo button). */
+export async function undoLast(table) {
   const done = await table.post("/undo", {});
   if (!done) return;
   const made = done.events.map((e) => saidAt(table, e.version)).filter(Boolean);

@@ -63,6 +63,14 @@ def test_a_whole_turn_of_atomic_africa_from_both_seats(
             phone.tap(card.get_by_role("button", name="wound", exact=True), "marker")
             phone.acted()
             assert "wounds: 1" in card.locator(".flags").inner_text()
+            # Undo is in Your move, one tap: the wound is taken back, then placed again
+            phone.tap(page.locator("#undo-here"), "undo")
+            phone.acted()
+            assert "wounds" not in phone.unit_card(unit).inner_text()
+            card = phone.unit_card(unit)
+            phone.tap(card.get_by_role("button", name="Place a marker", exact=True), "marker")
+            phone.tap(card.get_by_role("button", name="wound", exact=True), "marker")
+            phone.acted()
         phone.screen(f"activated-{unit.replace(' ', '-')}")
         phone.next_step()
 
