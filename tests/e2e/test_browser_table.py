@@ -272,7 +272,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     screenshots(red, "08-red-morale-roll")
 
     # Undo across the die: red asks, blue's page shows the question live, blue accepts.
-    red.get_by_role("button", name="Undo").click()
+    red.locator("#undo-here").click()
     acted(red)
     wait_version(blue, rolled + 1)
     prompt = blue.locator("#prompt")
@@ -414,7 +414,7 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
             moved = re.search(r"at ([\d.]+), ([\d.]+)", unit_card(page, "sq1").inner_text())
             assert moved and (moved.groups() != ("10", "12"))
             # the move is red's own since the last barrier: undo is immediate, redo too
-            page.get_by_role("button", name="Undo").click()
+            page.locator("#undo").click()
             acted(page)
             assert "at 10, 12" in unit_card(page, "sq1").inner_text()
             page.get_by_role("button", name="Redo").click()
