@@ -189,27 +189,24 @@ def remove_unit(p: Probe) -> Offers:
             for reason in REASONS)
 
 
-def lose_step(p: Probe) -> Offers:
+def _per_unit(p: Probe, kind: str, **extra: Any) -> Offers:
+    """One candidate of `kind` for each unit in play, with nothing more to give but `extra`."""
     for unit in p.units:
-        yield "lose_step", [Candidate(label=unit.name, unit_id=unit.id,
-                                      body=_body("lose_step", unit))]
+        yield kind, [Candidate(label=unit.name, unit_id=unit.id, body=_body(kind, unit), **extra)]
+
+
+def lose_step(p: Probe) -> Offers:
+    return _per_unit(p, "lose_step")
 
 
 def gain_step(p: Probe) -> Offers:
-    for unit in p.units:
-        yield "gain_step", [Candidate(label=unit.name, unit_id=unit.id,
-                                      body=_body("gain_step", unit),
-                                      inputs=(text("rule", "The rule that gives it"),
-                                              text("reason", "Why")))]
+    return _per_unit(p, "gain_step", inputs=(text("rule", "The rule that gives it"),
+                                             text("reason", "Why")))
 
 
 def activate(p: Probe) -> Offers:
-    for unit in p.units:
-        yield "activate_unit", [Candidate(label=unit.name, unit_id=unit.id,
-                                          body=_body("activate_unit", unit))]
+    return _per_unit(p, "activate_unit")
 
 
 def morale(p: Probe) -> Offers:
-    for unit in p.units:
-        yield "roll_morale", [Candidate(label=unit.name, unit_id=unit.id, dice=True,
-                                        body=_body("roll_morale", unit))]
+    return _per_unit(p, "roll_morale", dice=True)
