@@ -23,7 +23,7 @@ from typing import Any
 
 from domain import commands as cmd
 from domain.context import REFEREE
-from domain.errors import NotYourTurn
+from domain.errors import InvalidAction, NotYourTurn
 from domain.sequence import SequenceOfPlay, Step, current_roles
 from domain.state import MatchState
 
@@ -226,3 +226,17 @@ def _done(sequence: SequenceOfPlay, state: MatchState, actor: str, step: Step) -
         f"side '{actor}' has said it is done with step '{state.turn.step}'; waiting for "
         + (", ".join(waiting) or "the referee"), rule=step.rule or "core-sequence",
         allowed=[*waiting, REFEREE])
+
+
+def check_notifications(asker: str, seat: str, sides: Iterable[str]) -> None:
+    """Whether `asker` may register, read or delete the notifications of `seat` (a side
+    of the match or the referee): a side its own, the referee any seat's; a spectator or
+    a join token none (docs/notifications.md)."""
+    sides = list(sides)
+    if seat != REFEREE and seat not in sides:
+        raise InvalidAction(f"this match has no seat '{seat}'", rule="core-notifications",
+                            allowed=[*sides, REFEREE])
+    if asker != REFEREE and asker != seat:
+        raise NotYourTurn(f"'{asker}' may not see or change the notifications of '{seat}': "
+                          "a seat has its own, the referee any seat's",
+                          rule="core-notifications", allowed=sorted({seat, REFEREE}))
