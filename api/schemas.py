@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from domain.commands import MAX_INT
 from domain.state import Outcome
-from projections.views import BoardView, Point, SideView, TurnView, VPView
+from projections.views import BoardView, Point, SideView, TurnView, VPView, WaitingView
 
 
 class MatchCreated(BaseModel):
@@ -64,6 +64,8 @@ class MatchPublic(BaseModel):
     chain_head: str = Field(description="the hash of the latest event (docs/integrity.md)")
     dice_commitment: str = Field(description="SHA-256 of the current secret dice seed")
     viewer: str = Field(description="whose token asked: `referee`, `spectator` or a side id")
+    waiting: WaitingView | None = Field(default=None, description="whose turn: the seats the "
+                                        "match waits for now and why (docs/table.md)")
 
 
 class UndoCreate(BaseModel):

@@ -12,7 +12,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.authority import movers, seats, waiting_for
+from domain.context import REFEREE
 from domain.events import sees_private
+from domain.history import UndoRequest
 from domain.rulesets import get_ruleset
 from domain.sequence import current_roles
 from domain.state import (
@@ -25,6 +27,7 @@ from domain.state import (
     TrackValue,
     Unit,
 )
+from domain.waiting import waiting_for_seats
 from projections.colours import side_colours
 
 HEX_ID = re.compile(r"^(\d{2})(\d{2})$")  # a map hex: column and row, "1405"
@@ -129,6 +132,33 @@ class MapView(BaseModel):
     cities: list[City]
 
 
+class WaitView(BaseModel):
+    seat: str = Field(description="a side id, or `referee`")
+    name: str = Field(description="the side's name as the scenario gives it, or `the referee`")
+    reason: str = Field(description="why the match waits for it, in words")
+
+
+class WaitingView(BaseModel):
+    """Whose turn: the seats the match waits for now (docs/table.md, "Whose turn")."""
+
+    seats: list[str] = Field(description="each seat waited for, once, in order")
+    waits: list[WaitView]
+    ended: bool = Field(description="the match has ended: it waits for nobody")
+    words: str = Field(description="the same in one sentence")
+
+
+def waiting_view(state: MatchState, pending: UndoRequest | None = None) -> WaitingView:
+    """The seats the match waits for (`domain.waiting`), with the sides' names."""
+    found = waiting_for_seats(state, get_ruleset(state.ruleset, state.options), pending)
+    names = {s.id: s.name for s in state.sides} | {REFEREE: "the referee"}
+    waits = [WaitView(seat=w.seat, name=names.get(w.seat, w.seat), reason=w.reason)
+             for w in found.waits]
+    words = "The match has ended." if found.ended else "Waiting for " + "; ".join(
+        f"{w.name} ({w.reason})" for w in waits) + "."
+    return WaitingView(seats=list(dict.fromkeys(found.seats)), waits=waits, ended=found.ended,
+                       words=words)
+
+
 class BoardView(BaseModel):
     ruleset: str
     scenario: str
@@ -143,6 +173,7 @@ class BoardView(BaseModel):
     recent_rolls: tuple[DiceRoll, ...]
     vp: VPView
     map: MapView | None = None  # the hex map's extent and cities; none on a table
+    waiting: WaitingView | None = None  # whose turn (with the undo request, when given)
 
 
 def turn_view(state: MatchState) -> TurnView:
@@ -202,8 +233,10 @@ def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
     return out
 
 
-def board_view(state: MatchState, viewer: str = "") -> BoardView:
-    """The board as seat `viewer` may see it (private cards only for their owner)."""
+def board_view(state: MatchState, viewer: str = "",
+               pending: UndoRequest | None = None) -> BoardView:
+    """The board as seat `viewer` may see it (private cards only for their owner), and
+    whose turn it is (`pending`: the undo request waiting for an answer, if any)."""
     ruleset = get_ruleset(state.ruleset, state.options)
     info = ruleset.unit_info
     units = [UnitView(**dict(u), computed=info(state, u) if info else {})
@@ -222,6 +255,7 @@ def board_view(state: MatchState, viewer: str = "") -> BoardView:
         recent_rolls=state.dice.recent,
         vp=vp_view(state),
         map=map_view(state),
+        waiting=waiting_view(state, pending),
     )
 
 

@@ -25,7 +25,7 @@ from domain.application import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry
-from projections.views import side_views, turn_view
+from projections.views import side_views, turn_view, waiting_view
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -112,7 +112,7 @@ def get_match(match_id: UUID, matches: MatchesDep, who: ReaderDep,
         seats=[SeatPublic(side=side, player=player) for side, player in head.seats],
         version=head.version, turn=turn_view(state), outcome=state.outcome,
         chain_head=head.chain_head, dice_commitment=matches.dice_commitment(match_id),
-        viewer=who.name,
+        viewer=who.name, waiting=waiting_view(state, head.undo_request),
     )
 
 

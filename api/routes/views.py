@@ -48,7 +48,8 @@ async def board(match_id: UUID, reading: ReadingDep, query: PointDep,
 
     def read() -> BoardPublic:
         frame, point = _at(matches, match_id, query, response)
-        return BoardPublic(point=point, **dict(board_view(frame.state, who.name)))
+        return BoardPublic(point=point, **dict(board_view(frame.state, who.name,
+                                                              frame.undo_request)))
 
     if not query.given():
         return await held_read(matches, match_id, read)

@@ -97,9 +97,9 @@ def test_a_pending_undo_waits_for_the_other_sides_consent() -> None:
     table.act("allied", type="roll_dice", notation="1d6", purpose="weather")  # a barrier
     [asked] = table.undo(actor="allied")
     assert type(asked).__name__ == "UndoRequested"
-    assert waits(table) == [("allied", "to act in Weather"),
-                            ("german", f"to answer Allied's request to undo back to version "
-                                       f"{asked.to}")]  # type: ignore[attr-defined]
+    asked_to = asked.to  # type: ignore[attr-defined]
+    answer = f"to answer Allied's request to undo back to version {asked_to}"
+    assert waits(table) == [("allied", "to act in Weather"), ("german", answer)]
     table.answer("german", accept=True)
     assert waits(table) == [("allied", "to act in Weather")]
 
