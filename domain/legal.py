@@ -26,6 +26,7 @@ from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
 from domain.errors import DomainError
 from domain.legal_model import Choice, Input, LegalAction, LegalActions, NextStep
+from domain.legal_own import own_ids
 from domain.legal_probe import ACTIONS, COMMANDS, Probe
 from domain.legal_units import Offers
 from domain.legal_words import in_words, side_name, title
@@ -75,6 +76,8 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *,
                 groups.setdefault(key, []).append(choice)
     actions = tuple(_action(key, choices, probe) for key, choices in groups.items())
     advance = next_step(probe)
+    own = own_ids(step.allows, actions, advance.legal)
+    actions = tuple(a.model_copy(update={"own": a.id in own}) for a in actions)
     reason = advance.reason if state.outcome is not None else None
     return LegalActions(**here, reason=reason, actions=actions, advance=advance)
 

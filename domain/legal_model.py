@@ -88,6 +88,7 @@ class LegalAction(_Frozen):
     title: str
     rule: str | None = None
     choices: tuple[Choice, ...]
+    own: bool = False  # the step's own move (shown first), not bookkeeping (domain.legal_own)
 
 
 class NextStep(_Frozen):

@@ -9,8 +9,6 @@ import { $, h } from "./dom.js";
 import { undoLast } from "./history.js";
 import { inputForm, tableDiceForm } from "./inputs.js";
 
-/** Actions any step allows: notes, disputes, the end (shown in the log, Turn and ending.js). */
-export const ANYTIME = new Set(["add_note", "open_dispute", "end_match", "concede", "reopen_match"]);
 /** Bookkeeping most steps allow: offered on unit cards and under More actions, not as the step's move. */
 export const BOOKKEEPING = new Set(["deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker",
   "roll_dice", "remove_unit", "set_track", "score_vp", "record_roll"]);
@@ -140,17 +138,9 @@ function choiceLabel(action, i, indexes) {
   return `${choice.label}: ${asks.length ? asks.join(", ") : "as the rules have it"}`;
 }
 
-/** The step's own actions: not bookkeeping, not the end or notes; in a step that names only
- *  bookkeeping, the first it names (setting the weather tracks is the Weather step's move);
- *  where there are none and the step cannot be left yet, what else it allows that is not
- *  about one unit. */
-export function stepActions(legal, allows) {
-  const first = allows.every((type) => BOOKKEEPING.has(type)) ? allows.find((type) => type !== "roll_dice") : null;
-  const own = legal.actions.filter((a) => !ANYTIME.has(a.type) && (!BOOKKEEPING.has(a.type) || a.type === first));
-  // a step whose own move is another seat's now (a battlegroup left to activate) waits for it
-  const named = allows.some((type) => type !== "*" && !BOOKKEEPING.has(type) && !ANYTIME.has(type));
-  if (own.length || legal.advance.legal || named) return own;
-  return legal.actions.filter((a) => !ANYTIME.has(a.type) && !a.choices.every((c) => c.unit_id));
+/** The step's own actions, as the service marks them (`own`: docs/legal-actions.md). */
+export function stepActions(legal) {
+  return legal.actions.filter((a) => a.own);
 }
 
 /** Ids in the service's words replaced by names ("red to activate one of: sq1" → names). */
@@ -171,7 +161,7 @@ export function renderPlay(table) {
   const legal = table.legal;
   if (!legal) return [step, h("p", { class: "hint" }, "What you may do could not be read; it will be read again with the next update.")];
   const expects = t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, inWords(table, x)))) : null;
-  const own = stepActions(legal, t.allows);
+  const own = stepActions(legal);
   return [
     step,
     expects,
@@ -207,7 +197,7 @@ function advanceRow(table, advance) {
 export function renderMore(table) {
   if (!table.canAct) return h("p", { class: "hint" }, table.at !== null ? "Back to now to act." : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
   if (!table.legal) return null;
-  const own = new Set(stepActions(table.legal, table.board.turn.allows));
+  const own = new Set(stepActions(table.legal));
   const rest = table.legal.actions.filter((a) => !own.has(a) && (BOOKKEEPING.has(a.type) || a.type === "add_note" || a.type === "open_dispute"));
   return [
     h("p", { class: "hint" }, "Bookkeeping the rules allow now, and notes. The end of the match is under Turn."),
