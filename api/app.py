@@ -16,12 +16,14 @@ from api.quotas import Quotas
 from api.routes import actions, disputes, events, health, integrity, invitation, live, views, web
 from api.routes import legal as legal_routes
 from api.routes import matches as match_routes
+from api.routes import notifications as notification_routes
 from api.routes import rulesets as ruleset_routes
 from api.routes import scenarios as scenario_routes
 from api.settings import Settings
 from domain.application import Matches
 from projections.catalogue import open_catalogue
 from projections.feed import MatchFeed
+from projections.notify import NotifyService
 
 DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
 
@@ -42,6 +44,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         app.state.catalogue.start()
         app.state.feed = MatchFeed(app.state.matches)
         app.state.feed.start()
+        app.state.notify = NotifyService(app.state.matches, settings.notify_config())
+        app.state.notify.start()  # "your turn" notices (docs/notifications.md)
         app.state.ready = True
         try:
             yield
@@ -49,6 +53,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
             app.state.ready = False  # readiness fails while shutting down
             app.state.catalogue.stop()
             app.state.feed.stop()
+            app.state.notify.stop()
             if owned:
                 app.state.matches.close()
 
@@ -74,7 +79,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.add_middleware(BodyDeadline, seconds=settings.body_timeout)
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
-                   invitation, scenario_routes, ruleset_routes, health, web):
+                   invitation, scenario_routes, ruleset_routes, notification_routes, health, web):
         app.include_router(module.router)
     app.mount("/static", web.static_files, name="static")
     return app

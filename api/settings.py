@@ -9,8 +9,20 @@ from collections.abc import Callable
 from typing import Any
 
 from limits import parse_many
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    field_validator,
+)
 
+from projections.notify import NotifyConfig
+from projections.notify_channels import SmtpConfig
+from projections.notify_delivery import DeliveryConfig
+from projections.notify_outbox import OutboxConfig
 from projections.store import env_from_environment
 
 MiB = 1024 * 1024
@@ -30,6 +42,16 @@ def _env(name: str, default: Any, cast: Callable[[str], Any], meaning: str) -> A
             raise ValueError(f"{variable}={raw!r} is not a {cast.__name__}") from None
     return Field(default_factory=read, description=meaning,
                  json_schema_extra={"variable": variable, "default": default, "cast": cast})
+
+
+def flag(raw: str) -> bool:
+    """A yes/no setting: 1, true, yes, on, or 0, false, no, off."""
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{raw!r} is not yes or no")
 
 
 class Settings(BaseModel):
@@ -76,6 +98,63 @@ class Settings(BaseModel):
         if value.lower() != "off":
             parse_many(value)  # ValueError names what it could not read
         return value
+
+    # "Your turn" notifications (docs/notifications.md).
+    public_url: str = _env(
+        "PUBLIC_URL", "", str,
+        "the service's address as players reach it, for the links in notices "
+        "(default http://HOST:PORT)")
+    notify_quiet: PositiveFloat = _env(
+        "NOTIFY_QUIET", 12 * 3600.0, float,
+        "seconds a seat may stay waited for before a reminder")
+    notify_reminders: NonNegativeInt = _env(
+        "NOTIFY_REMINDERS", 2, int, "reminders at most per handoff (0: none)")
+    notify_max_per_seat: PositiveInt = _env(
+        "NOTIFY_MAX_PER_SEAT", 5, int, "registrations at most per seat of a match, else 409")
+    notify_max_attempts: PositiveInt = _env(
+        "NOTIFY_MAX_ATTEMPTS", 8, int, "attempts at most per notice before it is failed")
+    notify_backoff: PositiveFloat = _env(
+        "NOTIFY_BACKOFF", 2.0, float,
+        "seconds before the first retry of a notice; doubled each time, with jitter")
+    notify_lease: PositiveFloat = _env(
+        "NOTIFY_LEASE", 30.0, float,
+        "seconds a claimed notice is its sender's before another may send it again")
+    notify_poll: PositiveFloat = _env(
+        "NOTIFY_POLL", 0.25, float, "seconds between the notifier's looks at the store")
+    notify_allow_private: bool = _env(
+        "NOTIFY_ALLOW_PRIVATE", False, flag,
+        "let webhooks and push endpoints be loopback or private addresses (tests only)")
+    presence_ttl: PositiveFloat = _env(
+        "PRESENCE_TTL", 45.0, float,
+        "seconds a table page's heartbeat counts its seat as present (not notified)")
+    smtp_host: str = _env("SMTP_HOST", "", str, "SMTP server for e-mail notices (off if empty)")
+    smtp_port: PositiveInt = _env("SMTP_PORT", 587, int, "SMTP port")
+    smtp_tls: str = _env("SMTP_TLS", "starttls", str, "SMTP TLS: none, starttls or tls")
+    smtp_user: str = _env("SMTP_USER", "", str, "SMTP user name (none if empty)")
+    smtp_password: str = _env("SMTP_PASSWORD", "", str, "SMTP password")
+    smtp_from: str = _env("SMTP_FROM", "", str, "the notices' From address")
+    vapid_subject: str = _env(
+        "VAPID_SUBJECT", "", str, "Web Push contact (mailto: or https: URL) sent to push services")
+
+    @field_validator("smtp_tls")
+    @classmethod
+    def _tls(cls, value: str) -> str:
+        if value not in ("none", "starttls", "tls"):
+            raise ValueError("SMTP TLS must be none, starttls or tls")
+        return value
+
+    def notify_config(self) -> NotifyConfig:
+        return NotifyConfig(
+            outbox=OutboxConfig(public_url=self.public_url or f"http://{self.host}:{self.port}",
+                                quiet=self.notify_quiet, reminders=self.notify_reminders),
+            delivery=DeliveryConfig(lease=self.notify_lease,
+                                    max_attempts=self.notify_max_attempts,
+                                    backoff=self.notify_backoff),
+            smtp=SmtpConfig(host=self.smtp_host, port=self.smtp_port, tls=self.smtp_tls,
+                            user=self.smtp_user, password=self.smtp_password,
+                            sender=self.smtp_from),
+            allow_private=self.notify_allow_private, vapid_subject=self.vapid_subject,
+            poll=self.notify_poll)
 
     def store_env(self) -> dict[str, str]:
         return env_from_environment(self.db)

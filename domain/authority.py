@@ -233,10 +233,14 @@ def check_notifications(asker: str, seat: str, sides: Iterable[str]) -> None:
     of the match or the referee): a side its own, the referee any seat's; a spectator or
     a join token none (docs/notifications.md)."""
     sides = list(sides)
+    if asker != REFEREE and asker not in sides:
+        raise NotYourTurn("only a side or the referee has notifications (not a spectator, "
+                          "nor a join token before it joins)", rule="core-notifications",
+                          allowed=[*sides, REFEREE])
     if seat != REFEREE and seat not in sides:
         raise InvalidAction(f"this match has no seat '{seat}'", rule="core-notifications",
                             allowed=[*sides, REFEREE])
-    if asker != REFEREE and asker != seat:
+    if asker not in (REFEREE, seat):
         raise NotYourTurn(f"'{asker}' may not see or change the notifications of '{seat}': "
                           "a seat has its own, the referee any seat's",
                           rule="core-notifications", allowed=sorted({seat, REFEREE}))

@@ -1,0 +1,112 @@
+"""The notifier: the outbox projection (`notify_outbox`), its reminders and the delivery
+(`notify_delivery`), run beside the catalogue: in the API process when projections are
+inline (the default), in `battlelog project` when `BATTLELOG_PROJECTIONS=external`.
+
+Several processes may run it on one PostgreSQL: the outbox's tracking record lets one of
+them write each event's notices (the other's transaction fails and writes nothing), and
+claims with `SKIP LOCKED` share the delivery. docs/notifications.md tells it for users."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+from domain.application import Matches
+from projections.notify_channels import Channels, SmtpConfig, make_vapid
+from projections.notify_delivery import Deliverer, DeliveryConfig
+from projections.notify_outbox import Outbox, OutboxConfig
+from projections.notify_store import NotifyView, open_view
+from projections.store import projections_inline
+from projections.ticker import Ticker
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class NotifyConfig:
+    outbox: OutboxConfig = field(default_factory=OutboxConfig)
+    delivery: DeliveryConfig = field(default_factory=DeliveryConfig)
+    smtp: SmtpConfig = field(default_factory=SmtpConfig)
+    allow_private: bool = False  # loopback and private addresses as targets (tests only)
+    vapid_subject: str = ""
+    poll: float = 0.25  # seconds between looks at the store for others' saves
+
+
+class NotifyService:
+    def __init__(self, matches: Matches, config: NotifyConfig | None = None) -> None:
+        self.matches = matches
+        self.config = config or NotifyConfig()
+        postgres = matches.env.get("PERSISTENCE_MODULE", "").startswith("eventsourcing.postgres")
+        self.view: NotifyView = open_view(matches.factory, postgres)
+        self.outbox = Outbox(matches, self.view, self.config.outbox)
+        self._channels: Channels | None = None
+        self._deliverer: Deliverer | None = None
+        self._reminded = 0.0
+        self._lock = threading.Lock()
+        self._projecting = Ticker(matches, "notify-outbox", self._project, self.config.poll)
+        self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll)
+        self._started = False
+
+    def vapid_public_key(self) -> str:
+        return self.view.vapid(make_vapid)[1]
+
+    def deliverer(self) -> Deliverer:
+        if self._deliverer is None:
+            self._channels = Channels(allow_private=self.config.allow_private,
+                                      smtp=self.config.smtp, vapid=self.view.vapid(make_vapid),
+                                      vapid_subject=self.config.vapid_subject)
+            self._deliverer = Deliverer(self.view, self._channels, self.config.delivery)
+        return self._deliverer
+
+    def start(self) -> None:
+        """Run the notifier in this process, unless another process does
+        (`BATTLELOG_PROJECTIONS=external`)."""
+        if not projections_inline():
+            return
+        self._projecting.start()
+        self._delivering.start()
+        self._started = True
+
+    def stop(self) -> None:
+        if self._started:
+            self._projecting.stop()
+            self._delivering.stop()
+            self._started = False
+        if self._channels is not None:
+            self._channels.close()
+
+    def _project(self) -> None:
+        if self.step_outbox():
+            self._delivering.wake()
+
+    def _deliver(self) -> None:
+        self.deliverer().deliver_due()
+
+    def step_outbox(self) -> int:
+        """Apply the new events, and every few seconds write the reminders due; how many
+        events were applied. A lost race for the tracking record (another process wrote
+        those events' notices first) is no error."""
+        with self._lock:
+            try:
+                done = self.outbox.catch_up()
+            except Exception as error:  # noqa: BLE001 - above all another writer's tracking
+                log.debug("outbox: %s; trying again", error)
+                done = 0
+            now = time.monotonic()
+            if now - self._reminded >= min(30.0, self.config.outbox.quiet / 4):
+                self._reminded = now
+                self.outbox.schedule_reminders()
+            return done
+
+    def run_forever(self, stopping: threading.Event) -> None:
+        """`battlelog project`'s loop: the outbox and the delivery, until `stopping`."""
+        while not stopping.is_set():
+            try:
+                self.step_outbox()
+                self.deliverer().deliver_due()
+            except Exception:  # a notifier that stops is none: log it and go on
+                log.exception("notifier failed; resuming from its position")
+                stopping.wait(1.0)
+            stopping.wait(self.config.poll)

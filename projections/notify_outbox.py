@@ -1,0 +1,185 @@
+"""The outbox: a projection of the event log that turns each handoff into notices.
+
+For each event of a match that has registrations it works out the seats the match waits for
+at that version (`domain.waiting`), compares them with the last set it kept for the match
+(`battlelog_notify_waiting`), and writes one outbox row per registration of each seat that
+is newly waited for. The rows, the new set and the projection's tracking position are
+written in one transaction, so an event is turned into notices exactly once, whatever
+crashes or how many processes run it (a second writer of the same position fails on the
+tracking record and writes nothing).
+
+(ours) A handoff is a seat that was not waited for and now is. A seat still waited for
+after another seat finished (the other side said it is done with a shared step) is not
+told again, and a seat waited for for a new reason without a pause (its own step led to
+another of its steps) is not told either: it already knows it is its move. A registration
+is told of the handoffs recorded after it was made, none before. Matches with no
+registration are passed over; when one gains its first registration, the set before its
+next event is worked out from the log.
+
+Reminders: while a seat is still waited for since the same version, each handoff notice is
+followed by a reminder after every `quiet` seconds, at most `reminders` of them
+(`schedule_reminders`); their delivery ids are fixed in advance, so two processes that
+schedule the same reminder write one row."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+
+from domain import events as ev
+from domain.application import Matches
+from domain.rulesets import get_ruleset
+from domain.waiting import Waiting, waiting_at
+from projections.notify_store import Notice, NotifyView, Sql
+from projections.sentences import Narrator
+
+APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
+DELIVERIES = uuid.UUID("6d1f0a8e-51c4-4f55-9a3e-0b6c2f1e7d21")
+
+
+def delivery_id(match_id: str, version: int, registration_id: str, reminder: int = 0) -> str:
+    """The stable id of one notice (the handoff at `version`, or its `reminder`-th
+    reminder) to one registration: every attempt sends it as `webhook-id`."""
+    return "msg_" + uuid.uuid5(DELIVERIES,
+                               f"{match_id}/{version}/{registration_id}/{reminder}").hex
+
+
+@dataclass(frozen=True)
+class OutboxConfig:
+    public_url: str = "http://127.0.0.1:8000"
+    quiet: float = 12 * 3600.0  # seconds of quiet before a reminder
+    reminders: int = 2  # at most this many reminders per handoff
+
+
+class Outbox:
+    """The outbox projection over `matches`'s log, writing through `view`."""
+
+    def __init__(self, matches: Matches, view: NotifyView, config: OutboxConfig,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.matches = matches
+        self.view = view
+        self.config = config
+        self.clock = clock
+
+    def position(self) -> int:
+        return self.view.max_tracking_id(APPLICATION) or 0
+
+    def catch_up(self, batch: int = 200) -> int:
+        """Apply every event not yet applied, `batch` to a transaction; how many."""
+        done = 0
+        while True:
+            records = list(self.matches.recorder.select_notifications(
+                start=self.position() + 1, limit=batch))
+            if not records:
+                return done
+            self.view.record(self._rows([(_uuid(n.originator_id), n.originator_version)
+                                         for n in records]),
+                             Tracking(APPLICATION, records[-1].id))
+            done += len(records)
+            if len(records) < batch:
+                return done
+
+    def _rows(self, events: list[tuple[UUID, int]]) -> list[Sql]:
+        told = self.view.matches_with_registrations(sorted({str(m) for m, _ in events}))
+        sqls: list[Sql] = []
+        kept: dict[UUID, dict[str, int]] = {}
+        for match_id, version in events:
+            if str(match_id) not in told:
+                continue
+            before = kept.get(match_id)
+            if before is None:
+                before = self.view.waiting(str(match_id))
+            if before is None:
+                before = ({} if version <= 1 else
+                          {s: version - 1 for s in self._waiting(match_id, version - 1).seats})
+            now = self._waiting(match_id, version)
+            after = {seat: before.get(seat, version) for seat in now.seats}
+            kept[match_id] = after
+            sqls.append(self.view.waiting_sql(str(match_id), after, version))
+            newly = [seat for seat in after if seat not in before]
+            if newly:
+                sqls += self._notices(match_id, version, now, newly)
+        return sqls
+
+    def _waiting(self, match_id: UUID, version: int) -> Waiting:
+        frame = self.matches.frame_at(match_id, version)
+        return waiting_at(frame, get_ruleset(frame.state.ruleset, frame.state.options))
+
+    def _notices(self, match_id: UUID, version: int, now: Waiting,
+                 seats: Iterable[str]) -> list[Sql]:
+        out: list[Sql] = []
+        event = next(iter(self.matches.events_of(match_id, after=version - 1, upto=version)))
+        made = self.clock()
+        when = event.timestamp.timestamp()
+        for seat in seats:
+            regs = [r for r in self.view.registrations(str(match_id), seat) if r.created <= when]
+            if not regs:
+                continue
+            payload = self.payload(match_id, version, now, seat, event)
+            for reg in regs:
+                out.append(self.view.notice_sql(Notice(
+                    delivery_id=delivery_id(str(match_id), version, reg.registration_id),
+                    registration_id=reg.registration_id, match_id=str(match_id), seat=seat,
+                    version=version, reminder=0, payload=payload, status="pending",
+                    attempts=0, due=made, lease_until=None, created=made, done=None)))
+        return out
+
+    def payload(self, match_id: UUID, version: int, now: Waiting, seat: str,
+                event: ev.Event) -> dict[str, Any]:
+        """What a notice says, as `seat` may see it: the match, whom it waits for and why,
+        the step, and the event that handed over, in words for that seat (a hidden card, a
+        private roll stay hidden; the dice seed is never said)."""
+        state = self.matches.frame_at(match_id, version).state
+        narrator = Narrator.of_state(state, viewer=seat, lookup=lambda after, upto: list(
+            self.matches.events_of(match_id, after=after, upto=upto)))
+        names = narrator.names
+        return {
+            "type": "turn.handoff",
+            "match_id": str(match_id),
+            "title": state.scenario,
+            "version": version,
+            "seat": seat,
+            "waiting_for": [{"seat": w.seat, "name": names.seat(w.seat), "reason": w.reason}
+                            for w in now.waits],
+            "step": f"Turn {state.turn.turn}, {names.step(state.turn.step)}",
+            "last": narrator.sentence(event),
+            "handed_over_at": event.timestamp.isoformat(),
+            "link": f"{self.config.public_url.rstrip('/')}/play/{match_id}",
+        }
+
+    def schedule_reminders(self) -> int:
+        """Write the reminders that are due (each once: its delivery id is fixed)."""
+        quiet, most = self.config.quiet, self.config.reminders
+        if most <= 0:
+            return 0
+        now = self.clock()
+        sqls: list[Sql] = []
+        waiting: dict[str, dict[str, int] | None] = {}
+        for first in self.view.reminder_candidates(now - quiet, now - quiet * (most + 1)):
+            if first.match_id not in waiting:
+                waiting[first.match_id] = self.view.waiting(first.match_id)
+            if (waiting[first.match_id] or {}).get(first.seat) != first.version:
+                continue  # no longer waited for since that handoff
+            for k in range(1, min(most, int((now - first.created) // quiet)) + 1):
+                due = first.created + k * quiet
+                sqls.append(self.view.notice_sql(Notice(
+                    delivery_id=delivery_id(first.match_id, first.version,
+                                            first.registration_id, k),
+                    registration_id=first.registration_id, match_id=first.match_id,
+                    seat=first.seat, version=first.version, reminder=k,
+                    payload={**first.payload, "type": "turn.reminder", "reminder": k},
+                    status="pending", attempts=0, due=due, lease_until=None, created=due,
+                    done=None)))
+        if sqls:
+            self.view.execute(sqls)
+        return len(sqls)
+
+
+def _uuid(value: Any) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))

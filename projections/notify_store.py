@@ -1,0 +1,393 @@
+"""The notifications' tables in the match store, beside the event log and never in it:
+registrations (with their secrets), the last set of seats each match waited for, the outbox
+(one row per notice to deliver), the delivery attempts, the seats present on a table page
+and the VAPID key pair. Secrets live here only: no event, export or report holds them.
+
+One class per store (SQLite, PostgreSQL), each an eventsourcing tracking recorder, so that
+the outbox rows of an event and the projection's tracking record are written in one
+transaction (`record`): an event is turned into notices exactly once. Times are seconds
+since the epoch (floats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import orjson
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+REG = "battlelog_notify_registrations"
+WAITING = "battlelog_notify_waiting"
+OUTBOX = "battlelog_notify_outbox"
+ATTEMPTS = "battlelog_notify_attempts"
+PRESENCE = "battlelog_notify_presence"
+VAPID = "battlelog_notify_vapid"
+
+REG_COLUMNS = ("registration_id", "match_id", "seat", "kind", "target", "secret", "p256dh",
+               "auth", "created")
+OUTBOX_COLUMNS = ("delivery_id", "registration_id", "match_id", "seat", "version", "reminder",
+                  "payload", "status", "attempts", "due", "lease_until", "created", "done")
+
+
+@dataclass(frozen=True)
+class Registration:
+    registration_id: str
+    match_id: str
+    seat: str
+    kind: str  # webhook | email | push
+    target: str  # URL, address, or push endpoint
+    secret: str | None  # webhook: whsec_...
+    p256dh: str | None
+    auth: str | None
+    created: float
+
+
+@dataclass(frozen=True)
+class Notice:
+    """An outbox row: one notice to one registration."""
+
+    delivery_id: str
+    registration_id: str
+    match_id: str
+    seat: str
+    version: int
+    reminder: int  # 0: the handoff; k: its k-th reminder
+    payload: dict[str, Any]
+    status: str  # pending | sent | failed | suppressed
+    attempts: int
+    due: float
+    lease_until: float | None
+    created: float
+    done: float | None
+
+
+Sql = tuple[str, tuple[Any, ...]]
+
+
+class _NotifySQL:
+    P = "?"
+    REAL = "REAL"
+    SERIAL = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    SKIP_LOCKED = ""
+
+    def _statements(self) -> list[str]:
+        r = self.REAL
+        return [
+            (f"CREATE TABLE IF NOT EXISTS {REG} (registration_id TEXT PRIMARY KEY, "
+             "match_id TEXT NOT NULL, seat TEXT NOT NULL, kind TEXT NOT NULL, "
+             f"target TEXT NOT NULL, secret TEXT, p256dh TEXT, auth TEXT, created {r})"),
+            f"CREATE INDEX IF NOT EXISTS {REG}_match ON {REG} (match_id, seat)",
+            (f"CREATE TABLE IF NOT EXISTS {WAITING} (match_id TEXT PRIMARY KEY, "
+             "seats TEXT NOT NULL, version INTEGER NOT NULL)"),
+            (f"CREATE TABLE IF NOT EXISTS {OUTBOX} (delivery_id TEXT PRIMARY KEY, "
+             "registration_id TEXT NOT NULL, match_id TEXT NOT NULL, seat TEXT NOT NULL, "
+             "version INTEGER NOT NULL, reminder INTEGER NOT NULL, payload TEXT NOT NULL, "
+             f"status TEXT NOT NULL, attempts INTEGER NOT NULL, due {r} NOT NULL, "
+             f"lease_until {r}, created {r} NOT NULL, done {r})"),
+            f"CREATE INDEX IF NOT EXISTS {OUTBOX}_due ON {OUTBOX} (status, due)",
+            f"CREATE INDEX IF NOT EXISTS {OUTBOX}_reg ON {OUTBOX} (registration_id)",
+            (f"CREATE TABLE IF NOT EXISTS {ATTEMPTS} (attempt_id {self.SERIAL}, "
+             "delivery_id TEXT NOT NULL, registration_id TEXT NOT NULL, "
+             f"at {r} NOT NULL, status_code INTEGER, error TEXT, duration_ms {r})"),
+            f"CREATE INDEX IF NOT EXISTS {ATTEMPTS}_reg ON {ATTEMPTS} (registration_id)",
+            (f"CREATE TABLE IF NOT EXISTS {PRESENCE} (match_id TEXT NOT NULL, "
+             f"seat TEXT NOT NULL, until {r} NOT NULL, PRIMARY KEY (match_id, seat))"),
+            (f"CREATE TABLE IF NOT EXISTS {VAPID} (id INTEGER PRIMARY KEY, "
+             "private_pem TEXT NOT NULL, public_key TEXT NOT NULL)"),
+        ]
+
+    # ---- plumbing, per store -------------------------------------------------------------
+
+    def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def _execute(self, sqls: list[Sql]) -> None:
+        raise NotImplementedError
+
+    def execute(self, sqls: list[Sql]) -> None:
+        """Run `sqls` in one transaction."""
+        self._execute(sqls)
+
+    def record(self, sqls: list[Sql], tracking: Tracking) -> None:
+        raise NotImplementedError
+
+    # ---- registrations -------------------------------------------------------------------
+
+    def add_registration(self, reg: Registration, limit: int) -> bool:
+        """Store `reg` unless its seat already has `limit` registrations (False then)."""
+        raise NotImplementedError
+
+    def registrations(self, match_id: str, seat: str | None = None) -> list[Registration]:
+        p = self.P
+        where, params = (f"match_id = {p}", (match_id,))
+        if seat is not None:
+            where, params = f"{where} AND seat = {p}", (match_id, seat)
+        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE {where} "
+                           "ORDER BY created", params)
+        return [Registration(*(r[c] for c in REG_COLUMNS)) for r in rows]
+
+    def registration(self, registration_id: str) -> Registration | None:
+        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE "
+                           f"registration_id = {self.P}", (registration_id,))
+        return Registration(*(rows[0][c] for c in REG_COLUMNS)) if rows else None
+
+    def delete_registration(self, registration_id: str) -> None:
+        """The registration and what it had left to send (its attempts stay, unreadable)."""
+        p = self.P
+        self._execute([
+            (f"DELETE FROM {REG} WHERE registration_id = {p}", (registration_id,)),
+            (f"DELETE FROM {OUTBOX} WHERE registration_id = {p} AND status = 'pending'",
+             (registration_id,)),
+            (f"DELETE FROM {ATTEMPTS} WHERE registration_id = {p}", (registration_id,)),
+        ])
+
+    def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        rows = self._fetch(
+            f"SELECT delivery_id, at, status_code, error, duration_ms FROM {ATTEMPTS} "
+            f"WHERE registration_id = {self.P} ORDER BY attempt_id DESC LIMIT {self.P}",
+            (registration_id, limit))
+        return [dict(zip(("delivery_id", "at", "status_code", "error", "duration_ms"),
+                         (r["delivery_id"], r["at"], r["status_code"], r["error"],
+                          r["duration_ms"]), strict=True)) for r in rows]
+
+    # ---- the projection's reads and writes ------------------------------------------------
+
+    def matches_with_registrations(self, match_ids: list[str]) -> set[str]:
+        if not match_ids:
+            return set()
+        marks = ", ".join([self.P] * len(match_ids))
+        rows = self._fetch(f"SELECT DISTINCT match_id FROM {REG} WHERE match_id IN ({marks})",
+                           tuple(match_ids))
+        return {r["match_id"] for r in rows}
+
+    def waiting(self, match_id: str) -> dict[str, int] | None:
+        """The seats last waited for, each with the version since which it is waited for."""
+        rows = self._fetch(f"SELECT seats FROM {WAITING} WHERE match_id = {self.P}",
+                           (match_id,))
+        return cast(dict[str, int], orjson.loads(rows[0]["seats"])) if rows else None
+
+    def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql:
+        p = self.P
+        return ((f"INSERT INTO {WAITING} (match_id, seats, version) VALUES ({p}, {p}, {p}) "
+                "ON CONFLICT (match_id) DO UPDATE SET seats = excluded.seats, "
+                "version = excluded.version"),
+                (match_id, orjson.dumps(seats).decode(), version))
+
+    def notice_sql(self, n: Notice) -> Sql:
+        marks = ", ".join([self.P] * len(OUTBOX_COLUMNS))
+        return ((f"INSERT INTO {OUTBOX} ({', '.join(OUTBOX_COLUMNS)}) VALUES ({marks}) "
+                "ON CONFLICT (delivery_id) DO NOTHING"),
+                (n.delivery_id, n.registration_id, n.match_id, n.seat, n.version, n.reminder,
+                 orjson.dumps(n.payload).decode(), n.status, n.attempts, n.due, n.lease_until,
+                 n.created, n.done))
+
+    # ---- delivery -----------------------------------------------------------------------
+
+    def claim(self, now: float, lease: float, limit: int) -> list[Notice]:
+        """Due pending notices, leased to the caller until `now + lease` (another worker
+        skips them until then; PostgreSQL: rows locked by another claim are skipped)."""
+        p = self.P
+        rows = self._claim(
+            f"UPDATE {OUTBOX} SET lease_until = {p}, attempts = attempts + 1 "
+            f"WHERE delivery_id IN (SELECT delivery_id FROM {OUTBOX} WHERE status = 'pending' "
+            f"AND due <= {p} AND (lease_until IS NULL OR lease_until <= {p}) ORDER BY due "
+            f"LIMIT {p}{self.SKIP_LOCKED}) RETURNING {', '.join(OUTBOX_COLUMNS)}",
+            (now + lease, now, now, limit))
+        return [self._notice(r) for r in rows]
+
+    def _claim(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        raise NotImplementedError
+
+    @staticmethod
+    def _notice(r: Any) -> Notice:
+        values = {c: r[c] for c in OUTBOX_COLUMNS}
+        values["payload"] = orjson.loads(values["payload"])
+        return Notice(**values)
+
+    def finish(self, delivery_id: str, status: str, done: float,
+               attempt: dict[str, Any] | None) -> None:
+        """Mark a notice sent, failed or suppressed, with the attempt that settled it."""
+        p = self.P
+        sqls: list[Sql] = [((f"UPDATE {OUTBOX} SET status = {p}, done = {p}, lease_until = NULL "
+                            f"WHERE delivery_id = {p}"), (status, done, delivery_id))]
+        self._execute(sqls + self._attempt_sql(attempt))
+
+    def retry(self, delivery_id: str, due: float, attempt: dict[str, Any]) -> None:
+        p = self.P
+        self._execute([((f"UPDATE {OUTBOX} SET due = {p}, lease_until = NULL "
+                        f"WHERE delivery_id = {p}"), (due, delivery_id)),
+                       *self._attempt_sql(attempt)])
+
+    def _attempt_sql(self, a: dict[str, Any] | None) -> list[Sql]:
+        if a is None:
+            return []
+        p = self.P
+        return [((f"INSERT INTO {ATTEMPTS} (delivery_id, registration_id, at, status_code, "
+                 f"error, duration_ms) VALUES ({p}, {p}, {p}, {p}, {p}, {p})"),
+                 (a["delivery_id"], a["registration_id"], a["at"], a["status_code"],
+                  a["error"], a["duration_ms"]))]
+
+    def notices(self, match_id: str | None = None) -> list[Notice]:
+        where, params = (f"WHERE match_id = {self.P}", (match_id,)) if match_id else ("", ())
+        rows = self._fetch(f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM {OUTBOX} {where} "
+                           "ORDER BY created", params)
+        return [self._notice(r) for r in rows]
+
+    def reminder_candidates(self, before: float, after: float) -> list[Notice]:
+        """Handoff notices made between `after` and `before` (reminders are reckoned from
+        them; an older one has had all its reminders)."""
+        p = self.P
+        rows = self._fetch(f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM {OUTBOX} WHERE "
+                           f"reminder = 0 AND created <= {p} AND created > {p}",
+                           (before, after))
+        return [self._notice(r) for r in rows]
+
+    # ---- presence and keys ------------------------------------------------------------
+
+    def present(self, match_id: str, seat: str, until: float) -> None:
+        p = self.P
+        self._execute([((f"INSERT INTO {PRESENCE} (match_id, seat, until) VALUES ({p}, {p}, {p}) "
+                        "ON CONFLICT (match_id, seat) DO UPDATE SET until = excluded.until"),
+                        (match_id, seat, until))])
+
+    def is_present(self, match_id: str, seat: str, now: float) -> bool:
+        p = self.P
+        return bool(self._fetch(f"SELECT 1 FROM {PRESENCE} WHERE match_id = {p} AND seat = {p} "
+                                f"AND until > {p}", (match_id, seat, now)))
+
+    def vapid(self, make: Any) -> tuple[str, str]:
+        """(private PEM, public key) kept in the store, made by `make()` the first time."""
+        rows = self._fetch(f"SELECT private_pem, public_key FROM {VAPID} WHERE id = 1")
+        if not rows:
+            pem, public = make()
+            p = self.P
+            self._execute([((f"INSERT INTO {VAPID} (id, private_pem, public_key) VALUES "
+                            f"(1, {p}, {p}) ON CONFLICT (id) DO NOTHING"), (pem, public))])
+            rows = self._fetch(f"SELECT private_pem, public_key FROM {VAPID} WHERE id = 1")
+        return rows[0]["private_pem"], rows[0]["public_key"]
+
+
+class NotifyView(Protocol):
+    P: str
+
+    def record(self, sqls: list[Sql], tracking: Tracking) -> None: ...
+    def add_registration(self, reg: Registration, limit: int) -> bool: ...
+    def registrations(self, match_id: str, seat: str | None = None) -> list[Registration]: ...
+    def registration(self, registration_id: str) -> Registration | None: ...
+    def delete_registration(self, registration_id: str) -> None: ...
+    def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]: ...
+    def matches_with_registrations(self, match_ids: list[str]) -> set[str]: ...
+    def waiting(self, match_id: str) -> dict[str, int] | None: ...
+    def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql: ...
+    def notice_sql(self, n: Notice) -> Sql: ...
+    def claim(self, now: float, lease: float, limit: int) -> list[Notice]: ...
+    def finish(self, delivery_id: str, status: str, done: float,
+               attempt: dict[str, Any] | None) -> None: ...
+    def retry(self, delivery_id: str, due: float, attempt: dict[str, Any]) -> None: ...
+    def notices(self, match_id: str | None = None) -> list[Notice]: ...
+    def reminder_candidates(self, before: float, after: float) -> list[Notice]: ...
+    def execute(self, sqls: list[Sql]) -> None: ...
+    def present(self, match_id: str, seat: str, until: float) -> None: ...
+    def is_present(self, match_id: str, seat: str, now: float) -> bool: ...
+    def vapid(self, make: Any) -> tuple[str, str]: ...
+    def max_tracking_id(self, application_name: str) -> int | None: ...
+
+
+def _reg_values(reg: Registration) -> tuple[Any, ...]:
+    return tuple(getattr(reg, c) for c in REG_COLUMNS)
+
+
+class SQLiteNotifyView(_NotifySQL, SQLiteTrackingRecorder):
+    def _create_table(self, c: Any) -> None:
+        super()._create_table(c)
+        for statement in self._statements():
+            c.execute(statement)
+
+    def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(sql, params)
+            return list(c.fetchall())
+
+    def _execute(self, sqls: list[Sql]) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            for sql in sqls:
+                c.execute(*sql)
+
+    def _claim(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(sql, params)
+            return list(c.fetchall())
+
+    def record(self, sqls: list[Sql], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            for sql in sqls:
+                c.execute(*sql)
+            self._insert_tracking(c, tracking)
+
+    def add_registration(self, reg: Registration, limit: int) -> bool:
+        marks = ", ".join(["?"] * len(REG_COLUMNS))
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"SELECT COUNT(*) FROM {REG} WHERE match_id = ? AND seat = ?",
+                      (reg.match_id, reg.seat))
+            if c.fetchone()[0] >= limit:
+                return False
+            c.execute(f"INSERT INTO {REG} ({', '.join(REG_COLUMNS)}) VALUES ({marks})",
+                      _reg_values(reg))
+        return True
+
+
+class PostgresNotifyView(_NotifySQL, PostgresTrackingRecorder):
+    P = "%s"
+    REAL = "DOUBLE PRECISION"
+    SERIAL = "BIGSERIAL PRIMARY KEY"
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
+    def _create_table(self, curs: Any) -> None:
+        super()._create_table(curs)
+        for statement in self._statements():
+            curs.execute(statement)
+
+    def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(sql, params)
+            return list(curs.fetchall())
+
+    def _execute(self, sqls: list[Sql]) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            for sql in sqls:
+                curs.execute(sql[0], sql[1])
+
+    def _claim(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        return self._fetch_commit(sql, params)
+
+    def _fetch_commit(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(sql, params)
+            return list(curs.fetchall())
+
+    def record(self, sqls: list[Sql], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            for sql in sqls:
+                curs.execute(sql[0], sql[1])
+            self._insert_tracking(curs, tracking)
+
+    def add_registration(self, reg: Registration, limit: int) -> bool:
+        marks = ", ".join(["%s"] * len(REG_COLUMNS))
+        with self.datastore.transaction(commit=True) as curs:
+            # one registration at a time per seat: the count and the insert agree
+            curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                         (f"{reg.match_id}/{reg.seat}",))
+            curs.execute(f"SELECT COUNT(*) AS n FROM {REG} WHERE match_id = %s AND seat = %s",
+                         (reg.match_id, reg.seat))
+            if curs.fetchone()["n"] >= limit:
+                return False
+            curs.execute(f"INSERT INTO {REG} ({', '.join(REG_COLUMNS)}) VALUES ({marks})",
+                         _reg_values(reg))
+        return True
+
+
+def open_view(factory: Any, postgres: bool) -> NotifyView:
+    view_class = PostgresNotifyView if postgres else SQLiteNotifyView
+    return cast(NotifyView, factory.tracking_recorder(view_class))
