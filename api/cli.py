@@ -80,9 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     into.add_argument("file", help="the export (JSON Lines); - for standard input")
     into.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
     runner = commands.add_parser(
-        "project", help="keep the read models (the match catalogue) up to date, as a process "
-                        "of its own",
-        description="Run the projections (the match catalogue) until stopped (SIGTERM or "
+        "project", help="keep the read models (the match catalogue, the notifications' outbox) "
+                        "up to date, as a process of its own",
+        description="Run the projections (the match catalogue, and the 'your turn' notifier: "
+                    "its outbox and deliveries) until stopped (SIGTERM or "
                     "Ctrl-C), for API processes started with BATTLELOG_PROJECTIONS=external: "
                     "one such process per store (docs/deploy.md). It resumes where it stopped.")
     runner.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db); "
@@ -95,6 +96,7 @@ def project(db: str | None) -> int:
     import threading
 
     from projections.catalogue import open_catalogue
+    from projections.notify import NotifyService
 
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -103,10 +105,17 @@ def project(db: str | None) -> int:
     if opened is None:
         return 2
     matches, store = opened
+    # the "your turn" notifier beside the catalogue (docs/notifications.md)
+    notify = NotifyService(matches, Settings(db=db).notify_config())
+    notifier = threading.Thread(target=notify.run_forever, args=(stopping,), name="notify")
+    notifier.start()
     print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)
     try:
         open_catalogue(matches).run_forever(stopping)
     finally:
+        stopping.set()
+        notifier.join(timeout=15)
+        notify.stop()
         matches.close()
     return 0
 
