@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import IntegrityError, Mapper
 from eventsourcing.utils import get_topic
@@ -79,6 +79,19 @@ class MatchLog(Application[UUID]):
     def construct_mapper(self) -> Mapper[UUID]:
         return PydanticMapper(transcoder=OrjsonTranscoder())
 
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Append a match's events. Only events are saved here (never an aggregate):
+        eventsourcing's own `save` asks of each object whether it is an aggregate through
+        runtime `Protocol` checks, a large share of a small action's CPU."""
+        if not all(isinstance(obj, ev.Event) for obj in objs):
+            return super().save(*objs, **kwargs)
+        processing = ProcessingEvent[UUID]()
+        processing.events.extend(objs)
+        processing.saved_kwargs.update(kwargs)
+        recordings = self._record(processing)
+        self._notify(recordings)
+        return recordings
+
     def _notify(self, recordings: Any) -> None:
         for listener in self.saved_listeners:
             listener()
@@ -97,6 +110,14 @@ class MatchLog(Application[UUID]):
         if frame is not cached:
             self._remember(match_id, frame)
         return frame
+
+    def _held_head(self, match_id: UUID) -> tuple[Frame, bool]:
+        """(the head this process holds, False) without asking the store; when it holds
+        none, (the head read from the store, True). A writer appending on a held head
+        conditions the append on its version (another process's append makes it fail)."""
+        with self._cache_lock:
+            cached = self._heads.get(match_id)
+        return (cached, False) if cached is not None else (self.head(match_id), True)
 
     def frame_at(self, match_id: UUID, version: int) -> Frame:
         """The frame at `version`: nearest checkpoint at or before it, then the rest."""

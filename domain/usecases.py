@@ -29,6 +29,7 @@ from domain.decide import (
 )
 from domain.dice import commitment
 from domain.errors import (
+    DomainError,
     InvalidAction,
     MatchOver,
     NotSeated,
@@ -82,6 +83,13 @@ class IdempotencyKeyReused(InvalidAction):
     """The same Idempotency-Key came back with a different request."""
 
     title = "Idempotency key reused"
+
+
+class _Replayed(Exception):  # not an error: the answer to a repeated request
+    """A repeated idempotent request: its first answer, found while deciding."""
+
+    def __init__(self, result: Result) -> None:
+        self.result = result
 
 
 class ConcurrencyConflict(VersionConflict):
@@ -194,10 +202,12 @@ class MatchUseCases(MatchLog):
         result = self._execute(match_id, reissued, actor=actor, token=token)
         return replace(result, tokens={seat: issued})
 
-    def authenticate(self, match_id: UUID, token: str) -> str | None:
+    def authenticate(self, match_id: UUID, token: str, *, held: bool = False) -> str | None:
         """The seat a bearer token opens in this match, or None. Compared in constant time
-        against every live token's hash."""
-        return seat_of(self.head(match_id), token)
+        against every live token's hash. `held`: at the head this process holds, if any
+        (for a writer: its append checks the token again at the head it appends after)."""
+        head = self._held_head(match_id)[0] if held else self.head(match_id)
+        return seat_of(head, token)
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
             command_id: str | None = None, expected_version: int | None = None,
@@ -275,42 +285,29 @@ class MatchUseCases(MatchLog):
         if idempotency is not None:
             command_id = f"{IDEMPOTENCY_PREFIX}{idempotency[0]}:{idempotency[1]}"
         with self._lock_for(match_id):
+            # Optimistic: decide against the head this process holds (no query when it is
+            # held); the append is conditioned on its version, so a head another process
+            # moved on fails the append (or a check), and only then is it read again.
+            head, fresh = self._held_head(match_id)
             for _attempt in range(5):
-                head = self.head(match_id)
-                if token is not None and seat_of(head, token) != (token_seat or actor):
-                    raise NotSeated("this token no longer opens that seat (revoked, or a join "
-                                    "token already used)", rule="core-seats")
-                if idempotency is not None:
-                    earlier = self._earlier_request(match_id, head, idempotency)
-                    if earlier is not None:
-                        return earlier
-                if expected_version is not None and expected_version != head.version:
-                    raise VersionConflict(
-                        f"the match is at version {head.version}, not {expected_version}",
-                        rule="core-concurrency")
-                if actor != REFEREE and actor not in head.state.side_ids():
-                    raise InvalidAction(f"'{actor}' is neither a side nor the referee",
-                                        rule="core-seats",
-                                        allowed=[*head.state.side_ids(), REFEREE])
-                context = Context(
-                    match_id=match_id, version=head.version, actor=actor,
-                    command_id=command_id, now=self.clock(),
-                    dice=self._dice(match_id, head),
-                    roll_index=head.server_rolls,
-                )
-                events = make(head, context)
-                if any(isinstance(e, ev.MatchEnded) for e in events):
-                    events.append(self._reveal(head, context, len(events)))
-                if any(isinstance(e, ev.MatchReopened) for e in events):
-                    events.append(self._recommit(head, context, len(events)))
-                events = chained(events, head.chain_head)
+                try:
+                    events = self._decide(match_id, head, make, actor, command_id,
+                                          expected_version, idempotency, token, token_seat)
+                except _Replayed as replayed:
+                    return replayed.result
+                except DomainError:
+                    if fresh:
+                        raise
+                    newer, fresh = self.head(match_id), True  # refused on a stale head?
+                    if newer.version == head.version:
+                        raise
+                    head = newer
+                    continue
                 try:
                     self.save(*events)
                 except IntegrityError:
                     self._forget(match_id)  # another process appended: reload and retry
-                    if expected_version is not None:
-                        raise VersionConflict("the match moved on while acting",
-                                              rule="core-concurrency") from None
+                    head, fresh = self.head(match_id), True
                     continue
                 frame = fold(head, events, self._state_at(match_id))
                 frame = self._maybe_checkpoint(match_id, frame)
@@ -318,6 +315,37 @@ class MatchUseCases(MatchLog):
                 return Result(frame, events)
         raise ConcurrencyConflict("too many concurrent updates; try again",
                                   rule="core-concurrency")
+
+    def _decide(self, match_id: UUID, head: Frame,
+                make: Callable[[Frame, Context], list[ev.Event]], actor: str,
+                command_id: str, expected_version: int | None,
+                idempotency: tuple[str, str] | None, token: str | None,
+                token_seat: str | None) -> list[ev.Event]:
+        """The checks, in order, then the events `make` decides at `head`, chained."""
+        if token is not None and seat_of(head, token) != (token_seat or actor):
+            raise NotSeated("this token no longer opens that seat (revoked, or a join "
+                            "token already used)", rule="core-seats")
+        if idempotency is not None:
+            earlier = self._earlier_request(match_id, head, idempotency)
+            if earlier is not None:
+                raise _Replayed(earlier)
+        if expected_version is not None and expected_version != head.version:
+            raise VersionConflict(
+                f"the match is at version {head.version}, not {expected_version}",
+                rule="core-concurrency")
+        if actor != REFEREE and actor not in head.state.side_ids():
+            raise InvalidAction(f"'{actor}' is neither a side nor the referee",
+                                rule="core-seats", allowed=[*head.state.side_ids(), REFEREE])
+        context = Context(
+            match_id=match_id, version=head.version, actor=actor, command_id=command_id,
+            now=self.clock(), dice=self._dice(match_id, head), roll_index=head.server_rolls,
+        )
+        events = make(head, context)
+        if any(isinstance(e, ev.MatchEnded) for e in events):
+            events.append(self._reveal(head, context, len(events)))
+        if any(isinstance(e, ev.MatchReopened) for e in events):
+            events.append(self._recommit(head, context, len(events)))
+        return chained(events, head.chain_head)
 
     def _earlier_request(self, match_id: UUID, head: Frame,
                          idempotency: tuple[str, str]) -> Result | None:

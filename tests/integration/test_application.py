@@ -321,8 +321,9 @@ def test_a_stale_expected_version_is_a_version_conflict(app: Matches, second: Ma
 
 def sneak_in(monkeypatch: pytest.MonkeyPatch, slow: Matches, fast: Matches,
              match_id: UUID) -> None:
-    """Make `fast` append between `slow` reading its head and saving (a real race)."""
-    original = slow.head
+    """Make `fast` append between `slow` reading its head and saving (a real race). A
+    writer reads the head it holds (`_held_head`), not the store's, before deciding."""
+    original = slow._held_head
     done = False
 
     def head_then_sneak(mid: UUID) -> Any:
@@ -333,7 +334,7 @@ def sneak_in(monkeypatch: pytest.MonkeyPatch, slow: Matches, fast: Matches,
             fast.act(match_id, SetTrack(name="fast", value=1))
         return frame
 
-    monkeypatch.setattr(slow, "head", head_then_sneak)
+    monkeypatch.setattr(slow, "_held_head", head_then_sneak)
 
 
 def test_a_clash_in_the_store_with_an_expected_version_is_a_version_conflict(
