@@ -118,9 +118,10 @@ class Seat:
         return self.name
 
 
-def _authenticate(matches: Matches, match_id: UUID, token: str) -> str | None:
+def _authenticate(matches: Matches, match_id: UUID, token: str,
+                  held: bool = False) -> str | None:
     try:
-        return matches.authenticate(match_id, token)
+        return matches.authenticate(match_id, token, held=held)
     except MatchNotFound:
         return None  # an unknown match and a wrong token look alike
 
@@ -155,8 +156,18 @@ async def held_read(matches: Matches, match_id: UUID, read: Callable[[], T]) -> 
     return await in_worker(read)
 
 
-async def _seat(matches: Matches, match_id: UUID, token: str) -> Seat:
-    name = await held_read(matches, match_id, partial(_authenticate, matches, match_id, token))
+async def _seat(matches: Matches, match_id: UUID, token: str, held: bool = False) -> Seat:
+    """The seat `token` opens. `held` (an action): looked up at the head this process
+    holds, on the event loop (no store, no worker thread); the action checks its token
+    again at the head it appends after. A seat that may not act there (or no seat) is
+    looked up again at the store's head, so every refusal is the one the newest head
+    gives."""
+    name = None
+    if held and matches.holds(match_id):
+        name = _authenticate(matches, match_id, token, held=True)
+    if name is None or name == SPECTATOR or name.startswith(JOIN):
+        name = await held_read(matches, match_id,
+                               partial(_authenticate, matches, match_id, token))
     if name is None:
         raise Unauthorized("this token opens no seat of this match", rule="core-seats")
     return Seat(name)
@@ -188,6 +199,11 @@ async def actor(who: Annotated[Seat, Depends(reader)]) -> str:
     return _acting(who)
 
 
+IF_MATCH = "The match version the action was decided on; 412 if the match moved on."
+IDEMPOTENCY_KEY = ("Retrying with the same key (same seat, same body) returns the first "
+                   "response and appends nothing; at most 200 visible ASCII characters")
+
+
 @dataclass(frozen=True)
 class Acting:
     """Who acts on the hot route, in one dependency: the application, the seat that acts
@@ -198,6 +214,8 @@ class Acting:
     matches: Matches
     seat: str
     token: str
+    key: str | None = None  # Idempotency-Key
+    if_match: int | None = None
 
 
 @dataclass(frozen=True)
@@ -218,11 +236,18 @@ async def reading(request: Request, match_id: UUID,
 
 async def acting(request: Request, match_id: UUID,
                  declared: Annotated[HTTPAuthorizationCredentials | None,
-                                     Depends(_bearer)]) -> Acting:
+                                     Depends(_bearer)],
+                 if_match: Annotated[str | None, Header(max_length=32,
+                                                        description=IF_MATCH)] = None,
+                 idempotency_key: Annotated[str | None, Header(
+                     min_length=1, max_length=200, description=IDEMPOTENCY_KEY)] = None,
+                 ) -> Acting:
+    """Who acts, then `If-Match` and `Idempotency-Key` (what `IfMatchDep` and
+    `IdempotencyDep` give; the header parameters only describe them, as there)."""
     matches: Matches = request.app.state.matches
     token = _token(request)
-    who = await _seat(matches, match_id, token)
-    return Acting(matches, _acting(_reading(who)), token)
+    who = await _seat(matches, match_id, token, held=True)
+    return Acting(matches, _acting(_reading(who)), token, _key(request), _version(request))
 
 
 async def referee(who: Annotated[Seat, Depends(seat)]) -> str:
@@ -234,11 +259,7 @@ async def referee(who: Annotated[Seat, Depends(seat)]) -> str:
 # The header parameters below only describe the headers in the OpenAPI document; their
 # values are read through `header()`.
 
-async def expected_version(
-    request: Request,
-    if_match: Annotated[str | None, Header(max_length=32, description=(
-        "The match version the action was decided on; 412 if the match moved on."))] = None,
-) -> int | None:
+def _version(request: Request) -> int | None:
     raw = header(request, "If-Match", max_length=32)
     if raw is None:
         return None
@@ -249,13 +270,23 @@ async def expected_version(
     return int(version)
 
 
+def _key(request: Request) -> str | None:
+    return header(request, "Idempotency-Key", max_length=200)
+
+
+async def expected_version(
+    request: Request,
+    if_match: Annotated[str | None, Header(max_length=32, description=IF_MATCH)] = None,
+) -> int | None:
+    return _version(request)
+
+
 async def idempotency_key(
     request: Request,
-    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200, description=(
-        "Retrying with the same key (same seat, same body) returns the first response and "
-        "appends nothing; at most 200 visible ASCII characters"))] = None,
+    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200,
+                                                  description=IDEMPOTENCY_KEY)] = None,
 ) -> str | None:
-    return header(request, "Idempotency-Key", max_length=200)
+    return _key(request)
 
 
 async def last_event_id(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
+import orjson
 from fastapi import APIRouter, Body, Response, status
 
 from api.deps import (
@@ -26,12 +27,19 @@ from domain.errors import VersionConflict
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["actions"])
 
 
+def _answer_of(result: Result, seat: str) -> tuple[int, list[dict[str, Any]]]:
+    """The answer's version (a replayed request's: its own last event's) and its events
+    as `seat` may see them."""
+    version = result.events[-1].version if result.replayed else result.frame.version
+    return version, [e.public(seat) for e in result.events]
+
+
 def _acted(result: Result, seat: str, response: Response) -> ActedPublic:
     response.headers["ETag"] = f'"{result.frame.version}"'
     if result.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    version = result.events[-1].version if result.replayed else result.frame.version
-    return ActedPublic(version=version, events=[e.public(seat) for e in result.events])
+    version, events = _answer_of(result, seat)
+    return ActedPublic(version=version, events=events)
 
 
 def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
@@ -40,21 +48,26 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
     return PreconditionFailed(exc.detail, rule=exc.rule)
 
 
-@router.post("/actions", status_code=status.HTTP_201_CREATED)
-async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep,
-              key: IdempotencyDep, if_match: IfMatchDep, response: Response) -> ActedPublic:
+@router.post("/actions", status_code=status.HTTP_201_CREATED, response_model=ActedPublic)
+async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep) -> Response:
     """Perform one action (see `type`) as the seat whose token is sent."""
-    # The hot route: its seat in one dependency (`acting`), one hop to a worker thread for
-    # the use case (it commits), and the answer made and checked on the event loop (a
-    # plain `def` route hops twice: FastAPI checks a sync route's answer in a worker
-    # thread too).
+    # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`),
+    # one hop to a worker thread for the use case (it commits), and the answer encoded
+    # once on the event loop: its events are the JSON `public()` made, so FastAPI's
+    # checking them again against `ActedPublic` (a dict of anything) would add nothing.
     try:
         result = await in_worker(
             partial(who.matches.act, match_id, action, actor=who.seat,
-                    expected_version=if_match, idempotency_key=key, token=who.token))
+                    expected_version=who.if_match, idempotency_key=who.key,
+                    token=who.token))
     except VersionConflict as exc:
         raise _stale(exc) from None
-    return _acted(result, who.seat, response)
+    version, events = _answer_of(result, who.seat)
+    headers = {"ETag": f'"{result.frame.version}"'}
+    if result.replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return Response(orjson.dumps({"version": version, "events": events}), status_code=201,
+                    headers=headers, media_type="application/json")
 
 
 @router.post("/undo", status_code=status.HTTP_201_CREATED)
