@@ -78,14 +78,14 @@ class Outbox:
                 start=self.position() + 1, limit=batch))
             if not records:
                 return done
-            self.view.record(self._rows([(_uuid(n.originator_id), n.originator_version)
+            self.view.record(self.rows([(_uuid(n.originator_id), n.originator_version)
                                          for n in records]),
                              Tracking(APPLICATION, records[-1].id))
             done += len(records)
             if len(records) < batch:
                 return done
 
-    def _rows(self, events: list[tuple[UUID, int]]) -> list[Sql]:
+    def rows(self, events: list[tuple[UUID, int]]) -> list[Sql]:
         told = self.view.matches_with_registrations(sorted({str(m) for m, _ in events}))
         sqls: list[Sql] = []
         kept: dict[UUID, dict[str, int]] = {}

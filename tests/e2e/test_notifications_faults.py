@@ -8,7 +8,9 @@ is at least once over HTTP, exactly once per delivery id)."""
 
 from __future__ import annotations
 
+import subprocess
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -34,11 +36,16 @@ def test_notifier_killed_ten_times_neither_misses_nor_repeats(
     with ExitStack() as stack:
         stack.callback(hooks.close)
         urls = [stack.enter_context(serving(tmp_path / "unused.db", env)) for _ in range(2)]
-        projector = [start_projector(env, log)]
+        # the project process, started in the background (the match goes on meanwhile)
+        starting = ThreadPoolExecutor(max_workers=1)
+        stack.callback(starting.shutdown)
+        projector: list[Future[subprocess.Popen[bytes]]] = [
+            starting.submit(start_projector, env, log)]
 
         def finish() -> None:
-            if projector[0].poll() is None:
-                stop(projector[0])
+            proc = projector[0].result()
+            if proc.poll() is None:
+                stop(proc)
         stack.callback(finish)
 
         table = Table.start(urls[0])
@@ -48,15 +55,16 @@ def test_notifier_killed_ten_times_neither_misses_nor_repeats(
 
         def kill_now_and_then(i: int) -> None:
             if i % (HANDOFFS // KILLS) == 0:
-                projector[0].kill()  # SIGKILL: no clean stop, wherever it was
-                projector[0].wait()
-                projector[0] = start_projector(env, log)
+                proc = projector[0].result()
+                proc.kill()  # SIGKILL: no clean stop, wherever it was
+                proc.wait()
+                projector[0] = starting.submit(start_projector, env, log)
 
         table.play(HANDOFFS, urls=urls, between=kill_now_and_then)
         expected = sorted(table.handoffs)
         assert len(expected) == HANDOFFS
         wait_until(lambda: len(hooks.got.unique()) >= HANDOFFS, 60, "every handoff")
-        time.sleep(3)  # past a lease: a late repeat would show now
+        time.sleep(2.5)  # past a lease: a late repeat would show now
 
         got = hooks.got.handoffs()
         missed = sorted(set(expected) - set(got))
