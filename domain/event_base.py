@@ -1,0 +1,80 @@
+"""The envelope every domain event carries, and who may see what of it (`Event`).
+
+Every event carries the envelope eventsourcing needs (`originator_id`, `originator_version`,
+`timestamp`) and ours: the `actor` (the seat that caused it), the `command_id` it came
+from, the `rule` that produced it (if any) and the `turn` in which it happened. The events
+themselves are in `domain.events_match`, `domain.events_play`, `domain.events_cards` and
+`domain.events_clock`; `domain.events` names them all.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict
+
+from domain.record_plan import RecordPlan
+
+
+def sees_private(viewer: str, owner: str) -> bool:
+    """Whether seat `viewer` sees what is private to seat `owner` (its own and the referee)."""
+    return viewer in ("referee", owner)
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    class_version: ClassVar[int] = 1
+    private_fields: ClassVar[frozenset[str]] = frozenset()
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    actor: str
+    command_id: str | None = None
+    rule: str | None = None
+    turn: int = 0
+    # The hash chain (domain.integrity): the previous event's hash and this one's. Empty on
+    # events recorded before the chain existed.
+    prev_hash: str = ""
+    hash: str = ""
+
+    @property
+    def version(self) -> int:
+        return self.originator_version
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__
+
+    def hidden_from(self, viewer: str) -> set[str]:
+        """The fields `viewer` (a seat) may not see: the one place visibility is decided.
+        `private_fields` are seen by nobody; an event may hide more from some seats."""
+        return set(self.private_fields)
+
+    def public(self, viewer: str = "") -> dict[str, Any]:
+        """The event as `viewer` may see it on any surface: JSON-ready, hidden fields left
+        out (and named in `hidden`)."""
+        hidden = self.hidden_from(viewer)
+        body = self.model_dump(mode="json", exclude=hidden)
+        shown = hidden - set(self.private_fields)
+        if shown:
+            body["hidden"] = sorted(shown)
+        body.pop("originator_id")
+        version = body.pop("originator_version")
+        return {"version": version, "type": self.type_name(), **body}
+
+    @classmethod
+    def record_plan(cls) -> RecordPlan | None:
+        """How `public(viewer)` is made from this class's stored record (the mapper's
+        `model_dump(mode="json")` plus `class_version`) without building the model: the
+        export's fast path. None where only the model can tell: visibility that depends on
+        the event's values (a class overriding `hidden_from`, `public` or `type_name`), or a
+        field named like the line's own keys."""
+        if cls not in _RECORD_PLANS:
+            _RECORD_PLANS[cls] = RecordPlan.of(cls, Event)
+        return _RECORD_PLANS[cls]
+
+
+_RECORD_PLANS: dict[type[Event], RecordPlan | None] = {}

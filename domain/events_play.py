@@ -1,0 +1,170 @@
+"""What happens on the table: units deployed, moved, split, rallied, removed; markers,
+dice and results; tracks and victory points; the turn marker; reinforcements, combats and
+operations declared."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from domain.event_base import Event
+from domain.state import Box, Name, Position, TrackValue, TurnMarker, Unit
+
+
+class UnitDeployed(Event):
+    unit: Unit
+
+
+class UnitMoved(Event):
+    unit_id: Name
+    origin: Position | None
+    to: Position
+
+
+class UnitStatusChanged(Event):
+    unit_id: Name
+    set: tuple[str, ...] = ()
+    cleared: tuple[str, ...] = ()
+
+
+class MarkerPlaced(Event):
+    kind: str
+    count: int
+    unit_id: Name | None = None
+    location: str | None = None
+
+
+class MarkerRemoved(Event):
+    kind: str
+    count: int
+    unit_id: Name | None = None
+    location: str | None = None
+
+
+class RollDeclared(Event):
+    """Table dice declared before they are thrown: what for, which units, the notation and
+    the success condition, fixed before the result exists; `DiceRolled` follows with the
+    faces (`declared` names this version)."""
+
+    notation: str
+    purpose: str
+    unit_ids: tuple[Name, ...] = ()
+    success: str | None = None
+
+
+class DiceRolled(Event):
+    class_version: ClassVar[int] = 3  # 2: `awaits`; 3: `declared`, `success`
+
+    notation: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+    purpose: str
+    source: Literal["server", "table"]
+    roll_index: int | None = None  # server rolls: the index the result was derived from
+    unit_ids: tuple[Name, ...] = ()
+    # The roll's outcome is read by the players from a table the service does not hold: the
+    # match waits for `ResultRecorded` (WC-6 Activation Table, NO-2 Combat Results Table).
+    awaits: str | None = None
+    declared: int | None = None  # table dice: the version of their `RollDeclared`
+    success: str | None = None  # the success condition, as declared
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "awaits": None}
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "declared": None, "success": None}
+
+
+class UnitSplit(Event):
+    unit_id: Name
+    new_unit: Unit  # takes its figures and markers from the parent
+
+
+class UnitRallied(Event):
+    unit_id: Name
+    cleared: tuple[str, ...] = ()
+    markers_removed: dict[str, int] = Field(default_factory=dict)
+
+
+class UnitRemoved(Event):
+    unit_id: Name
+    reason: Literal["destroyed", "eliminated", "surrendered", "withdrawn", "casualty"]
+    to_box: Box = "eliminated"
+
+
+class TrackSet(Event):
+    name: Name
+    value: TrackValue
+
+
+class VictoryPointsScored(Event):
+    side: Name
+    points: int
+    reason: str = ""
+
+
+class PhaseAdvanced(Event):
+    origin: str
+    marker: TurnMarker
+
+
+class TurnAdvanced(Event):
+    marker: TurnMarker
+
+
+class SideDone(Event):
+    """In a step where every side acts (`Step.shared`), a side has said it is done; the
+    marker moves on when the last side says so."""
+
+    side: Name
+    step: str
+
+
+class ResultRecorded(Event):
+    """The outcome of a roll: read by the players from their own table (the roll the match
+    waited on, `DiceRolled.awaits`), or worked out by the service (WC-8: how many moves)."""
+
+    of: str
+    result: str
+    failed: bool = False
+
+
+class ReinforcementsAnnounced(Event):
+    """ES-1: `side` names units about to arrive and their entry point."""
+
+    side: Name
+    unit_ids: tuple[Name, ...]
+    entry: str
+
+
+class CombatDeclared(Event):
+    """NO-2: an attack's odds and modifiers, fixed before its roll."""
+
+    attackers: tuple[Name, ...]
+    defenders: tuple[Name, ...]
+    odds: str
+    modifiers: dict[str, int] = Field(default_factory=dict)
+
+
+class OperationDeclared(Event):
+    """NO-1: `side`'s operations (the HQs that flip); `order` is this turn's player-turn
+    order (NO-5); `carpet_bombing` the Allied carpet-bombing target, if announced."""
+
+    side: Name
+    hqs: tuple[Name, ...] = ()
+    order: tuple[Name, ...]
+    carpet_bombing: str | None = None
+
+
+class StepLost(Event):
+    unit_id: Name
+    steps: int  # the steps left
+
+
+class StepGained(Event):
+    unit_id: Name
+    steps: int  # the steps it now has
