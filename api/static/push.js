@@ -1,0 +1,73 @@
+/** "Tell me when it's my turn": Web Push for this device's seat of the match on the table
+ *  page (docs/notifications.md). The button goes in the Seats panel; the browser asks for
+ *  permission only when it is pressed. While the page is open and shown, a heartbeat says
+ *  the seat is present, so it is not told of a turn it can see. */
+import { api, devices } from "./api.js";
+import { h, notice } from "./dom.js";
+
+const HEARTBEAT_MS = 20000;
+const path = location.pathname.match(/^\/play\/([0-9a-f-]{36})$/);
+if (path) watch(path[1]);
+
+function seat(id) {
+  const entry = devices.get(id);
+  const name = entry && entry.seat;
+  return name && name !== "spectator" && entry.tokens[name] ? { name, token: entry.tokens[name] } : null;
+}
+
+function watch(id) {
+  const main = document.querySelector("#main");
+  const mount = () => {
+    const seats = document.querySelector("#seats");
+    if (seats && !seats.querySelector(".push-me") && seat(id)) seats.append(button(id));
+  };
+  new MutationObserver(mount).observe(main, { childList: true, subtree: true });
+  mount();
+  const beat = () => {
+    const who = seat(id);
+    if (who && document.visibilityState === "visible") {
+      api(`/api/matches/${id}/presence`, { token: who.token, method: "POST", raw: true }).catch(() => null);
+    }
+  };
+  beat();
+  setInterval(beat, HEARTBEAT_MS);
+  document.addEventListener("visibilitychange", beat);
+}
+
+function button(id) {
+  const press = h("button", { type: "button", class: "push-me primary" }, "Tell me when it's my turn");
+  press.addEventListener("click", () => subscribe(id, press));
+  return h("p", { class: "push-me" }, press);
+}
+
+function keyBytes(base64url) {
+  const raw = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - base64url.length % 4) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+async function subscribe(id, press) {
+  const who = seat(id);
+  if (!who) return;
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    notice("This browser cannot be told of your turn (no Web Push here): register a webhook or an e-mail address instead.");
+    return;
+  }
+  press.disabled = true;
+  try {
+    if (await Notification.requestPermission() !== "granted") {
+      notice("Notifications are blocked for this page: allow them in the browser's settings, then press again.");
+      return;
+    }
+    const worker = await navigator.serviceWorker.register("/static/sw.js");
+    const { public_key: key } = await api("/api/push/key");
+    const subscription = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    await api(`/api/matches/${id}/notifications`, {
+      token: who.token, method: "POST", body: { kind: "push", subscription: subscription.toJSON() } });
+    press.textContent = "This device will be told when it's your turn";
+    notice("This device will be told when it's your turn.", "ok");
+  } catch (error) {
+    notice(error);
+  } finally {
+    press.disabled = false;
+  }
+}
