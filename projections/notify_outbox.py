@@ -27,6 +27,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -34,7 +35,9 @@ from eventsourcing.persistence import Tracking
 
 from domain import events as ev
 from domain.application import Matches
+from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
+from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
 from projections.notify_store import Notice, NotifyView, Sql
 from projections.sentences import Narrator
@@ -86,42 +89,56 @@ class Outbox:
                 return done
 
     def rows(self, events: list[tuple[UUID, int]]) -> list[Sql]:
+        """The outbox rows and waited-for sets of `events` ((match, version), log order)."""
         told = self.view.matches_with_registrations(sorted({str(m) for m, _ in events}))
-        sqls: list[Sql] = []
-        kept: dict[UUID, dict[str, int]] = {}
+        versions: dict[UUID, list[int]] = {}
         for match_id, version in events:
-            if str(match_id) not in told:
-                continue
-            before = kept.get(match_id)
-            if before is None:
-                before = self.view.waiting(str(match_id))
-            if before is None:
-                before = ({} if version <= 1 else
-                          {s: version - 1 for s in self._waiting(match_id, version - 1).seats})
-            now = self._waiting(match_id, version)
-            after = {seat: before.get(seat, version) for seat in now.seats}
-            kept[match_id] = after
-            sqls.append(self.view.waiting_sql(str(match_id), after, version))
-            newly = [seat for seat in after if seat not in before]
-            if newly:
-                sqls += self._notices(match_id, version, now, newly)
+            if str(match_id) in told:
+                versions.setdefault(match_id, []).append(version)
+        sqls: list[Sql] = []
+        for match_id, wanted in versions.items():
+            sqls += self._match_rows(match_id, wanted)
         return sqls
 
-    def _waiting(self, match_id: UUID, version: int) -> Waiting:
-        frame = self.matches.frame_at(match_id, version)
+    def _match_rows(self, match_id: UUID, wanted: list[int]) -> list[Sql]:
+        """One match's events from `wanted[0]` to `wanted[-1]`, each folded onto the frame
+        before it (one read of the log, not a rebuild per event)."""
+        first, last = wanted[0], wanted[-1]
+        frame = self.matches.frame_at(match_id, first - 1) if first > 1 else None
+        kept = self.view.waiting(str(match_id))
+        if kept is not None and kept[1] == first - 1:
+            before = kept[0]
+        else:  # the match's first registration, or its events went by with none
+            before = {} if frame is None else {s: first - 1 for s in self._waits(frame).seats}
+        sqls: list[Sql] = []
+        for event in self.matches.events_of(match_id, after=first - 1, upto=last):
+            frame = (first_frame(event) if frame is None else  # type: ignore[arg-type]
+                     fold(frame, [event], partial(self.matches.state_at, match_id)))
+            now = self._waits(frame)
+            after = {seat: before.get(seat, event.version) for seat in now.seats}
+            newly = [seat for seat in after if seat not in before]
+            if newly:
+                sqls += self._notices(match_id, frame.state, now, newly, event)
+            before = after
+        sqls.append(self.view.waiting_sql(str(match_id), before, last))
+        return sqls
+
+    @staticmethod
+    def _waits(frame: Frame) -> Waiting:
         return waiting_at(frame, get_ruleset(frame.state.ruleset, frame.state.options))
 
-    def _notices(self, match_id: UUID, version: int, now: Waiting,
-                 seats: Iterable[str]) -> list[Sql]:
+    def _notices(self, match_id: UUID, state: MatchState, now: Waiting,
+                 seats: Iterable[str], event: ev.Event) -> list[Sql]:
         out: list[Sql] = []
-        event = next(iter(self.matches.events_of(match_id, after=version - 1, upto=version)))
+        version = event.version
         made = self.clock()
         when = event.timestamp.timestamp()
         for seat in seats:
-            regs = [r for r in self.view.registrations(str(match_id), seat) if r.created <= when]
+            regs = [r for r in self.view.registrations(str(match_id), seat)
+                    if r.created <= when]
             if not regs:
                 continue
-            payload = self.payload(match_id, version, now, seat, event)
+            payload = self.payload(match_id, version, now, seat, event, state)
             for reg in regs:
                 out.append(self.view.notice_sql(Notice(
                     delivery_id=delivery_id(str(match_id), version, reg.registration_id),
@@ -131,11 +148,12 @@ class Outbox:
         return out
 
     def payload(self, match_id: UUID, version: int, now: Waiting, seat: str,
-                event: ev.Event) -> dict[str, Any]:
+                event: ev.Event, state: MatchState | None = None) -> dict[str, Any]:
         """What a notice says, as `seat` may see it: the match, whom it waits for and why,
         the step, and the event that handed over, in words for that seat (a hidden card, a
         private roll stay hidden; the dice seed is never said)."""
-        state = self.matches.frame_at(match_id, version).state
+        if state is None:
+            state = self.matches.frame_at(match_id, version).state
         narrator = Narrator.of_state(state, viewer=seat, lookup=lambda after, upto: list(
             self.matches.events_of(match_id, after=after, upto=upto)))
         names = narrator.names
@@ -160,11 +178,12 @@ class Outbox:
             return 0
         now = self.clock()
         sqls: list[Sql] = []
-        waiting: dict[str, dict[str, int] | None] = {}
+        waiting: dict[str, dict[str, int]] = {}
         for first in self.view.reminder_candidates(now - quiet, now - quiet * (most + 1)):
             if first.match_id not in waiting:
-                waiting[first.match_id] = self.view.waiting(first.match_id)
-            if (waiting[first.match_id] or {}).get(first.seat) != first.version:
+                kept = self.view.waiting(first.match_id)
+                waiting[first.match_id] = kept[0] if kept else {}
+            if waiting[first.match_id].get(first.seat) != first.version:
                 continue  # no longer waited for since that handoff
             for k in range(1, min(most, int((now - first.created) // quiet)) + 1):
                 due = first.created + k * quiet

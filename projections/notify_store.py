@@ -162,11 +162,14 @@ class _NotifySQL:
                            tuple(match_ids))
         return {r["match_id"] for r in rows}
 
-    def waiting(self, match_id: str) -> dict[str, int] | None:
-        """The seats last waited for, each with the version since which it is waited for."""
-        rows = self._fetch(f"SELECT seats FROM {WAITING} WHERE match_id = {self.P}",
+    def waiting(self, match_id: str) -> tuple[dict[str, int], int] | None:
+        """The seats last waited for, each with the version since which it is waited for,
+        and the version they were worked out at."""
+        rows = self._fetch(f"SELECT seats, version FROM {WAITING} WHERE match_id = {self.P}",
                            (match_id,))
-        return cast(dict[str, int], orjson.loads(rows[0]["seats"])) if rows else None
+        if not rows:
+            return None
+        return cast(dict[str, int], orjson.loads(rows[0]["seats"])), int(rows[0]["version"])
 
     def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql:
         p = self.P
@@ -279,7 +282,7 @@ class NotifyView(Protocol):
     def delete_registration(self, registration_id: str) -> None: ...
     def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]: ...
     def matches_with_registrations(self, match_ids: list[str]) -> set[str]: ...
-    def waiting(self, match_id: str) -> dict[str, int] | None: ...
+    def waiting(self, match_id: str) -> tuple[dict[str, int], int] | None: ...
     def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql: ...
     def notice_sql(self, n: Notice) -> Sql: ...
     def claim(self, now: float, lease: float, limit: int) -> list[Notice]: ...
