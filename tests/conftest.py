@@ -32,6 +32,12 @@ def _pg_connect_kwargs(server: Any, dbname: str) -> dict[str, Any]:
     }
 
 
+# The test server's data is thrown away at the end of the session and only our processes are
+# ever killed, never PostgreSQL nor the machine: it need not wait for the disk on each commit
+# (with fsync each commit and each CREATE or DROP DATABASE waited for it).
+THROWAWAY_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
+
+
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A PostgreSQL server for the whole session (pgserver, stopped at the end)."""
@@ -39,8 +45,10 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         from pgserver.postgres_server import get_server
 
         server = get_server(tmp_path_factory.mktemp("pg") / "pgdata", cleanup_mode="stop")
-        with psycopg.connect(**_pg_connect_kwargs(server, "postgres")) as conn:
-            conn.execute("SELECT 1")
+        with psycopg.connect(**_pg_connect_kwargs(server, "postgres"), autocommit=True) as conn:
+            for setting in THROWAWAY_SETTINGS:
+                conn.execute(f"ALTER SYSTEM SET {setting} = off")
+            conn.execute("SELECT pg_reload_conf()")
     except Exception as exc:  # noqa: BLE001 - any failure to start means "no PostgreSQL"
         message = f"PostgreSQL (pgserver) could not start: {exc!r}"
         if REQUIRE_POSTGRES:
