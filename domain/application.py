@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from domain.copies import MatchCopies
+from domain.clock_usecases import ClockUseCases
 from domain.usecases import (
     JOIN,
     SPECTATOR,
@@ -26,7 +26,7 @@ __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "
            "Result", "token_hash"]
 
 
-class Matches(MatchCopies):
+class Matches(ClockUseCases):  # ClockUseCases: the game clock, on MatchCopies
     """Every match of one store; use cases and queries (see the layers above)."""
 
     def holds(self, match_id: UUID) -> bool:

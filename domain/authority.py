@@ -158,6 +158,14 @@ def check_redo(actor: str, undone_by: str) -> None:
                           rule="core-authority", allowed=sorted({undone_by, REFEREE}))
 
 
+def check_clock(kind: str, actor: str) -> None:
+    """The game clock is the referee's to start, pause, resume and adjust (docs/clock.md):
+    a side never stops or tops up its own time."""
+    if actor != REFEREE:
+        raise NotYourTurn(f"only the referee may '{kind}': the clock is the referee's",
+                          rule="core-clock", allowed=[REFEREE])
+
+
 def seats(sequence: SequenceOfPlay, state: MatchState, acting: str) -> list[str]:
     """The sides a step's `acting` (or `advanced_by`) names now."""
     active = state.turn.active_side

@@ -15,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from domain.clock_commands import AdjustClock, PauseClock, ResumeClock, StartClock
 from domain.command_base import (
     MAX_INT,
     SAFE_INT,
@@ -301,7 +302,8 @@ Action = Annotated[
     | ActivateUnit | ActivateBattlegroup | RollMorale | RollInitiative | PassInitiative
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
-    | ResolveCombat | LoseStep | GainStep | OpenDispute | RecordRoll | Concede | ReopenMatch,
+    | ResolveCombat | LoseStep | GainStep | OpenDispute | RecordRoll | Concede | ReopenMatch
+    | StartClock | PauseClock | ResumeClock | AdjustClock,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (

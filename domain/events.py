@@ -28,6 +28,13 @@ from domain.events_cards import (
     UnitsActivated,
     _CardEvent,
 )
+from domain.events_clock import (
+    ClockAdjusted,
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    FlagFell,
+)
 from domain.events_match import (
     ActionsRedone,
     ActionsUndone,
@@ -84,14 +91,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ReinforcementsAnnounced, CombatDeclared, OperationDeclared, StepLost, StepGained,
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
         DisputeOpened, DisputeRuled, RollDeclared,
+        ClockStarted, ClockPaused, ClockResumed, ClockAdjusted, FlagFell,
     )
 }
 
-# Facts about the match's seats, dice and disputes, not its game: undo never takes them back
-# (domain.history), and a fork does not copy them.
+# The game clock's events (domain.clock): facts about the log's times, not the game.
+CLOCK_EVENTS: tuple[type[Event], ...] = (ClockStarted, ClockPaused, ClockResumed,
+                                         ClockAdjusted, FlagFell)
+# Facts about the match's seats, dice, disputes and clock, not its game: undo never takes
+# them back (domain.history), and a fork does not copy them.
 SEAT_EVENTS: tuple[type[Event], ...] = (SeatJoined, SeatTokenIssued, SeatTokenRevoked,
                                         DiceSeedRevealed, DiceCommitted, DisputeOpened,
-                                        DisputeRuled)
+                                        DisputeRuled, *CLOCK_EVENTS)
 # The undo consent protocol: not game actions, and no barrier to an undo.
 UNDO_PROTOCOL: tuple[type[Event], ...] = (UndoRequested, UndoAccepted, UndoDeclined)
 # What an undo cannot cross without the other sides' consent (besides another seat's
@@ -108,6 +119,7 @@ for _cls in (Event, _CardEvent, *EVENT_TYPES.values()):
     _cls.__module__ = __name__
 
 __all__ = [
+    "CLOCK_EVENTS",
     "EVENT_TYPES",
     "SEAT_EVENTS",
     "UNDO_BARRIERS",
@@ -117,6 +129,10 @@ __all__ = [
     "CardPlayed",
     "CardsDiscarded",
     "CardsDrawn",
+    "ClockAdjusted",
+    "ClockPaused",
+    "ClockResumed",
+    "ClockStarted",
     "CombatDeclared",
     "DeckCut",
     "DeckShuffled",
@@ -126,6 +142,7 @@ __all__ = [
     "DisputeOpened",
     "DisputeRuled",
     "Event",
+    "FlagFell",
     "InitiativePassed",
     "InitiativeRolled",
     "MarkerPlaced",

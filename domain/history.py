@@ -94,7 +94,8 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
         frame = replace(frame, undo_request=None)  # the match moved on: the request lapses
     if isinstance(event, ev.DiceCommitted):
         return replace(frame, version=version, chain_head=head, seed_version=version)
-    if isinstance(event, ev.DiceSeedRevealed | ev.DisputeOpened | ev.DisputeRuled):
+    if isinstance(event, (ev.DiceSeedRevealed, ev.DisputeOpened, ev.DisputeRuled,
+                          *ev.CLOCK_EVENTS)):
         return replace(frame, version=version, chain_head=head)  # log facts, not game ones
     if isinstance(event, ev.SeatTokenIssued):
         return replace(frame, version=version, chain_head=head,

@@ -1,0 +1,119 @@
+"""The game clock's use cases (docs/clock.md), a layer of `Matches`: the referee's clock
+commands through the ordinary action path, and `check_flags`, which records each flag that
+has fallen, stamped at the exact moment it fell, before any action is decided (so that an
+action after a flag fall is ordered after it) and whenever a watcher asks.
+
+Two processes that notice the same flag append it once: the append is conditioned on the
+head's version (the store's optimistic concurrency), and the one that loses decides again
+on the newer head, where the flag is recorded and nothing is due.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from domain import clock_commands as cc
+from domain import events as ev
+from domain.clock import ClockFold, flags_due, frames, step
+from domain.clock_decide import decide_clock, decide_flags
+from domain.commands import Command
+from domain.context import REFEREE, Context
+from domain.copies import MatchCopies
+from domain.history import Frame, fold
+from domain.usecases import Result
+
+CLOCK_TYPES = (cc.StartClock, cc.PauseClock, cc.ResumeClock, cc.AdjustClock)
+
+
+class ClockUseCases(MatchCopies):
+    """Clock commands, flag falls, and the clock of a match as of its head."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # match -> (the clock, the frame it was folded to, or None before ClockStarted)
+        self._clocks: dict[UUID, tuple[ClockFold, Frame | None, int]] = {}
+        self._clocks_lock = threading.Lock()
+
+    def clock_of(self, match_id: UUID, head: Frame | None = None) -> ClockFold:
+        """The clock as of `head` (default: the match's head), folded on from the last
+        one this process worked out. Before the clock starts, only the events' types are
+        read."""
+        head = head or self.head(match_id)
+        with self._clocks_lock:
+            clock, frame, version = self._clocks.get(match_id, (ClockFold(), None, 0))
+        if version > head.version:  # an older head than the one folded: start again
+            clock, frame, version = ClockFold(), None, 0
+        if version < head.version:
+            events = list(self.events_of(match_id, after=version, upto=head.version))
+            if frame is None:
+                start = next((e for e in events if isinstance(e, ev.ClockStarted)), None)
+                if start is not None:
+                    before = start.originator_version - 1
+                    clock = ClockFold()
+                    for event, at in frames(self.events_of(match_id, upto=before)):
+                        clock = step(clock, event, at)
+                    frame = self.frame_at(match_id, before)
+                    events = [e for e in events if e.originator_version > before]
+            if frame is not None:
+                state_at = self._state_at(match_id)
+                for event in events:
+                    frame = fold(frame, [event], state_at)
+                    clock = step(clock, event, frame)
+            version = head.version
+            with self._clocks_lock:
+                self._clocks[match_id] = (clock, frame, version)
+        return clock
+
+    def check_flags(self, match_id: UUID, now: datetime | None = None) -> Result | None:
+        """Record every flag fallen by `now` (default: the clock's now) and not recorded
+        yet, each stamped at the moment it fell; None when none is due (idempotent)."""
+        now = now or self.clock()
+        if not flags_due(self.clock_of(match_id), now):
+            return None
+
+        def fell(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_flags(self.clock_of(match_id, head), head.state, context, now)
+
+        result = self._execute(match_id, fell, actor=REFEREE)
+        return result if result.events else None
+
+    def check_all_flags(self, now: datetime | None = None) -> int:
+        """`check_flags` for every match whose clock this process has started folding: what
+        a watcher calls every second. How many flags it recorded."""
+        with self._clocks_lock:
+            running = [m for m, (clock, _, _) in self._clocks.items()
+                       if clock.started and not clock.ended]
+        return sum(len(r.events) for m in running if (r := self.check_flags(m, now)))
+
+    def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
+            command_id: str | None = None, expected_version: int | None = None,
+            idempotency_key: str | None = None, token: str | None = None) -> Result:
+        self.check_flags(match_id)
+        if not isinstance(command, CLOCK_TYPES):
+            return super().act(match_id, command, actor=actor, command_id=command_id,
+                               expected_version=expected_version,
+                               idempotency_key=idempotency_key, token=token)
+        clock_command = command
+
+        def decided(head: Frame, context: Context) -> list[ev.Event]:
+            return decide_clock(clock_command, self.clock_of(match_id, head), head.state,
+                                context)
+
+        return self._execute(match_id, decided, actor=actor, command_id=command_id,
+                             expected_version=expected_version, token=token,
+                             idempotency=self._idempotency(actor, idempotency_key, command))
+
+    def undo(self, match_id: UUID, **kwargs: Any) -> Result:
+        self.check_flags(match_id)
+        return super().undo(match_id, **kwargs)
+
+    def answer_undo(self, match_id: UUID, **kwargs: Any) -> Result:
+        self.check_flags(match_id)
+        return super().answer_undo(match_id, **kwargs)
+
+    def redo(self, match_id: UUID, **kwargs: Any) -> Result:
+        self.check_flags(match_id)
+        return super().redo(match_id, **kwargs)
