@@ -179,7 +179,7 @@ class Outbox:
         now = self.clock()
         sqls: list[Sql] = []
         waiting: dict[str, dict[str, int]] = {}
-        for first in self.view.reminder_candidates(now - quiet, now - quiet * (most + 1)):
+        for first in self.view.reminder_candidates(now - quiet, most):
             if first.match_id not in waiting:
                 kept = self.view.waiting(first.match_id)
                 waiting[first.match_id] = kept[0] if kept else {}

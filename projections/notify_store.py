@@ -238,13 +238,15 @@ class _NotifySQL:
                            "ORDER BY created", params)
         return [self._notice(r) for r in rows]
 
-    def reminder_candidates(self, before: float, after: float) -> list[Notice]:
-        """Handoff notices made between `after` and `before` (reminders are reckoned from
-        them; an older one has had all its reminders)."""
+    def reminder_candidates(self, before: float, most: int) -> list[Notice]:
+        """Handoff notices made before `before` that have fewer than `most` reminders
+        (reminders are reckoned from them)."""
         p = self.P
-        rows = self._fetch(f"SELECT {', '.join(OUTBOX_COLUMNS)} FROM {OUTBOX} WHERE "
-                           f"reminder = 0 AND created <= {p} AND created > {p}",
-                           (before, after))
+        columns = ", ".join(f"o.{c}" for c in OUTBOX_COLUMNS)
+        rows = self._fetch(
+            f"SELECT {columns} FROM {OUTBOX} o WHERE o.reminder = 0 AND o.created <= {p} "
+            f"AND (SELECT COUNT(*) FROM {OUTBOX} r WHERE r.registration_id = o.registration_id"
+            f" AND r.version = o.version AND r.reminder > 0) < {p}", (before, most))
         return [self._notice(r) for r in rows]
 
     # ---- presence and keys ------------------------------------------------------------
@@ -290,7 +292,7 @@ class NotifyView(Protocol):
                attempt: dict[str, Any] | None) -> None: ...
     def retry(self, delivery_id: str, due: float, attempt: dict[str, Any]) -> None: ...
     def notices(self, match_id: str | None = None) -> list[Notice]: ...
-    def reminder_candidates(self, before: float, after: float) -> list[Notice]: ...
+    def reminder_candidates(self, before: float, most: int) -> list[Notice]: ...
     def execute(self, sqls: list[Sql]) -> None: ...
     def present(self, match_id: str, seat: str, until: float) -> None: ...
     def is_present(self, match_id: str, seat: str, now: float) -> bool: ...
