@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -14,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from table_steps import policed_contexts
 
 ROOT = Path(__file__).resolve().parents[2]
 Serve = Callable[[Path], AbstractContextManager[str]]
@@ -26,27 +28,43 @@ def _free_port() -> int:
 
 
 def start_server(db: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `battlelog serve --db DB` (with `env` added) and wait until it answers."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--host", "127.0.0.1",
-         "--port", str(port)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, **(env or {})},
-    )
-    url = f"http://127.0.0.1:{port}"
+    """Start `battlelog serve --db DB` (with `env` added) and wait until it answers. Its
+    standard error goes to a temporary file (a pipe nobody reads would stall a long-lived
+    server once full); a port taken between choosing it and binding it is chosen again."""
+    for attempt in range(3):
+        port = _free_port()
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--host",
+                 "127.0.0.1", "--port", str(port)],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                env={**os.environ, **(env or {})},
+            )
+            url = f"http://127.0.0.1:{port}"
+            if _answers(proc, url):
+                return proc, url
+            log.seek(0)
+            err = log.read().decode(errors="replace")
+        if f"port {port} on 127.0.0.1 is taken" not in err or attempt == 2:
+            pytest.fail(f"battlelog serve did not come up:\n{err}")
+    raise AssertionError("unreachable")
+
+
+def _answers(proc: subprocess.Popen[bytes], url: str) -> bool:
+    """Wait until the server at `url` is ready (True), or has exited or is 30 s late (False:
+    it is killed)."""
     deadline = time.monotonic() + 30
     while True:
         try:
             if httpx.get(f"{url}/api/health/ready", timeout=1).status_code == 200:
-                return proc, url
+                return True
         except httpx.TransportError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            pytest.fail(f"battlelog serve did not come up:\n{err}")
-        time.sleep(0.1)
+            proc.wait()
+            return False
+        time.sleep(0.05)
 
 
 @contextmanager
@@ -76,8 +94,22 @@ def serve() -> Serve:
     return serving
 
 
+# Creations and imports are not counted on the shared server: its tests make many matches a
+# minute from one address (the quotas are tested on servers of their own, test_quotas.py).
+SHARED_ENV = {"BATTLELOG_CREATE_RATE": "off", "BATTLELOG_IMPORT_RATE": "off"}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the session (for each xdist worker): each test makes its own matches
+    on it, so none depends on another's (a fresh server per test cost about 2 s each)."""
+    with serving(tmp_path_factory.mktemp("shared") / "battlelog.db", SHARED_ENV) as url:
+        yield url
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def own_server(tmp_path: Path) -> Iterator[str]:
+    """A server of this test's own, its store at tmp_path/battlelog.db."""
     with serving(tmp_path / "battlelog.db") as url:
         yield url
 
@@ -121,3 +153,24 @@ def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
         return path
 
     return shot
+
+
+@pytest.fixture
+def board_shot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """`shot(page, name)` saves the board panel as a PNG under test-artifacts/<test>/."""
+    folder = ARTIFACTS / request.node.name
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shot(page: Any, name: str) -> Path:
+        path: Path = folder / f"{name}.png"
+        page.locator("#board").screenshot(path=str(path))
+        return path
+
+    return shot
+
+
+@pytest.fixture
+def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
+    """`contexts(**options)` opens a browser context (a device) policed as `policed_contexts`
+    says: every request stays on the server, and no script error."""
+    yield from policed_contexts(browser, server)

@@ -45,6 +45,26 @@ def new_match(server: str, demo: str) -> dict[str, Any]:
     return {"id": answer["match_id"], "seats": seats}
 
 
+def phone_at(browser: Any, server: str, shot: Callable[[Any, str], Path], demo: str,
+             test: str, seat: str = "referee") -> Phone:
+    """A phone at the table of a new match of `demo`, as `seat` (every seat held on it); its
+    taps are written under the name `test`."""
+    phone = Phone(browser, server, test, shot)
+    phone.open(new_match(server, demo), seat)
+    return phone
+
+
+def play_a_whole_turn(phone: Phone, name: str, *, eager: bool = False) -> list[str]:
+    """From the first screen (Your move on it) to turn 2, only by tapping what the page
+    offers (`Phone.play_turn`); the first and the last screens checked and saved."""
+    phone.screen("first-screen")
+    assert phone.page.locator("#play").bounding_box()["y"] < PHONE["height"]  # on the first screen
+    done = phone.play_turn(name, eager=eager)
+    assert phone.turn() == 2, done
+    phone.screen("turn-2")
+    return done
+
+
 def assert_no_overflow(page: Any) -> None:
     """Nothing wider than the viewport: no sideways scrolling on a phone."""
     widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")

@@ -9,18 +9,19 @@ test-artifacts/.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_table import (  # the table page's own helpers
+from table_steps import (  # the table page's own steps
     PHONE,
     acted,
+    fits_the_phone,
     join,
     join_link,
     low_contrast,
-    policed_contexts,
+    small_targets,
     unlabelled_controls,
     version_of,
     wait_version,
@@ -29,11 +30,6 @@ from test_browser_table import (  # the table page's own helpers
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
-    yield from policed_contexts(browser, server)
 
 
 def start_red_blue(contexts: Callable[..., Any], server: str, shot: Shot) -> tuple[Any, Any, Any]:
@@ -52,20 +48,6 @@ def start_red_blue(contexts: Callable[..., Any], server: str, shot: Shot) -> tup
     blue = join(contexts(viewport=PHONE, is_mobile=True, has_touch=True),
                 join_link(referee, "Blue"), "Bert", shot, "00-blue")
     return referee, red, blue
-
-
-def small_targets(page: Any, selector: str) -> list[str]:
-    """Visible controls under `selector` smaller than 44 by 44 CSS pixels."""
-    return list(page.evaluate("""s => [...document.querySelectorAll(s)]
-        .filter(el => el.checkVisibility())
-        .map(el => [el, el.getBoundingClientRect()])
-        .filter(([el, r]) => r.height < 44 || r.width < 44)
-        .map(([el, r]) => `${el.tagName} ${el.textContent.trim().slice(0, 30)}: ${r.width}x${r.height}`)""",
-                              selector))
-
-
-def fits_the_phone(page: Any) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"])
 
 
 def test_red_proposes_blue_agrees_live_and_the_referee_reopens(

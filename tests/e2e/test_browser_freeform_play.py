@@ -8,26 +8,16 @@ request."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from lobby_steps import Thumb, board_of, fill_allies_and_axis
 from phone import Phone
-from test_browser_lobby_form import Thumb
 
 pytestmark = pytest.mark.e2e
-
-
-def board_of(page: Any, server: str) -> dict[str, Any]:
-    """The board, read with the referee's token this device keeps."""
-    saved = json.loads(page.evaluate("localStorage.getItem('battlelog.matches')"))
-    (match_id, entry), = saved.items()
-    return dict(httpx.get(f"{server}/api/matches/{match_id}/board",
-                          headers={"Authorization": f"Bearer {entry['tokens']['referee']}"}).json())
 
 
 def tap_map(phone: Phone, action: str) -> None:
@@ -48,13 +38,7 @@ def test_a_freeform_match_from_the_form_deploys_and_moves_by_taps(
     page.goto(server)
     you = Thumb(page)
     you.form.wait_for()
-    you.type(you.form.get_by_label("Scenario name"), "Crossroads")
-    you.type(you.side(0).get_by_label("Side name"), "Allies")
-    you.type(you.side(1).get_by_label("Side name"), "Axis")
-    you.add_unit(0, "1st Squad", Figures="8", Across="10", Along="12")
-    you.add_unit(0, "Sherman troop", Steps="3", Where="In reserve")
-    you.add_unit(1, "Grenadiers", Figures="10", Across="30", Along="24")
-    you.add_unit(1, "Panzer IV", Figures="1", Where="In reserve")
+    fill_allies_and_axis(you, "Crossroads")
     phone.screen("lobby-filled")
     you.tap(you.form.get_by_role("button", name="Start this match"))
     page.wait_for_url("**/play/*")

@@ -14,12 +14,13 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from test_browser_ending import fits_the_phone, small_targets
-from test_browser_table import (  # the table page's own helpers
+from table_steps import (  # the table page's own helpers
     PHONE,
     acted,
+    fits_the_phone,
     join_link,
     policed_contexts,
+    small_targets,
     start_sample,
     version_of,
     wait_version,

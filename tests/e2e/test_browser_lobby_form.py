@@ -6,15 +6,14 @@ horizontal overflow, every control tapped at least 44 by 44 px, no console error
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_browser_ending import small_targets
-from test_browser_table import low_contrast, policed_contexts, unlabelled_controls
+from lobby_steps import Thumb, fill_allies_and_axis, started
+from table_steps import low_contrast, policed_contexts, small_targets, unlabelled_controls
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
@@ -48,50 +47,6 @@ def phone(browser: Any, server: str, console: list[str]) -> Iterator[Callable[[i
     assert console == [], console
 
 
-class Thumb:
-    """Taps and types on a page, checking first that each control is at least 44 by 44 px."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.form = page.locator('form[aria-label="Start your own match"]')
-
-    def _big(self, control: Any) -> Any:
-        control.scroll_into_view_if_needed()
-        box = control.bounding_box()
-        assert box and box["width"] >= 44 and box["height"] >= 44, box
-        return control
-
-    def tap(self, control: Any) -> None:
-        self._big(control).tap()
-
-    def type(self, control: Any, text: str) -> None:
-        self._big(control).tap()
-        control.fill(text)
-
-    def choose(self, control: Any, label: str) -> None:
-        self._big(control).select_option(label=label)
-
-    def side(self, n: int) -> Any:
-        return self.form.locator("fieldset.side").nth(n)
-
-    def unit(self, side: int, n: int) -> Any:
-        return self.side(side).locator("fieldset.unit").nth(n)
-
-    def add_unit(self, side: int, name: str, **fields: str) -> Any:
-        """Add a unit to a side: its name, then each field by its label (a select by the
-        label of its choice)."""
-        self.tap(self.side(side).get_by_role("button", name="Add a unit to this side"))
-        unit = self.unit(side, self.side(side).locator("fieldset.unit").count() - 1)
-        self.type(unit.get_by_label("Unit name"), name)
-        for label, value in fields.items():
-            control = unit.get_by_label(label.replace("_", " "), exact=False).first
-            if control.evaluate("el => el.tagName") == "SELECT":
-                self.choose(control, value)
-            else:
-                self.type(control, value)
-        return unit
-
-
 def fits(page: Any) -> list[int]:
     """The widths (of 360, 390, 430) at which the page scrolls sideways."""
     wide = []
@@ -102,20 +57,6 @@ def fits(page: Any) -> list[int]:
             wide.append(width)
     page.set_viewport_size(size)
     return wide
-
-
-def started(page: Any, server: str) -> tuple[str, dict[str, Any], dict[str, Any], list[Any]]:
-    """After Start: the table page opened; the match (by the referee's token this device
-    keeps), its board and its first event."""
-    page.wait_for_url("**/play/*")
-    saved = json.loads(page.evaluate("localStorage.getItem('battlelog.matches')"))
-    (match_id, entry), = saved.items()
-    assert page.url.endswith(f"/play/{match_id}")
-    auth = {"Authorization": f"Bearer {entry['tokens']['referee']}"}
-    match = httpx.get(f"{server}/api/matches/{match_id}", headers=auth).json()
-    board = httpx.get(f"{server}/api/matches/{match_id}/board", headers=auth).json()
-    events = httpx.get(f"{server}/api/matches/{match_id}/events", headers=auth).json()
-    return match_id, match, board, events
 
 
 def side_names(match: dict[str, Any]) -> dict[str, str]:
@@ -142,13 +83,7 @@ def test_a_freeform_scenario_tapped_in_starts_with_its_units_and_deck(
     assert "Any game" in you.form.locator(".about").inner_text()
     screenshots(page, "01-lobby")
 
-    you.type(you.form.get_by_label("Scenario name"), "Hill 112")
-    you.type(you.side(0).get_by_label("Side name"), "Allies")
-    you.type(you.side(1).get_by_label("Side name"), "Axis")
-    you.add_unit(0, "1st Squad", Figures="8", Across="10", Along="12")
-    you.add_unit(0, "Sherman troop", Steps="3", Where="In reserve")
-    you.add_unit(1, "Grenadiers", Figures="10", Across="30.5", Along="24")
-    you.add_unit(1, "Panzer IV", Figures="1", Where="In reserve")
+    fill_allies_and_axis(you, "Hill 112", grenadiers_across="30.5")
     deck = you.side(0).get_by_label("Its deck of cards")
     you.type(deck, "Ambush\nBarrage\n\nDig in")
     you.tap(you.form.locator("label.check"))

@@ -8,22 +8,16 @@ and nothing overflows sideways. Screens under test-artifacts/."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_browser_table import policed_contexts
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
-    yield from policed_contexts(browser, server)
 
 
 def act(server: str, match: str, token: str, **body: Any) -> list[dict[str, Any]]:

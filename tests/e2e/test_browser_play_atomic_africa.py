@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import Phone, new_match
+from phone import phone_at
 
 pytestmark = pytest.mark.e2e
 RED, BLUE = "Expeditionary Force", "Free Militia"
@@ -21,8 +21,8 @@ RED, BLUE = "Expeditionary Force", "Free Militia"
 
 def test_a_whole_turn_of_atomic_africa_from_both_seats(
         browser: Any, server: str, screenshots: Callable[[Any, str], Path]) -> None:
-    phone = Phone(browser, server, "play-atomic-africa", screenshots)
-    phone.open(new_match(server, "atomic-africa-demo"), seat="red")
+    phone = phone_at(browser, server, screenshots, "atomic-africa-demo", "play-atomic-africa",
+                     seat="red")
     page = phone.page
     phone.screen("red-first-screen")
     # A unit tapped on the map: its card is selected and scrolled into view on the phone.

@@ -1,7 +1,15 @@
-"""Dice thrown at the players' table, on a 390x844 phone: the referee declares a 2d6 roll
-from More actions (the notation and what it is for typed, the source tapped); the prompt at
-the top then says in words what the table owes, with one field per die (no JSON), and Next
-step says why it waits. Entering the faces clears the prompt and the dice show.
+"""Dice thrown at the players' table, on a 390x844 phone.
+
+The referee declares a 2d6 roll from More actions (the notation and what it is for typed, the
+source tapped); the prompt at the top then says in words what the table owes, with one field
+per die (no JSON), and Next step says why it waits. Entering the faces clears the prompt and
+the dice show.
+
+A whole turn of the Battlegroup demo (three sides), from the referee's seat (and each side's,
+switched with Acting as, for what is the side's own: its cards), only by tapping what the page
+offers: initiative rolled once at the table (the faces typed, one field per side's die named
+by its purpose), then each step's actions (activating battlegroups from a picker of their
+names) and Next step until the turn marker reaches turn 2.
 """
 
 from __future__ import annotations
@@ -11,15 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import Phone, new_match
+from phone import phone_at
 
 pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
 
 
-def test_the_table_owes_its_dice_in_words(
-        browser: Any, server: str, screenshots: Callable[[Any, str], Path]) -> None:
-    phone = Phone(browser, server, "play-table-dice", screenshots)
-    phone.open(new_match(server, "atomic-africa-demo"))
+def test_the_table_owes_its_dice_in_words(browser: Any, server: str, screenshots: Shot) -> None:
+    phone = phone_at(browser, server, screenshots, "atomic-africa-demo", "play-table-dice")
     page = phone.page
     more = page.locator("#actions")
     phone.tap(more.locator("button[data-action=roll_dice]"), "roll")
@@ -46,4 +53,21 @@ def test_the_table_owes_its_dice_in_words(
     phone.acted()
     assert page.locator("#awaiting").count() == 0
     phone.screen("entered")
+    phone.close()
+
+
+def test_a_whole_turn_of_battlegroup(browser: Any, server: str, screenshots: Shot) -> None:
+    phone = phone_at(browser, server, screenshots, "battlegroup-demo", "play-battlegroup")
+    page = phone.page
+    phone.screen("initiative")
+    assert page.locator("#advance").is_disabled()
+    why = page.locator("#advance-why").inner_text()
+    assert "Northern Column" in why and "north" not in why.split(":")[-1]  # names, not ids
+    assert phone.offered() == ["Roll initiative (BG-2)"]
+    said = phone.take("Roll initiative", table_dice=[6, 3, 1])
+    assert "initiative" in said.lower()
+    phone.screen("initiative-rolled")
+    done = phone.play_turn("bg")
+    assert phone.turn() == 2, done
+    phone.screen("turn-2")
     phone.close()

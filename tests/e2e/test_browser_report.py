@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_browser_table import PHONE, policed_contexts, start_sample
+from table_steps import PHONE, policed_contexts, start_sample
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]

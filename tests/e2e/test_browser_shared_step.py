@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_table import (  # the table page's own helpers
+from table_steps import (  # the table page's own helpers
     PHONE,
     acted,
     join,

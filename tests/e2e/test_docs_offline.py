@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser_table import PHONE, policed_contexts
+from table_steps import PHONE, policed_contexts
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]

@@ -64,9 +64,10 @@ def test_readme_curl_tour_runs_as_written(server: str) -> None:
     assert [e["actor"] for e in events][7:] == ["allies", "axis", "axis", "referee", "referee"]
 
 
-def test_readme_battlelog_commands_run_after_the_tour(server: str, tmp_path: Path) -> None:
+def test_readme_battlelog_commands_run_after_the_tour(own_server: str, tmp_path: Path) -> None:
     """The README's `.venv/bin/battlelog` lines, run from the folder of the server's store
     (as `make run` keeps ./battlelog.db), on the tour's match."""
+    server = own_server  # its store is tmp_path/battlelog.db, where the commands look
     installed = f"{Path(sys.executable).parent}/battlelog"
     commands = _block("The battlelog command")
     assert ".venv/bin/battlelog" in commands
