@@ -174,6 +174,20 @@ def measure(tmp: str, matches: int = 200, handoffs: int = 4,
     }
 
 
+def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """The report's rows (bench/report.py): figure, value, anchor, key."""
+    if "notify_delivery_p95_s" not in f:
+        return []
+    ms = lambda s: f"{s * 1000:.0f} ms"
+    return [("notify: handoff to webhook arrival, p95", ms(f["notify_delivery_p95_s"]),
+             (f"p50 {ms(f['notify_delivery_p50_s'])}; the action's own round trip p50 "
+             f"{ms(f['notify_action_round_trip_p50_s'])}, p95 "
+             f"{ms(f['notify_action_round_trip_p95_s'])}; {f['notify_matches']:.0f} matches, "
+             f"{f['notify_handoffs']:.0f} handoffs over 2 API processes on PostgreSQL; "
+             f"missed {f['notify_missed']:.0f}, raw redeliveries {f['notify_redelivered']:.0f},"
+             f" bad signatures {f['notify_bad_signatures']:.0f}"), "notify_delivery_p95_s")]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=200)

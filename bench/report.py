@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import hostile
+import notify
 import scale
 import targets
 
@@ -116,7 +117,7 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
             f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
             " KiB per match")
-    return out + hostile.rows(f)
+    return out + hostile.rows(f) + notify.rows(f)
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:

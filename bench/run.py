@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import hostile
 import http_load
 import live
+import notify
 import rebuild as rebuilding
 import roundtrip
 import scale
@@ -291,7 +292,7 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("oneclient", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory", "hostile")
+            "memory", "hostile", "notify")
 
 
 def main() -> int:
@@ -370,6 +371,8 @@ def main() -> int:
         if "hostile" in only:
             print("hostile clients: imports, a flood, slowloris (about 2 min) ...", flush=True)
             figures.update(hostile.measure(5 if args.quick else 20))
+        if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
+            figures.update(notify.measure(tmp, 50 if args.quick else 200))
 
     report(figures, Path(args.out))
     return 0
