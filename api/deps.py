@@ -237,10 +237,10 @@ async def reading(request: Request, match_id: UUID,
 async def acting(request: Request, match_id: UUID,
                  declared: Annotated[HTTPAuthorizationCredentials | None,
                                      Depends(_bearer)],
-                 if_match: Annotated[str | None, Header(max_length=32,
-                                                        description=IF_MATCH)] = None,
                  idempotency_key: Annotated[str | None, Header(
                      min_length=1, max_length=200, description=IDEMPOTENCY_KEY)] = None,
+                 if_match: Annotated[str | None, Header(max_length=32,
+                                                        description=IF_MATCH)] = None,
                  ) -> Acting:
     """Who acts, then `If-Match` and `Idempotency-Key` (what `IfMatchDep` and
     `IdempotencyDep` give; the header parameters only describe them, as there)."""
