@@ -14,6 +14,7 @@ from api.deps import known_query_only
 from api.limits import BodyDeadline, BodyLimit
 from api.quotas import Quotas
 from api.routes import actions, disputes, events, health, integrity, invitation, live, views, web
+from api.routes import clock as clock_routes
 from api.routes import legal as legal_routes
 from api.routes import matches as match_routes
 from api.routes import notifications as notification_routes
@@ -79,7 +80,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.add_middleware(BodyDeadline, seconds=settings.body_timeout)
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
-                   invitation, scenario_routes, ruleset_routes, notification_routes, health, web):
+                   invitation, scenario_routes, ruleset_routes, notification_routes, clock_routes,
+                   health, web):
         app.include_router(module.router)
     app.mount("/static", web.static_files, name="static")
     return app

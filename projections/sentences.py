@@ -24,6 +24,7 @@ from domain.errors import InvalidAction
 from domain.rulesets import get_ruleset
 from domain.sequence import SequenceOfPlay
 from domain.state import MatchState, Position
+from projections.sentences_clock import ClockSentences
 from projections.sentences_dice import DiceSentences, listing, plural
 from projections.sentences_records import Lookup, RecordSentences
 
@@ -136,7 +137,7 @@ class Names:
         return self._pattern[sides].sub(lambda m: table.get(m[1], m[1]), text)
 
 
-class Narrator(DiceSentences, RecordSentences):
+class Narrator(DiceSentences, RecordSentences, ClockSentences):
     """Says events for one viewer: see every event in log order (`see`), say any (`say`)."""
 
     names: Names

@@ -99,7 +99,27 @@ EXAMPLES: dict[type[ev.Event], dict[str, Any]] = {  # every class, with realisti
     ev.UndoDeclined: {"request": 4, "reason": "the dice are thrown"},
     ev.DisputeOpened: {"about_version": 3, "text": "that was out of range"},
     ev.DisputeRuled: {"dispute": 5, "ruling": "the move stands", "order": "undo", "to": 2},
+    ev.ClockStarted: {"controls": {"north": {"total": 5400, "increment": 30, "per": "activation"},
+                                   "south": {"total": 3600, "move_limit": 300}}},
+    ev.ClockPaused: {"reason": "a phone call"},
+    ev.ClockResumed: {},
+    ev.ClockAdjusted: {"side": "south", "seconds": -90, "reason": "the board was knocked"},
+    ev.FlagFell: {"side": "north"},
 }
+
+
+def test_the_clock_is_said_in_the_players_words() -> None:
+    log = [created(), *(make(cls, v, actor="referee", **EXAMPLES[cls]) for v, cls in enumerate(
+        (ev.ClockStarted, ev.ClockPaused, ev.ClockResumed, ev.ClockAdjusted, ev.FlagFell), 2))]
+    out = said(log)
+    assert out[2] == ("Referee started the clock: Northern Column 1:30:00 + 0:00:30 per "
+                      "activation; Southern Column 1:00:00, at most 0:05:00 a move.")
+    assert out[3] == "Referee paused the clock: “a phone call”"
+    assert out[4] == "Referee restarted the clock."
+    assert out[5] == "Referee took 0:01:30 from Southern Column on the clock: “the board was knocked”"
+    stamp = log[-1].timestamp
+    assert out[6] == (f"Northern Column's flag fell at {stamp:%H:%M:%S} UTC: its time ran out. "
+                      "The referee rules on what it means.")
 
 
 def test_every_event_class_has_an_example_and_a_sentence_of_its_own() -> None:
