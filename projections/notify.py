@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.application import Matches
@@ -74,6 +75,8 @@ class NotifyService:
             self._projecting.stop()
             self._delivering.stop()
             self._started = False
+        if self._deliverer is not None:
+            self._deliverer.close()
         if self._channels is not None:
             self._channels.close()
 
@@ -101,12 +104,23 @@ class NotifyService:
             return done
 
     def run_forever(self, stopping: threading.Event) -> None:
-        """`battlelog project`'s loop: the outbox and the delivery, until `stopping`."""
+        """`battlelog project`'s loop: the outbox here and the delivery in a thread of its
+        own (a slow receiver does not hold the next handoffs back), until `stopping`."""
+        sender = threading.Thread(target=self._keep, name="notify-delivery",
+                                  args=(stopping, lambda: self.deliverer().deliver_due()))
+        sender.start()
+        try:
+            self._keep(stopping, self.step_outbox)
+        finally:
+            sender.join(timeout=30)
+
+    def _keep(self, stopping: threading.Event, work: Callable[[], object]) -> None:
         while not stopping.is_set():
             try:
-                self.step_outbox()
-                self.deliverer().deliver_due()
+                busy = work()
             except Exception:  # a notifier that stops is none: log it and go on
                 log.exception("notifier failed; resuming from its position")
                 stopping.wait(1.0)
-            stopping.wait(self.config.poll)
+                continue
+            if not busy:
+                stopping.wait(self.config.poll)

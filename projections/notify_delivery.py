@@ -17,6 +17,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from projections.notify_channels import Answer, Channels
@@ -31,7 +32,8 @@ class DeliveryConfig:
     max_attempts: int = 8
     backoff: float = 2.0  # seconds before the first retry; doubled each time, with jitter
     max_backoff: float = 3600.0
-    batch: int = 20
+    batch: int = 32
+    senders: int = 8  # notices sent at once
 
 
 def backoff(config: DeliveryConfig, attempts: int, draw: Callable[[], float]) -> float:
@@ -51,6 +53,16 @@ class Deliverer:
         self.config = config
         self.clock = clock
         self.draw = draw
+        self._senders: ThreadPoolExecutor | None = None
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._senders is None:
+            self._senders = ThreadPoolExecutor(self.config.senders, "notify-send")
+        return self._senders
+
+    def close(self) -> None:
+        if self._senders is not None:
+            self._senders.shutdown(wait=True)
 
     def deliver_due(self) -> int:
         """Send what is due now, a batch at a time; how many notices were settled or
@@ -58,8 +70,11 @@ class Deliverer:
         done = 0
         while True:
             claimed = self.view.claim(self.clock(), self.config.lease, self.config.batch)
-            for notice in claimed:
-                self.deliver(notice)
+            if len(claimed) > 1 and self.config.senders > 1:
+                list(self._pool().map(self.deliver, claimed))
+            else:
+                for notice in claimed:
+                    self.deliver(notice)
             done += len(claimed)
             if len(claimed) < self.config.batch:
                 return done

@@ -27,7 +27,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -43,6 +42,8 @@ from projections.notify_store import Notice, NotifyView, Sql
 from projections.sentences import Narrator
 
 APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
+FRAMES_KEPT = 1000  # matches whose recent frames the outbox keeps
+FRAMES_PER_MATCH = 64
 DELIVERIES = uuid.UUID("6d1f0a8e-51c4-4f55-9a3e-0b6c2f1e7d21")
 
 
@@ -69,6 +70,8 @@ class Outbox:
         self.view = view
         self.config = config
         self.clock = clock
+        # recent frames of the matches lately seen: match -> version -> frame
+        self._frames: dict[UUID, dict[int, Frame]] = {}
 
     def position(self) -> int:
         return self.view.max_tracking_id(APPLICATION) or 0
@@ -102,9 +105,21 @@ class Outbox:
 
     def _match_rows(self, match_id: UUID, wanted: list[int]) -> list[Sql]:
         """One match's events from `wanted[0]` to `wanted[-1]`, each folded onto the frame
-        before it (one read of the log, not a rebuild per event)."""
+        before it (one read of the log, not a rebuild per event; the frames just made are
+        kept for the next batch and for the undos that go back to them)."""
         first, last = wanted[0], wanted[-1]
-        frame = self.matches.frame_at(match_id, first - 1) if first > 1 else None
+        frames = self._frames.pop(match_id, {})
+        self._frames[match_id] = frames  # the most recent match last
+        while len(self._frames) > FRAMES_KEPT:
+            del self._frames[next(iter(self._frames))]
+        frame = frames.get(first - 1)
+        if frame is None and first > 1:
+            frame = self.matches.frame_at(match_id, first - 1)
+
+        def earlier(k: int) -> MatchState:
+            known = frames.get(k)
+            return known.state if known else self.matches.state_at(match_id, k)
+
         kept = self.view.waiting(str(match_id))
         if kept is not None and kept[1] == first - 1:
             before = kept[0]
@@ -113,7 +128,10 @@ class Outbox:
         sqls: list[Sql] = []
         for event in self.matches.events_of(match_id, after=first - 1, upto=last):
             frame = (first_frame(event) if frame is None else  # type: ignore[arg-type]
-                     fold(frame, [event], partial(self.matches.state_at, match_id)))
+                     fold(frame, [event], earlier))
+            frames[frame.version] = frame
+            if len(frames) > FRAMES_PER_MATCH:
+                del frames[min(frames)]
             now = self._waits(frame)
             after = {seat: before.get(seat, event.version) for seat in now.seats}
             newly = [seat for seat in after if seat not in before]
