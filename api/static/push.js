@@ -17,19 +17,22 @@ function seat(id) {
 
 function watch(id) {
   const main = document.querySelector("#main");
-  const mount = () => {
-    const seats = document.querySelector("#seats");
-    if (seats && !seats.querySelector(".push-me") && seat(id)) seats.append(button(id));
-  };
-  new MutationObserver(mount).observe(main, { childList: true, subtree: true });
-  mount();
+  let present = null;  // the seat the last heartbeat was for
   const beat = () => {
     const who = seat(id);
+    present = who && who.name;
     if (who && document.visibilityState === "visible") {
       api(`/api/matches/${id}/presence`, { token: who.token, method: "POST", raw: true }).catch(() => null);
     }
   };
-  beat();
+  const mount = () => {
+    const seats = document.querySelector("#seats");
+    const who = seat(id);
+    if (seats && !seats.querySelector(".push-me") && who) seats.append(button(id));
+    if (who && who.name !== present) beat();  // the page has opened, or switched, its seat
+  };
+  new MutationObserver(mount).observe(main, { childList: true, subtree: true });
+  mount();
   setInterval(beat, HEARTBEAT_MS);
   document.addEventListener("visibilitychange", beat);
 }

@@ -1,0 +1,72 @@
+"""The table page's "Tell me when it's my turn" button on a phone: in the Seats panel, a
+tap target of at least 44x44 pixels, the page fitting the screen; the browser is asked for
+permission only when it is pressed (before: no service worker, permission untouched), then
+the service worker is registered and the page says how it went; while the page is shown,
+its seat is present and a handoff to it is not sent but recorded as suppressed."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from phone import Phone, new_match, phone_at
+
+pytestmark = pytest.mark.e2e
+BUTTON = "Tell me when it's my turn"
+
+
+def workers(page: Any) -> int:
+    return int(page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)"))
+
+
+def test_the_push_button_asks_only_when_pressed(browser: Any, server: str,
+                                                screenshots: Any) -> None:
+    phone = phone_at(browser, server, screenshots, "atomic-africa-demo", "push-button",
+                     seat="red")
+    page = phone.page
+    button = page.get_by_role("button", name=BUTTON)
+    button.wait_for()
+    assert page.evaluate("Notification.permission") == "default"
+    assert workers(page) == 0
+    phone.screen("push-button")
+    phone.context.grant_permissions(["notifications"], origin=server)
+    # a headless browser has no push service to subscribe with; a real one registers it
+    phone.allow(422, "/notifications")
+    phone.tap(button, "tell me when it's my turn")
+    deadline = time.monotonic() + 10
+    while workers(page) == 0:
+        assert time.monotonic() < deadline, "the service worker was never registered"
+        time.sleep(0.1)
+    page.locator("#notice").wait_for(state="visible")
+    phone.errors.clear()  # the push service's refusal, reported in the notice
+    phone.close()
+
+
+def test_a_seat_at_the_table_is_not_told(browser: Any, server: str,
+                                         screenshots: Any) -> None:
+    made = new_match(server, "atomic-africa-demo")
+    phone = Phone(browser, server, "push-present", screenshots)
+    match, red = made["id"], made["seats"]["red"]
+    auth = {"Authorization": f"Bearer {red}"}
+    hook = httpx.post(f"{server}/api/matches/{match}/notifications", headers=auth,
+                      json={"kind": "webhook", "url": "https://1.1.1.1/battlelog"}, timeout=10)
+    assert hook.status_code == 201, hook.text
+    phone.open(made, "red")
+    time.sleep(0.5)  # the page's first heartbeat
+    for body in ({"type": "activate_unit", "unit_id": "sq1"}, {"type": "advance"}):
+        assert httpx.post(f"{server}/api/matches/{match}/actions", json=body, headers=auth,
+                          timeout=10).status_code == 201
+    assert httpx.post(f"{server}/api/matches/{match}/undo", json={"actions": 1}, headers=auth,
+                      timeout=10).status_code == 201  # the turn is red's again: red is told
+    reg = hook.json()["registration_id"]
+    deadline = time.monotonic() + 15
+    tried: list[Any] = []
+    while time.monotonic() < deadline:
+        tried = httpx.get(f"{server}/api/matches/{match}/notifications/{reg}/attempts",
+                          headers=auth, timeout=10).json()
+        time.sleep(0.3)
+    assert tried == []  # suppressed: red is at the table, nothing was sent
+    phone.close()
+
