@@ -49,7 +49,7 @@ async def board(match_id: UUID, reading: ReadingDep, query: PointDep) -> Respons
     def read() -> Response:
         frame, head = frame_at(matches, match_id, query)
         point = Point(version=frame.version, head_version=head, past=frame.version != head)
-        view = board_view(frame.state, who.name)
+        view = board_view(frame.state, who.name, frame.undo_request)
         body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json()
         return Response(body, media_type="application/json", headers={"ETag": f'"{head}"'})
 
