@@ -14,6 +14,7 @@ signature; the notifier polls the store at its default interval (BATTLELOG_NOTIF
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -125,6 +126,21 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def lags(pg: dict[str, Any], dbname: str) -> tuple[list[float], list[float]]:
+    """Where the time went, from the outbox's own rows: handoff event to outbox row (the
+    projection), and outbox row to sent (the delivery)."""
+    import psycopg
+
+    with psycopg.connect(dbname=dbname, host=pg["host"], port=pg["port"],
+                         user=pg["user"]) as conn:
+        rows = conn.execute("SELECT payload, created, done FROM battlelog_notify_outbox "
+                            "WHERE status = 'sent'").fetchall()
+    made = [datetime.fromisoformat(json.loads(p)["handed_over_at"]).timestamp()
+            for p, _, _ in rows]
+    return ([c - m for m, (_, c, _) in zip(made, rows, strict=True)],
+            [d - c for _, c, d in rows])
+
+
 def measure(tmp: str, matches: int = 200, handoffs: int = 4,
             clients: int = 16) -> dict[str, float]:
     receiver = Receiver()
@@ -155,6 +171,7 @@ def measure(tmp: str, matches: int = 200, handoffs: int = 4,
                 time.sleep(0.1)
             delays = [at - datetime.fromisoformat(p["handed_over_at"]).timestamp()
                       for at, p in receiver.arrived.values()]
+            outbox, sending = lags(pg, env["BATTLELOG_PG_DBNAME"])
         finally:
             for server in servers:
                 server.stop()
@@ -168,6 +185,10 @@ def measure(tmp: str, matches: int = 200, handoffs: int = 4,
         "notify_bad_signatures": receiver.bad,
         "notify_delivery_p50_s": statistics.median(delays),
         "notify_delivery_p95_s": pct(delays, 0.95),
+        "notify_outbox_lag_p50_s": statistics.median(outbox),
+        "notify_outbox_lag_p95_s": pct(outbox, 0.95),
+        "notify_send_lag_p50_s": statistics.median(sending),
+        "notify_send_lag_p95_s": pct(sending, 0.95),
         "notify_action_round_trip_p50_s": statistics.median(trips),
         "notify_action_round_trip_p95_s": pct(trips, 0.95),
         "notify_actions_per_s": len(trips) / played,
@@ -182,7 +203,9 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
     return [("notify: handoff to webhook arrival, p95", ms(f["notify_delivery_p95_s"]),
              (f"p50 {ms(f['notify_delivery_p50_s'])}; the action's own round trip p50 "
              f"{ms(f['notify_action_round_trip_p50_s'])}, p95 "
-             f"{ms(f['notify_action_round_trip_p95_s'])}; {f['notify_matches']:.0f} matches, "
+             f"{ms(f['notify_action_round_trip_p95_s'])}; of which event to outbox row p50 "
+             f"{ms(f['notify_outbox_lag_p50_s'])}, outbox row to sent p50 "
+             f"{ms(f['notify_send_lag_p50_s'])}; {f['notify_matches']:.0f} matches, "
              f"{f['notify_handoffs']:.0f} handoffs over 2 API processes on PostgreSQL; "
              f"missed {f['notify_missed']:.0f}, raw redeliveries {f['notify_redelivered']:.0f},"
              f" bad signatures {f['notify_bad_signatures']:.0f}"), "notify_delivery_p95_s")]

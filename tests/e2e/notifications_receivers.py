@@ -10,7 +10,6 @@ import base64
 import email
 import json
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -19,12 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from conftest import _free_port as free_port
 
 
 @dataclass
@@ -55,8 +49,17 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
 
-def _serve(handler: type[BaseHTTPRequestHandler]) -> tuple[_Server, str]:
-    server = _Server(("127.0.0.1", 0), handler)
+def _serve(take: Callable[[BaseHTTPRequestHandler], None]) -> tuple[_Server, str]:
+    """A threaded HTTP server on loopback whose every POST is `take(request)`."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            take(self)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = _Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
@@ -70,16 +73,7 @@ class WebhookReceiver:
         self.secrets: dict[str, str] = {}
         self.failing = failing
         self.refused: set[str] = set()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                receiver.take(self)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server, self.url = _serve(Handler)
+        self.server, self.url = _serve(self.take)
 
     def take(self, request: BaseHTTPRequestHandler) -> None:
         from standardwebhooks.webhooks import Webhook
@@ -120,16 +114,7 @@ class PushService:
         self.got = Got()
         self.keys: dict[str, tuple[Any, bytes]] = {}
         self._ec, self._ser = ec, serialization
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                service.take(self)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server, self.url = _serve(Handler)
+        self.server, self.url = _serve(self.take)
 
     def subscription(self, seat: str) -> dict[str, Any]:
         """A new subscription for `seat`, as a browser's `PushManager.subscribe()` gives."""
