@@ -23,6 +23,7 @@ from api.routes import scenarios as scenario_routes
 from api.settings import Settings
 from domain.application import Matches
 from projections.catalogue import open_catalogue
+from projections.clock_watch import FlagWatcher, active_matches
 from projections.feed import MatchFeed
 from projections.notify import NotifyService
 
@@ -47,6 +48,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         app.state.feed.start()
         app.state.notify = NotifyService(app.state.matches, settings.notify_config())
         app.state.notify.start()  # "your turn" notices (docs/notifications.md)
+        app.state.flags = FlagWatcher(app.state.matches, active_matches(app.state.catalogue.view))
+        app.state.flags.start()  # flag falls recorded as they happen (docs/clock.md)
         app.state.ready = True
         try:
             yield
@@ -55,6 +58,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
             app.state.catalogue.stop()
             app.state.feed.stop()
             app.state.notify.stop()
+            app.state.flags.stop()
             if owned:
                 app.state.matches.close()
 

@@ -109,11 +109,16 @@ def project(db: str | None) -> int:
     notify = NotifyService(matches, Settings(db=db).notify_config())
     notifier = threading.Thread(target=notify.run_forever, args=(stopping,), name="notify")
     notifier.start()
+    from projections.clock_watch import FlagWatcher, active_matches
+    catalogue = open_catalogue(matches)  # flag falls recorded as they happen (docs/clock.md)
+    flags = FlagWatcher(matches, active_matches(catalogue.view))
+    flags.start()
     print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)
     try:
-        open_catalogue(matches).run_forever(stopping)
+        catalogue.run_forever(stopping)
     finally:
         stopping.set()
+        flags.stop()
         notifier.join(timeout=15)
         notify.stop()
         matches.close()

@@ -43,41 +43,58 @@ class ClockUseCases(MatchCopies):
         read."""
         head = head or self.head(match_id)
         with self._clocks_lock:
-            clock, frame, version = self._clocks.get(match_id, (ClockFold(), None, 0))
-        if version > head.version:  # an older head than the one folded: start again
-            clock, frame, version = ClockFold(), None, 0
-        if version < head.version:
-            events = list(self.events_of(match_id, after=version, upto=head.version))
-            if frame is None:
-                start = next((e for e in events if isinstance(e, ev.ClockStarted)), None)
-                if start is not None:
-                    before = start.originator_version - 1
-                    clock = ClockFold()
-                    for event, at in frames(self.events_of(match_id, upto=before)):
-                        clock = step(clock, event, at)
-                    frame = self.frame_at(match_id, before)
-                    events = [e for e in events if e.originator_version > before]
-            if frame is not None:
-                state_at = self._state_at(match_id)
-                for event in events:
-                    frame = fold(frame, [event], state_at)
-                    clock = step(clock, event, frame)
-            version = head.version
-            with self._clocks_lock:
-                self._clocks[match_id] = (clock, frame, version)
-        return clock
+            known = self._clocks.get(match_id, (ClockFold(), None, 0))
+        if known[2] > head.version:  # an older head than the one folded: start again
+            known = (ClockFold(), None, 0)
+        if known[2] < head.version:
+            events = list(self.events_of(match_id, after=known[2], upto=head.version))
+            known = self._fold_on(match_id, known, events)
+        return known[0]
+
+    def _fold_on(self, match_id: UUID, known: tuple[ClockFold, Frame | None, int],
+                 events: list[ev.Event]) -> tuple[ClockFold, Frame | None, int]:
+        """`known` with `events` (the ones right after it) folded in, and kept."""
+        clock, frame, version = known
+        if not events or events[0].originator_version != version + 1:
+            return known
+        if frame is None:
+            start = next((e for e in events if isinstance(e, ev.ClockStarted)), None)
+            if start is not None:
+                before = start.originator_version - 1
+                for event, at in frames(self.events_of(match_id, upto=before)):
+                    clock = step(clock, event, at)
+                frame = self.frame_at(match_id, before)
+                events = [e for e in events if e.originator_version > before]
+        if frame is not None:
+            state_at = self._state_at(match_id)
+            for event in events:
+                frame = fold(frame, [event], state_at)
+                clock = step(clock, event, frame)
+        known = (clock, frame, events[-1].originator_version if events else version)
+        with self._clocks_lock:
+            if self._clocks.get(match_id, (None, None, 0))[2] <= known[2]:
+                self._clocks[match_id] = known
+        return known
+
+    def _noted(self, match_id: UUID, result: Result) -> Result:
+        """Fold an action's own events into the clock this process keeps (no query)."""
+        with self._clocks_lock:
+            known = self._clocks.get(match_id)
+        if known is not None and result.events and not result.replayed:
+            self._fold_on(match_id, known, list(result.events))
+        return result
 
     def check_flags(self, match_id: UUID, now: datetime | None = None) -> Result | None:
         """Record every flag fallen by `now` (default: the clock's now) and not recorded
         yet, each stamped at the moment it fell; None when none is due (idempotent)."""
         now = now or self.clock()
-        if not flags_due(self.clock_of(match_id), now):
+        if not flags_due(self.clock_of(match_id, self._held_head(match_id)[0]), now):
             return None
 
         def fell(head: Frame, context: Context) -> list[ev.Event]:
             return decide_flags(self.clock_of(match_id, head), head.state, context, now)
 
-        result = self._execute(match_id, fell, actor=REFEREE)
+        result = self._noted(match_id, self._execute(match_id, fell, actor=REFEREE))
         return result if result.events else None
 
     def check_all_flags(self, now: datetime | None = None) -> int:
@@ -93,27 +110,29 @@ class ClockUseCases(MatchCopies):
             idempotency_key: str | None = None, token: str | None = None) -> Result:
         self.check_flags(match_id)
         if not isinstance(command, CLOCK_TYPES):
-            return super().act(match_id, command, actor=actor, command_id=command_id,
-                               expected_version=expected_version,
-                               idempotency_key=idempotency_key, token=token)
+            return self._noted(match_id, super().act(
+                match_id, command, actor=actor, command_id=command_id,
+                expected_version=expected_version, idempotency_key=idempotency_key,
+                token=token))
         clock_command = command
 
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             return decide_clock(clock_command, self.clock_of(match_id, head), head.state,
                                 context)
 
-        return self._execute(match_id, decided, actor=actor, command_id=command_id,
-                             expected_version=expected_version, token=token,
-                             idempotency=self._idempotency(actor, idempotency_key, command))
+        return self._noted(match_id, self._execute(
+            match_id, decided, actor=actor, command_id=command_id,
+            expected_version=expected_version, token=token,
+            idempotency=self._idempotency(actor, idempotency_key, command)))
 
     def undo(self, match_id: UUID, **kwargs: Any) -> Result:
         self.check_flags(match_id)
-        return super().undo(match_id, **kwargs)
+        return self._noted(match_id, super().undo(match_id, **kwargs))
 
     def answer_undo(self, match_id: UUID, **kwargs: Any) -> Result:
         self.check_flags(match_id)
-        return super().answer_undo(match_id, **kwargs)
+        return self._noted(match_id, super().answer_undo(match_id, **kwargs))
 
     def redo(self, match_id: UUID, **kwargs: Any) -> Result:
         self.check_flags(match_id)
-        return super().redo(match_id, **kwargs)
+        return self._noted(match_id, super().redo(match_id, **kwargs))

@@ -21,6 +21,7 @@ from domain import events as ev
 from domain.application import Matches
 from domain.clock_commands import StartClock
 from domain.commands import ActivateUnit
+from projections.clock_watch import FlagWatcher
 
 START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 CONTROLS = {"red": {"total": 600, "increment": 10, "per": "activation"},
@@ -144,3 +145,23 @@ def test_an_action_after_the_flag_fall_is_ordered_after_it(
     assert red["flag_fallen"] is True and red["remaining"] == 0.0
     assert log[-2]["said"].endswith("flag fell at 09:01:00 UTC: its time ran out. The referee "
                                     "rules on what it means.")
+
+
+def test_the_watcher_records_a_flag_fall_with_no_action(
+        matches: Matches, store_env: dict[str, str]) -> None:
+    watcher_process = Matches(env=store_env)  # `battlelog project`'s own application
+    try:
+        with freeze_time(START) as clock:
+            match = matches.create_match(
+                scenarios.load("atomic-africa-demo")).events[0].originator_id
+            matches.act(match, StartClock.model_validate(
+                {"controls": {"red": {"total": 30}, "blue": {"total": 30}}}))
+            watcher = FlagWatcher(watcher_process, discover=lambda: [match])
+            assert watcher.tick() == 0  # discovers the match; nothing due yet
+            clock.tick(timedelta(seconds=31))
+            assert watcher.tick() == 1
+            assert watcher.tick() == 0  # once
+        [fell] = [e for e in matches.events_of(match) if isinstance(e, ev.FlagFell)]
+        assert fell.timestamp == START + timedelta(seconds=30)
+    finally:
+        watcher_process.close()
