@@ -165,8 +165,8 @@ class Channels:
         return _timed(start, 250)
 
     def push(self, reg: Any, payload: dict[str, Any], start: float) -> Answer:
-        from py_vapid import Vapid
-        from pywebpush import WebPushException, webpush
+        from py_vapid import Vapid  # type: ignore[import-untyped]
+        from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
         check_url(reg.target, allow_private=self.allow_private)
         if self.vapid is None:

@@ -40,7 +40,7 @@ def backoff(config: DeliveryConfig, attempts: int, draw: Callable[[], float]) ->
     """Seconds before the next attempt after `attempts` failed ones: `backoff * 2^(n-1)`,
     at most `max_backoff`, times a random factor between 0.5 and 1 (full jitter's lower
     half: retries from many matches do not arrive together)."""
-    delay = min(config.max_backoff, config.backoff * 2 ** max(0, attempts - 1))
+    delay = min(config.max_backoff, config.backoff * 2.0 ** max(0, attempts - 1))
     return delay * (0.5 + 0.5 * draw())
 
 

@@ -121,9 +121,9 @@ class _NotifySQL:
 
     def registrations(self, match_id: str, seat: str | None = None) -> list[Registration]:
         p = self.P
-        where, params = (f"match_id = {p}", (match_id,))
+        where, params = f"match_id = {p}", (match_id,) if seat is None else (match_id, seat)
         if seat is not None:
-            where, params = f"{where} AND seat = {p}", (match_id, seat)
+            where = f"{where} AND seat = {p}"
         rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE {where} "
                            "ORDER BY created", params)
         return [Registration(*(r[c] for c in REG_COLUMNS)) for r in rows]
@@ -386,7 +386,8 @@ class PostgresNotifyView(_NotifySQL, PostgresTrackingRecorder):
                          (f"{reg.match_id}/{reg.seat}",))
             curs.execute(f"SELECT COUNT(*) AS n FROM {REG} WHERE match_id = %s AND seat = %s",
                          (reg.match_id, reg.seat))
-            if curs.fetchone()["n"] >= limit:
+            counted = curs.fetchone()
+            if counted is not None and counted["n"] >= limit:
                 return False
             curs.execute(f"INSERT INTO {REG} ({', '.join(REG_COLUMNS)}) VALUES ({marks})",
                          _reg_values(reg))
