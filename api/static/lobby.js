@@ -3,6 +3,7 @@
 import { api, devices } from "./api.js";
 import { field, h, notice, panel } from "./dom.js";
 import { scenarioForm } from "./scenario_form.js";
+import { annotate } from "./waiting.js";
 
 export function matchLink(id, kind, token) {
   return `${location.origin}/play/${id}#${kind}=${encodeURIComponent(token)}`;
@@ -11,15 +12,17 @@ export function matchLink(id, kind, token) {
 function yourMatches(titles) {
   const entries = Object.entries(devices.all()).sort((a, b) => (b[1].saved || "").localeCompare(a[1].saved || ""));
   if (!entries.length) return h("p", {}, "No match on this device yet: start one below, or join with a link.");
-  return h("ul", { class: "matches" }, entries.map(([id, entry]) => {
+  const list = h("ul", { class: "matches" }, entries.map(([id, entry]) => {
     const name = entry.scenario || "A match";
     const you = entry.seat === "referee" ? "you referee" : entry.seatName ? `you play ${entry.seatName}` : "you play a side";
-    return h("li", {},
+    return h("li", { "data-id": id },
       h("a", { href: `/play/${id}` }, name),
       h("span", { class: "meta" }, [titles[entry.ruleset], you].filter(Boolean).join(" · ")),
       h("button", { type: "button", class: "quiet", "aria-label": `Forget ${name} on this device`,
         onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "Forget"));
   }));
+  annotate(list, entries);  // whose turn in each, "Your move" first (waiting.js)
+  return list;
 }
 
 async function create(body) {

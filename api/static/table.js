@@ -4,6 +4,7 @@
 // what the API lets it see.
 
 import { api, devices, entropy, follow } from "./api.js";
+import { renderClock } from "./clock.js";
 import { renderDice, renderVP } from "./dice.js";
 import { $, h, notice, panel } from "./dom.js";
 import { renderLog, renderTime } from "./history.js";
@@ -67,6 +68,7 @@ class Table {
       head: h("div", { class: "match-head" }),
       prompt: h("div", { id: "prompt" }),
       past: h("div", { id: "past", class: "past-banner", hidden: true }),
+      clock: panel("clock", "Whose turn"),
       play: panel("play", "Your move"),
       turn: panel("turn", "Turn"),
       board: panel("board", "Board"),
@@ -84,7 +86,7 @@ class Table {
     // The phone's order: what to do next first, then the table, then the records.
     this.main.replaceChildren(S.head, S.prompt, S.past,
       h("div", { class: "columns" },
-        h("div", { class: "col" }, S.play, S.turn, S.board, S.units),
+        h("div", { class: "col" }, S.clock, S.play, S.turn, S.board, S.units),
         h("div", { class: "col" }, S.time, S.dice, S.vp, S.actions, S.log, S.disputes, S.exports, S.seats)));
     try {
       await this.refresh();
@@ -122,13 +124,15 @@ class Table {
     const t = this.token;
     const point = this.at === null ? "" : `?at=${this.at}`;
     const acting = this.viewer !== "spectator";
-    const [match, board, undo, legal] = await Promise.all([
+    const [match, board, undo, legal, clock] = await Promise.all([
       api(`/api/matches/${this.id}`, { token: t }),
       api(`/api/matches/${this.id}/board${point}`, { token: t }),
       acting ? api(`/api/matches/${this.id}/undo`, { token: t }).catch(() => null) : null,
       // what this seat may do now (never in the past, never for a spectator): legal actions
       acting && this.at === null ? api(`/api/matches/${this.id}/legal`, { token: t }).catch(() => null) : null,
+      api(`/api/matches/${this.id}/clock${point}`, { token: t }).catch(() => null),  // clock.js
     ]);
+    if (clock) clock.readAt = Date.now();
     const log = await this.loadLog(match.version);
     // The dispute list reads the whole log: read it again only when a dispute event is new.
     const seen = this.disputesAt ?? -Infinity;
@@ -138,7 +142,7 @@ class Table {
     }
     this.disputesAt = match.version;
     if (legal?.version !== this.legal?.version || legal?.seat !== this.legal?.seat) this.move = null;
-    Object.assign(this, { match, board, undo, log, legal });
+    Object.assign(this, { match, board, undo, log, legal, clock });
     this.head = match.version;
     if (this.entry.scenario !== match.scenario) this.stored = devices.save(this.id, { scenario: match.scenario, ruleset: match.ruleset });
     this.render();
@@ -195,6 +199,7 @@ class Table {
     S.head.replaceChildren(...renderHead(this));
     S.prompt.replaceChildren(...renderPrompt(this));
     renderPast(this, S.past);
+    this.fill(S.clock, renderClock(this));
     this.fill(S.play, renderPlay(this));
     this.fill(S.turn, renderTurn(this));
     this.fill(S.board, renderBoard(this));
