@@ -101,12 +101,17 @@ def project(db: str | None) -> int:
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stopping.set())
+    try:
+        settings = Settings(db=db)
+    except ValueError as error:  # pydantic's ValidationError is one
+        print(f"battlelog project: {error}", file=sys.stderr)
+        return 2
     opened = _open_store("project", db)
     if opened is None:
         return 2
     matches, store = opened
     # the "your turn" notifier beside the catalogue (docs/notifications.md)
-    notify = NotifyService(matches, Settings(db=db).notify_config())
+    notify = NotifyService(matches, settings.notify_config())
     notifier = threading.Thread(target=notify.run_forever, args=(stopping,), name="notify")
     notifier.start()
     from projections.clock_watch import FlagWatcher, active_matches

@@ -76,7 +76,7 @@ class Outbox:
     def position(self) -> int:
         return self.view.max_tracking_id(APPLICATION) or 0
 
-    def catch_up(self, batch: int = 200) -> int:
+    def catch_up(self, batch: int = 50) -> int:
         """Apply every event not yet applied, `batch` to a transaction; how many."""
         done = 0
         while True:
