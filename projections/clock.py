@@ -51,12 +51,13 @@ def _seconds(value: timedelta) -> float:
 
 def view(clock: ClockFold, state: MatchState, now: datetime, version: int) -> ClockView:
     names = {s.id: s.name for s in state.sides}
+    order = {side: i for i, side in enumerate(state.side_ids())}  # the match's order of sides
     sides = [SideClockView(side=c.side, name=names.get(c.side, c.side),
                            remaining=_seconds(c.remaining), running=c.running,
                            flag_fallen=c.flag_fallen,
                            move_left=None if c.move_left is None else _seconds(c.move_left),
                            control=clock.controls[c.side].model_dump(exclude_defaults=True))
-             for c in clocks_at(clock, now)]
+             for c in sorted(clocks_at(clock, now), key=lambda c: order.get(c.side, len(order)))]
     return ClockView(started=clock.started, paused=clock.paused, at=now, version=version,
                      sides=sides)
 

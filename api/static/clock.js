@@ -41,8 +41,6 @@ export function renderClock(t) {
       h("span", { class: "state" }, s.flag_fallen ? "flag fallen" : running ? "running" : c.paused ? "paused" : "waiting"));
     })));
     if (c.paused) out.push(h("p", { class: "hint" }, "The referee has paused the clock."));
-  } else if (c) {
-    out.push(h("p", { class: "hint" }, "No clock: this match is played untimed."));
   }
   if (t.viewer === "referee" && t.at === null && c && !t.board?.turn.outcome) out.push(controls(t, c));
   if (!ticker) ticker = setInterval(tick, 1000);
@@ -52,15 +50,15 @@ export function renderClock(t) {
 function controls(t, c) {
   if (!c.started) {
     const minutes = h("input", { name: "clock-minutes", type: "number", min: "1", max: "43200", value: "60", inputmode: "numeric" });
-    return h("form", {
-      class: "stack clock-start", "aria-label": "Start the clock",
+    return h("details", { class: "clock-start" }, h("summary", {}, "Play with a clock"), h("form", {
+      class: "stack", "aria-label": "Start the clock",
       onsubmit: (e) => {
         e.preventDefault();
         const total = Math.round(Number(minutes.value) * 60);
         const controls = Object.fromEntries(t.match.sides.map((s) => [s.id, { total }]));
         t.act({ type: "start_clock", controls }, "The clock is running.");
       },
-    }, h("label", {}, "Minutes for each side ", minutes), h("button", { type: "submit", class: "big" }, "Start the clock"));
+    }, h("label", {}, "Minutes for each side ", minutes), h("button", { type: "submit", class: "big" }, "Start the clock")));
   }
   const side = h("select", { name: "clock-side" }, t.match.sides.map((s) => h("option", { value: s.id }, s.name)));
   const minutes = h("input", { name: "clock-adjust", type: "number", min: "-43200", max: "43200", value: "1" });

@@ -21,7 +21,9 @@ from domain import events as ev
 from domain.application import Matches
 from domain.clock_commands import StartClock
 from domain.commands import ActivateUnit
+from domain.integrity import verify
 from projections.clock_watch import FlagWatcher
+from projections.store import sqlite_env
 
 START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 CONTROLS = {"red": {"total": 600, "increment": 10, "per": "activation"},
@@ -165,3 +167,31 @@ def test_the_watcher_records_a_flag_fall_with_no_action(
         assert fell.timestamp == START + timedelta(seconds=30)
     finally:
         watcher_process.close()
+
+
+def test_the_clock_survives_export_and_import_and_verifies(
+        timed: TestClient, frozen: Now, tmp_path: Any) -> None:
+    m = Played(timed, scenario("atomic-africa-demo"))
+    m.act("referee", type="start_clock", controls=CONTROLS)
+    frozen.tick(timedelta(seconds=20))
+    m.act("referee", type="pause_clock", reason="a question")
+    m.act("referee", type="adjust_clock", side="blue", seconds=45, reason="rules lookup")
+    m.act("referee", type="end_match", winner="red")
+    exported = timed.get(f"/api/matches/{m.match}/export", headers=m.auth("referee")).text
+    assert verify(exported.splitlines(keepends=True)).events_hidden == 0
+    elsewhere = Matches(env=sqlite_env(str(tmp_path / "elsewhere.db")), clock=frozen)
+    try:
+        with TestClient(create_app(Settings(admin_token="admin-token"),
+                                   matches=elsewhere)) as other:
+            r = other.post("/api/matches/import", content=exported.encode(),
+                           headers={"Content-Type": "application/x-ndjson"})
+            assert r.status_code == 201, r.text
+            referee = {"Authorization": f"Bearer {r.json()['tokens']['referee']}"}
+            for at in range(2, m.version + 1):  # every version's clocks, the same there
+                mine = m.get("/clock", at=at)
+                theirs = other.get(f"/api/matches/{m.match}/clock", params={"at": at},
+                                   headers=referee).json()
+                assert theirs == mine, at
+            assert sides(mine) == {"red": (580.0, False), "blue": (345.0, False)}
+    finally:
+        elsewhere.close()
