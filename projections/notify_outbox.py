@@ -42,6 +42,7 @@ from projections.notify_store import Notice, NotifyView, Sql
 from projections.sentences import Narrator
 
 APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
+RECORD_EVERY = 30.0  # seconds between recordings of a position that made no row
 FRAMES_KEPT = 1000  # matches whose recent frames the outbox keeps
 FRAMES_PER_MATCH = 64
 DELIVERIES = uuid.UUID("6d1f0a8e-51c4-4f55-9a3e-0b6c2f1e7d21")
@@ -72,21 +73,32 @@ class Outbox:
         self.clock = clock
         # recent frames of the matches lately seen: match -> version -> frame
         self._frames: dict[UUID, dict[int, Frame]] = {}
+        self._passed = 0  # the last event applied that made no row (not yet recorded)
+        self._recorded = time.monotonic()
 
     def position(self) -> int:
-        return self.view.max_tracking_id(APPLICATION) or 0
+        """The last event applied: the recorded tracking position, or further on where
+        this runner passed over events that made no row."""
+        return max(self.view.max_tracking_id(APPLICATION) or 0, self._passed)
 
     def catch_up(self, batch: int = 50) -> int:
-        """Apply every event not yet applied, `batch` to a transaction; how many."""
+        """Apply every event not yet applied, `batch` to a transaction; how many. Events
+        that make no row (no registration in their matches) write nothing: the position
+        moves on in memory and is recorded with the next rows, or after `RECORD_EVERY`
+        seconds (so that an action on SQLite is not followed by a second commit for
+        nothing; applying such events again after a restart makes nothing either)."""
         done = 0
         while True:
             records = list(self.matches.recorder.select_notifications(
                 start=self.position() + 1, limit=batch))
             if not records:
                 return done
-            self.view.record(self.rows([(_uuid(n.originator_id), n.originator_version)
-                                         for n in records]),
-                             Tracking(APPLICATION, records[-1].id))
+            rows = self.rows([(_uuid(n.originator_id), n.originator_version) for n in records])
+            now = time.monotonic()
+            if rows or now - self._recorded >= RECORD_EVERY:
+                self.view.record(rows, Tracking(APPLICATION, records[-1].id))
+                self._recorded = now
+            self._passed = records[-1].id
             done += len(records)
             if len(records) < batch:
                 return done

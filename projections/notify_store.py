@@ -190,8 +190,13 @@ class _NotifySQL:
 
     def claim(self, now: float, lease: float, limit: int) -> list[Notice]:
         """Due pending notices, leased to the caller until `now + lease` (another worker
-        skips them until then; PostgreSQL: rows locked by another claim are skipped)."""
+        skips them until then; PostgreSQL: rows locked by another claim are skipped). A
+        read first: with nothing due, no write transaction."""
         p = self.P
+        if not self._fetch(f"SELECT 1 FROM {OUTBOX} WHERE status = 'pending' AND due <= {p} "
+                           f"AND (lease_until IS NULL OR lease_until <= {p}) LIMIT 1",
+                           (now, now)):
+            return []
         rows = self._claim(
             f"UPDATE {OUTBOX} SET lease_until = {p}, attempts = attempts + 1 "
             f"WHERE delivery_id IN (SELECT delivery_id FROM {OUTBOX} WHERE status = 'pending' "
