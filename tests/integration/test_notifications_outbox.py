@@ -70,12 +70,18 @@ def view_of(matches: Matches) -> NotifyView:
     return open_view(matches.factory, "postgres" in matches.env["PERSISTENCE_MODULE"])
 
 
-def test_reminders_come_after_the_quiet_time_once_each_and_at_most_so_many(
-        client: TestClient, matches: Matches) -> None:
-    match, _ = handoff(client)
+def reminding(matches: Matches) -> tuple[Clock, Outbox]:
+    """An outbox with a clock of its own, at most two reminders, the log applied."""
     clock = Clock(1_000_000_000.0)
     outbox = Outbox(matches, view_of(matches), OutboxConfig(quiet=QUIET, reminders=2), clock)
     outbox.catch_up()
+    return clock, outbox
+
+
+def test_reminders_come_after_the_quiet_time_once_each_and_at_most_so_many(
+        client: TestClient, matches: Matches) -> None:
+    match, _ = handoff(client)
+    clock, outbox = reminding(matches)
     [told] = [n for n in outbox.view.notices(match) if n.seat == "blue"]
 
     def reminders() -> list[int]:
@@ -98,9 +104,7 @@ def test_reminders_come_after_the_quiet_time_once_each_and_at_most_so_many(
 def test_no_reminder_once_the_seat_is_no_longer_waited_for(
         client: TestClient, matches: Matches) -> None:
     match, tokens = handoff(client)
-    clock = Clock(1_000_000_000.0)
-    outbox = Outbox(matches, view_of(matches), OutboxConfig(quiet=QUIET, reminders=2), clock)
-    outbox.catch_up()
+    clock, outbox = reminding(matches)
     act(client, match, tokens, "undo", {"actions": 1})  # the turn is red's again
     outbox.catch_up()
     clock.now += QUIET + 1
