@@ -42,8 +42,10 @@ $(DEV_STAMP): pyproject.toml
 run: venv
 	exec $(BIN)/battlelog serve --db $(DB) --host $(HOST) --port $(PORT)
 
+# The suite on two workers (pytest-xdist): TEST_WORKERS=0 runs it in this one process.
+TEST_WORKERS ?= 2
 test: dev
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 bench: dev
 	$(BIN)/python bench/run.py
