@@ -27,10 +27,10 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import StoredEvent, Tracking
 
 from domain import events as ev
 from domain.application import Matches
@@ -38,7 +38,7 @@ from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
-from projections.notify_store import Notice, NotifyView, Sql
+from projections.notify_store import Notice, NotifyView, Registration, Sql
 from projections.sentences import Narrator
 
 APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
@@ -93,7 +93,8 @@ class Outbox:
                 start=self.position() + 1, limit=batch))
             if not records:
                 return done
-            rows = self.rows([(_uuid(n.originator_id), n.originator_version) for n in records])
+            stored = {(_uuid(n.originator_id), n.originator_version): n for n in records}
+            rows = self.rows(list(stored), stored)
             now = time.monotonic()
             if rows or now - self._recorded >= RECORD_EVERY:
                 self.view.record(rows, Tracking(APPLICATION, records[-1].id))
@@ -103,22 +104,34 @@ class Outbox:
             if len(records) < batch:
                 return done
 
-    def rows(self, events: list[tuple[UUID, int]]) -> list[Sql]:
-        """The outbox rows and waited-for sets of `events` ((match, version), log order)."""
-        told = self.view.matches_with_registrations(sorted({str(m) for m, _ in events}))
+    def rows(self, events: list[tuple[UUID, int]],
+             stored: dict[tuple[UUID, int], Any] | None = None) -> list[Sql]:
+        """The outbox rows and waited-for sets of `events` ((match, version), log order);
+        `stored`: their records as read from the log, if at hand."""
+        regs = self.view.registrations_in(sorted({str(m) for m, _ in events}))
         versions: dict[UUID, list[int]] = {}
         for match_id, version in events:
-            if str(match_id) in told:
+            if str(match_id) in regs:
                 versions.setdefault(match_id, []).append(version)
+        kept = self.view.waitings(sorted(regs))
         sqls: list[Sql] = []
         for match_id, wanted in versions.items():
-            sqls += self._match_rows(match_id, wanted)
+            logged = None
+            if stored is not None and len(wanted) == wanted[-1] - wanted[0] + 1:
+                mapper = self.matches.mapper
+                logged = [cast(ev.Event, mapper.to_domain_event(StoredEvent(
+                    match_id, v, stored[match_id, v].topic, stored[match_id, v].state)))
+                    for v in wanted]
+            sqls += self._match_rows(match_id, wanted, regs[str(match_id)],
+                                     kept.get(str(match_id)), logged)
         return sqls
 
-    def _match_rows(self, match_id: UUID, wanted: list[int]) -> list[Sql]:
-        """One match's events from `wanted[0]` to `wanted[-1]`, each folded onto the frame
-        before it (one read of the log, not a rebuild per event; the frames just made are
-        kept for the next batch and for the undos that go back to them)."""
+    def _match_rows(self, match_id: UUID, wanted: list[int], regs: list[Registration],
+                    kept: tuple[dict[str, int], int] | None,
+                    logged: list[ev.Event] | None) -> list[Sql]:
+        """One match's events from `wanted[0]` to `wanted[-1]` (`logged`, or read from the
+        log), each folded onto the frame before it (not a rebuild per event; the frames
+        just made are kept for the next batch and for the undos that go back to them)."""
         first, last = wanted[0], wanted[-1]
         frames = self._frames.pop(match_id, {})
         self._frames[match_id] = frames  # the most recent match last
@@ -132,13 +145,14 @@ class Outbox:
             known = frames.get(k)
             return known.state if known else self.matches.state_at(match_id, k)
 
-        kept = self.view.waiting(str(match_id))
         if kept is not None and kept[1] == first - 1:
             before = kept[0]
         else:  # the match's first registration, or its events went by with none
             before = {} if frame is None else {s: first - 1 for s in self._waits(frame).seats}
         sqls: list[Sql] = []
-        for event in self.matches.events_of(match_id, after=first - 1, upto=last):
+        events = logged if logged is not None else self.matches.events_of(
+            match_id, after=first - 1, upto=last)
+        for event in events:
             frame = (first_frame(event) if frame is None else  # type: ignore[arg-type]
                      fold(frame, [event], earlier))
             frames[frame.version] = frame
@@ -148,7 +162,7 @@ class Outbox:
             after = {seat: before.get(seat, event.version) for seat in now.seats}
             newly = [seat for seat in after if seat not in before]
             if newly:
-                sqls += self._notices(match_id, frame.state, now, newly, event)
+                sqls += self._notices(match_id, frame.state, now, newly, event, regs)
             before = after
         sqls.append(self.view.waiting_sql(str(match_id), before, last))
         return sqls
@@ -158,14 +172,14 @@ class Outbox:
         return waiting_at(frame, get_ruleset(frame.state.ruleset, frame.state.options))
 
     def _notices(self, match_id: UUID, state: MatchState, now: Waiting,
-                 seats: Iterable[str], event: ev.Event) -> list[Sql]:
+                 seats: Iterable[str], event: ev.Event,
+                 registered: list[Registration]) -> list[Sql]:
         out: list[Sql] = []
         version = event.version
         made = self.clock()
         when = event.timestamp.timestamp()
         for seat in seats:
-            regs = [r for r in self.view.registrations(str(match_id), seat)
-                    if r.created <= when]
+            regs = [r for r in registered if r.seat == seat and r.created <= when]
             if not regs:
                 continue
             payload = self.payload(match_id, version, now, seat, event, state)

@@ -154,13 +154,27 @@ class _NotifySQL:
 
     # ---- the projection's reads and writes ------------------------------------------------
 
-    def matches_with_registrations(self, match_ids: list[str]) -> set[str]:
+    def registrations_in(self, match_ids: list[str]) -> dict[str, list[Registration]]:
+        """The registrations of these matches, by match (matches with none left out)."""
         if not match_ids:
-            return set()
+            return {}
         marks = ", ".join([self.P] * len(match_ids))
-        rows = self._fetch(f"SELECT DISTINCT match_id FROM {REG} WHERE match_id IN ({marks})",
-                           tuple(match_ids))
-        return {r["match_id"] for r in rows}
+        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE match_id IN "
+                           f"({marks}) ORDER BY created", tuple(match_ids))
+        out: dict[str, list[Registration]] = {}
+        for r in rows:
+            out.setdefault(r["match_id"], []).append(Registration(*(r[c] for c in REG_COLUMNS)))
+        return out
+
+    def waitings(self, match_ids: list[str]) -> dict[str, tuple[dict[str, int], int]]:
+        """`waiting` of these matches in one query (matches with none left out)."""
+        if not match_ids:
+            return {}
+        marks = ", ".join([self.P] * len(match_ids))
+        rows = self._fetch(f"SELECT match_id, seats, version FROM {WAITING} WHERE match_id IN "
+                           f"({marks})", tuple(match_ids))
+        return {r["match_id"]: (cast(dict[str, int], orjson.loads(r["seats"])), int(r["version"]))
+                for r in rows}
 
     def waiting(self, match_id: str) -> tuple[dict[str, int], int] | None:
         """The seats last waited for, each with the version since which it is waited for,
@@ -288,7 +302,8 @@ class NotifyView(Protocol):
     def registration(self, registration_id: str) -> Registration | None: ...
     def delete_registration(self, registration_id: str) -> None: ...
     def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]: ...
-    def matches_with_registrations(self, match_ids: list[str]) -> set[str]: ...
+    def registrations_in(self, match_ids: list[str]) -> dict[str, list[Registration]]: ...
+    def waitings(self, match_ids: list[str]) -> dict[str, tuple[dict[str, int], int]]: ...
     def waiting(self, match_id: str) -> tuple[dict[str, int], int] | None: ...
     def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql: ...
     def notice_sql(self, n: Notice) -> Sql: ...
