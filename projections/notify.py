@@ -105,16 +105,33 @@ class NotifyService:
 
     def run_forever(self, stopping: threading.Event) -> None:
         """`battlelog project`'s loop: the outbox here and the delivery in a thread of its
-        own (a slow receiver does not hold the next handoffs back), until `stopping`."""
+        own (a slow receiver does not hold the next handoffs back), woken as soon as the
+        outbox wrote something, until `stopping`."""
+        wrote = threading.Event()
+
+        def project() -> int:
+            done = self.step_outbox()
+            if done:
+                wrote.set()
+            return done
+
+        def deliver() -> int:
+            wrote.clear()
+            return self.deliverer().deliver_due()
+
         sender = threading.Thread(target=self._keep, name="notify-delivery",
-                                  args=(stopping, lambda: self.deliverer().deliver_due()))
+                                  args=(stopping, deliver, wrote))
         sender.start()
         try:
-            self._keep(stopping, self.step_outbox)
+            self._keep(stopping, project, stopping)
         finally:
+            wrote.set()
             sender.join(timeout=30)
 
-    def _keep(self, stopping: threading.Event, work: Callable[[], object]) -> None:
+    def _keep(self, stopping: threading.Event, work: Callable[[], object],
+              idle: threading.Event) -> None:
+        """Run `work` until `stopping`; when it had nothing to do, wait for `idle` (at most
+        the poll interval)."""
         while not stopping.is_set():
             try:
                 busy = work()
@@ -123,4 +140,4 @@ class NotifyService:
                 stopping.wait(1.0)
                 continue
             if not busy:
-                stopping.wait(self.config.poll)
+                idle.wait(self.config.poll)
