@@ -163,7 +163,7 @@ def check_clock(kind: str, actor: str) -> None:
     a side never stops or tops up its own time."""
     if actor != REFEREE:
         raise NotYourTurn(f"only the referee may '{kind}': the clock is the referee's",
-                          rule="core-clock", allowed=[REFEREE])
+                          rule="core-authority", allowed=[REFEREE])
 
 
 def seats(sequence: SequenceOfPlay, state: MatchState, acting: str) -> list[str]:

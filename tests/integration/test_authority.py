@@ -94,6 +94,13 @@ TABLE: dict[str, tuple[Builder, str, Any]] = {
                        OTHER_RULESET),
     "declare_operation": (lambda t, m: {}, "sides", OTHER_RULESET),
     "enter_result": (lambda t, m: {"result": "hit"}, "sides", (422, "core-results")),
+    # the game clock is the referee's (docs/clock.md); pause, resume, adjust: once started
+    "start_clock": (lambda t, m: {"controls": {s: {"total": 600} for s in SIDES}}, "referee",
+                    ANSWERED),
+    "pause_clock": (lambda t, m: {"reason": f"{t} asked"}, "referee", ANSWERED),
+    "resume_clock": (lambda t, m: {}, "referee", ANSWERED),
+    "adjust_clock": (lambda t, m: {"side": t, "seconds": 3600, "reason": "more time"},
+                     "referee", ANSWERED),
 }
 
 
@@ -156,6 +163,11 @@ def _prepare(table: Table, kind: str, target: str) -> None:
         assert r.status_code == 201, r.text
     if kind == "reopen_match":
         r = table.act("referee", {"type": "end_match", "winner": target})
+        assert r.status_code == 201, r.text
+    clock = {"pause_clock": ["start_clock"], "adjust_clock": ["start_clock"],
+             "resume_clock": ["start_clock", "pause_clock"]}.get(kind, [])
+    for first in clock:
+        r = table.act("referee", {"type": first, **TABLE[first][0](target, table)})
         assert r.status_code == 201, r.text
 
 

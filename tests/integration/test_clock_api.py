@@ -75,7 +75,7 @@ def test_the_referee_runs_the_clock_and_a_side_cannot(timed: TestClient, frozen:
     for action in ({"type": "pause_clock"}, {"type": "resume_clock"},
                    {"type": "adjust_clock", "side": "red", "seconds": 600, "reason": "x"},
                    {"type": "start_clock", "controls": CONTROLS}):
-        m.refused("red", 403, "core-clock", body=action)
+        m.refused("red", 403, "core-authority", body=action)
     m.act("referee", type="pause_clock", reason="lunch")
     frozen.tick(timedelta(minutes=30))
     assert sides(m.get("/clock")) == {"red": (540.0, False), "blue": (300.0, False)}

@@ -169,7 +169,7 @@ def test_a_side_may_not_start_pause_resume_or_adjust_the_clock(
     before = len(atomic.table.log)
     with pytest.raises(NotYourTurn) as refused:
         atomic.clock(5, "red", command)
-    assert refused.value.rule == "core-clock"
+    assert refused.value.rule == "core-authority"
     assert len(atomic.table.log) == before  # no event
 
 
