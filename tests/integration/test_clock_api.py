@@ -195,3 +195,20 @@ def test_the_clock_survives_export_and_import_and_verifies(
             assert sides(mine) == {"red": (580.0, False), "blue": (345.0, False)}
     finally:
         elsewhere.close()
+
+
+def test_a_ruling_shows_the_clocks_as_they_stood_when_it_was_made(
+        timed: TestClient, frozen: Now) -> None:
+    m = Played(timed, scenario("atomic-africa-demo"))
+    m.act("referee", type="start_clock", controls=CONTROLS)
+    frozen.tick(timedelta(seconds=30))
+    [opened] = m.act("blue", type="open_dispute", about_version=1, text="too slow")
+    frozen.tick(timedelta(seconds=12))
+    r = timed.post(f"/api/matches/{m.match}/disputes/{opened['version']}/ruling",
+                   json={"ruling": "play on"}, headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    ruled = r.json()["events"][0]["version"]
+    frozen.tick(timedelta(minutes=5))  # read later: the ruling's clocks stay as they stood
+    at_ruling = m.get("/clock", at=ruled)
+    assert sides(at_ruling) == {"red": (558.0, True), "blue": (300.0, False)}  # 600 - 42 s
+    assert at_ruling["at"].startswith("2026-05-01T09:00:42")
