@@ -22,6 +22,8 @@ from api.problems import BadHeader, Forbidden, Unauthorized
 from domain.application import JOIN, SPECTATOR, Matches
 from domain.decide import REFEREE
 from domain.errors import InvalidAction, MatchNotFound
+from domain.history import Frame
+from domain.usecases import seat_of
 from projections.catalogue import CatalogueService
 
 T = TypeVar("T")
@@ -224,19 +226,37 @@ class Reading:
     `ReaderDep` give, checked in the same order."""
 
     matches: Matches
-    who: Seat
+    who: Seat | None  # None: looked up by the route at the head it reads (see `reading`)
+    token: str = ""
 
 
-async def reading(request: Request, match_id: UUID,
-                  declared: Annotated[HTTPAuthorizationCredentials | None,
-                                      Depends(_bearer)]) -> Reading:
+# The hot routes declare the bearer scheme in their operation (`openapi_extra=BEARER`),
+# as `Depends(_bearer)` would, without a dependency solved on every request for it.
+BEARER: dict[str, object] = {"security": [{_bearer.scheme_name: []}]}
+
+
+async def reading(request: Request, match_id: UUID) -> Reading:
+    """Who reads. With no query string (the board now), only the token is taken here and
+    `who` is None: the route looks the seat up at the head it reads the board from (one
+    read of the head, not two), and nothing it could refuse is checked before that. With
+    one, the seat is looked up here, before FastAPI checks the query's parameters."""
     matches: Matches = request.app.state.matches
-    return Reading(matches, _reading(await _seat(matches, match_id, _token(request))))
+    token = _token(request)
+    if not request.scope.get("query_string"):
+        return Reading(matches, None, token)
+    return Reading(matches, _reading(await _seat(matches, match_id, token)), token)
+
+
+def seat_at(head: Frame | None, token: str) -> Seat:
+    """The reading seat `token` opens at `head` (None: no such match), refused as `reading`
+    refuses it."""
+    name = None if head is None else seat_of(head, token)
+    if name is None:
+        raise Unauthorized("this token opens no seat of this match", rule="core-seats")
+    return _reading(Seat(name))
 
 
 async def acting(request: Request, match_id: UUID,
-                 declared: Annotated[HTTPAuthorizationCredentials | None,
-                                     Depends(_bearer)],
                  idempotency_key: Annotated[str | None, Header(
                      min_length=1, max_length=200, description=IDEMPOTENCY_KEY)] = None,
                  if_match: Annotated[str | None, Header(max_length=32,

@@ -10,6 +10,7 @@ import orjson
 from fastapi import APIRouter, Body, Response, status
 
 from api.deps import (
+    BEARER,
     ActingDep,
     ActorDep,
     IdempotencyDep,
@@ -48,7 +49,8 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
     return PreconditionFailed(exc.detail, rule=exc.rule)
 
 
-@router.post("/actions", status_code=status.HTTP_201_CREATED, response_model=ActedPublic)
+@router.post("/actions", status_code=status.HTTP_201_CREATED, response_model=ActedPublic,
+             openapi_extra=BEARER)
 async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep) -> Response:
     """Perform one action (see `type`) as the seat whose token is sent."""
     # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`),

@@ -8,9 +8,10 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from api.deps import MatchesDep, ReaderDep, ReadingDep, held_read, in_worker
+from api.deps import BEARER, MatchesDep, ReaderDep, ReadingDep, held_read, in_worker, seat_at
 from api.schemas import BoardPublic, TurnPublic, VPPublic
 from domain.commands import MAX_INT
+from domain.errors import MatchNotFound
 from domain.history import Frame
 from projections.timeline import PointQuery, frame_at
 from projections.views import Point, board_view, turn_view, vp_view
@@ -18,12 +19,14 @@ from projections.views import Point, board_view, turn_view, vp_view
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["views"])
 
 
-async def point_query(
-    at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version of the match")] = None,
-    turn: Annotated[int | None, Query(ge=1, le=MAX_INT, description="with `step`: a turn")] = None,
-    step: Annotated[str | None, Query(max_length=200, description="a step path")] = None,
-    time: Annotated[datetime | None, Query(description="an ISO-8601 moment")] = None,
-) -> PointQuery:
+AtQuery = Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version of the match")]
+TurnQuery = Annotated[int | None, Query(ge=1, le=MAX_INT, description="with `step`: a turn")]
+StepQuery = Annotated[str | None, Query(max_length=200, description="a step path")]
+TimeQuery = Annotated[datetime | None, Query(description="an ISO-8601 moment")]
+
+
+async def point_query(at: AtQuery = None, turn: TurnQuery = None, step: StepQuery = None,
+                      time: TimeQuery = None) -> PointQuery:
     return PointQuery(at=at, turn=turn, step=step, time=time)
 
 
@@ -37,17 +40,33 @@ def _at(matches: MatchesDep, match_id: UUID, query: PointQuery,
     return frame, Point(version=frame.version, head_version=head, past=frame.version != head)
 
 
-@router.get("/board", response_model=BoardPublic)
-async def board(match_id: UUID, reading: ReadingDep, query: PointDep) -> Response:
-    # The page's most frequent read: who reads in one dependency (`reading`); the board
-    # now is read where it is cheapest (`held_read`), a point in the past in a worker
-    # thread; the answer is encoded once, by pydantic, from the view `board_view` built
-    # and checked (FastAPI would dump it, check it again against `BoardPublic` and encode
-    # it once more).
-    matches, who = reading.matches, reading.who
+@router.get("/board", response_model=BoardPublic, openapi_extra=BEARER)
+async def board(
+    match_id: UUID, reading: ReadingDep, at: AtQuery = None, turn: TurnQuery = None,
+    step: StepQuery = None, time: TimeQuery = None,
+) -> Response:
+    # The page's most frequent read. Who reads in one dependency (`reading`), the point's
+    # parameters on the route itself (not one more dependency to solve; the same
+    # parameters as `point_query`'s). The board now: the head is read once, and the seat
+    # looked up at that head (`seat_at`), where it is cheapest (`held_read`); a point in the
+    # past in a worker thread. The answer is encoded once, by pydantic, from the view
+    # `board_view` built and checked (FastAPI would dump it, check it again against
+    # `BoardPublic` and encode it once more).
+    matches, query = reading.matches, PointQuery(at=at, turn=turn, step=step, time=time)
 
     def read() -> Response:
-        frame, head = frame_at(matches, match_id, query)
+        if query.given():  # a query string: `reading` looked the seat up
+            frame, head = frame_at(matches, match_id, query)
+            who = reading.who
+        else:
+            try:
+                now = matches.head(match_id)
+            except MatchNotFound:  # an unknown match and a wrong token look alike (401)
+                now = None
+            who = reading.who or seat_at(now, reading.token)
+            assert now is not None  # a seat was found: the match exists
+            frame, head = now, now.version
+        assert who is not None
         point = Point(version=frame.version, head_version=head, past=frame.version != head)
         view = board_view(frame.state, who.name, frame.undo_request)
         body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json()
