@@ -28,6 +28,7 @@ from domain.command_base import (
     Text,
     Value,
 )
+from domain.events_clock import TimeControl
 from domain.game_commands import (
     ActivateBattlegroup,
     ActivateUnit,
@@ -337,10 +338,14 @@ class CreateMatch(Command):
     units: Annotated[list[UnitSpec], Field(max_length=500)] = Field(default_factory=list)
     decks: Annotated[dict[Id, Annotated[list[Short], Field(max_length=200)]],
                      Field(max_length=8)] = Field(default_factory=dict)
+    # time controls chosen at creation: the clock starts with the match (docs/clock.md)
+    clock: Annotated[dict[Id, TimeControl], Field(min_length=1, max_length=8)] | None = None
 
     @model_validator(mode="after")
     def _set_up_for_these_sides(self) -> CreateMatch:
         sides = {s.id for s in self.sides}
+        if self.clock is not None and set(self.clock) != sides:
+            raise ValueError("clock: give a time control for every side, and only for them")
         for i, unit in enumerate(self.units):
             if unit.side not in sides:
                 raise ValueError(f"units[{i}] ({unit.id}): there is no side '{unit.side}'")

@@ -150,10 +150,17 @@ class MatchUseCases(MatchLog):
             card_seed=card_seed.hex(),
         )
         created = chained([created], GENESIS)[0]
-        self.save(created)
-        frame = first_frame(created)
+        events: list[ev.Event] = [created]
+        if setup.clock is not None:  # the clock starts with the match, in the same save
+            events += chained([ev.ClockStarted(
+                originator_id=created.originator_id, originator_version=2,
+                timestamp=created.timestamp, actor=actor, command_id=created.command_id,
+                turn=1, controls=setup.clock, rule="core-clock")], created.hash)
+        self.save(*events)
+        start = first_frame(created)
+        frame = fold(start, events[1:], lambda _: start.state)
         self._remember(created.originator_id, frame)
-        return Result(frame, [created], tokens=tokens)
+        return Result(frame, events, tokens=tokens)
 
     def join(self, match_id: UUID, *, side: str | None, player: str,
              entropy: str | None = None, token: str | None = None) -> Result:

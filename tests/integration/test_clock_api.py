@@ -212,3 +212,27 @@ def test_a_ruling_shows_the_clocks_as_they_stood_when_it_was_made(
     at_ruling = m.get("/clock", at=ruled)
     assert sides(at_ruling) == {"red": (558.0, True), "blue": (300.0, False)}  # 600 - 42 s
     assert at_ruling["at"].startswith("2026-05-01T09:00:42")
+
+
+def test_time_controls_chosen_at_creation_start_the_clock_with_the_match(
+        timed: TestClient, frozen: Now) -> None:
+    client = timed
+    m = Played(client, scenario("atomic-africa-demo", clock=CONTROLS))
+    events = client.get(f"/api/matches/{m.match}/events", headers=m.auth("referee")).json()
+    kinds = [e["type"] for e in events["events"]][:2]
+    assert kinds == ["MatchCreated", "ClockStarted"]  # one save: no match without its clock
+    frozen.tick(timedelta(seconds=60))
+    assert sides(m.get("/clock", "blue")) == {"red": (540.0, True), "blue": (300.0, False)}
+    m.refused("referee", 422, "core-clock", body={"type": "start_clock", "controls": CONTROLS})
+
+
+@pytest.mark.parametrize("clock", [{"red": {"total": 600}},  # a side without a control
+                                   {**CONTROLS, "green": {"total": 60}},  # a side it lacks
+                                   {"red": {"total": 0}, "blue": {"total": 60}}])
+def test_time_controls_at_creation_are_refused_whole(timed: TestClient, clock: Any) -> None:
+    before = timed.get("/api/matches", headers={"Authorization": "Bearer admin-token"}).json()
+    r = timed.post("/api/matches", json=scenario("atomic-africa-demo", clock=clock))
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    after = timed.get("/api/matches", headers={"Authorization": "Bearer admin-token"}).json()
+    assert after == before  # nothing created
