@@ -23,7 +23,7 @@ from domain.commands import Command
 from domain.context import REFEREE, Context
 from domain.copies import MatchCopies
 from domain.history import Frame, fold
-from domain.usecases import Result
+from domain.use_results import Result
 
 CLOCK_TYPES = (cc.StartClock, cc.PauseClock, cc.ResumeClock, cc.AdjustClock)
 

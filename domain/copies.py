@@ -34,7 +34,8 @@ from domain.integrity import GENESIS, chained
 from domain.interchange import read_export
 from domain.persistence import Checkpoint
 from domain.state import MatchState
-from domain.usecases import JOIN, SPECTATOR, MatchUseCases, Result, envelopes, token_hash
+from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
+from domain.usecases import MatchUseCases
 
 
 def _header(lines: list[str]) -> dict[str, Any]:
