@@ -49,7 +49,12 @@ def test_acknowledged_actions_survive_sigkill(tmp_path: Path, store: dict[str, s
 
         worker = threading.Thread(target=client)
         worker.start()
-        time.sleep(rng.uniform(0.3, 0.8))
+        # kill after a few acknowledged actions (however slow the machine), at a random
+        # point of the next request
+        before, wanted, give_up = len(acknowledged), rng.randint(5, 15), time.monotonic() + 60
+        while len(acknowledged) - before < wanted and time.monotonic() < give_up:
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0, 0.02))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         stop.set()
