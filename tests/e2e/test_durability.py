@@ -4,6 +4,7 @@ passes its integrity check."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import signal
 import sqlite3
@@ -15,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import start_server
+from kill_steps import post_tracks
 
 pytestmark = pytest.mark.e2e
 ROUNDS = 5
@@ -28,26 +30,12 @@ def test_acknowledged_actions_survive_sigkill(tmp_path: Path, store: dict[str, s
     match = created.json()["match_id"]
     auth = {"Authorization": f"Bearer {created.json()['tokens']['referee']}"}
     acknowledged: list[int] = []
-    sent = 0
+    numbers = itertools.count()
     rng = random.Random(3)
     for _ in range(ROUNDS):
         stop = threading.Event()
-
-        def client(url: str = url, stop: threading.Event = stop) -> None:
-            nonlocal sent
-            with httpx.Client(timeout=5) as http:
-                while not stop.is_set():
-                    n = sent
-                    sent += 1
-                    try:
-                        r = http.post(f"{url}/api/matches/{match}/actions", headers=auth,
-                                      json={"type": "set_track", "name": "n", "value": n})
-                    except httpx.TransportError:
-                        return  # the server died mid-request: not acknowledged
-                    if r.status_code == 201:
-                        acknowledged.append(n)
-
-        worker = threading.Thread(target=client)
+        worker = threading.Thread(target=post_tracks,
+                                  args=(url, match, auth, stop, numbers, acknowledged))
         worker.start()
         # kill after a few acknowledged actions (however slow the machine), at a random
         # point of the next request

@@ -4,6 +4,7 @@ the log after the restart, once, in the order each client sent it."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import signal
 import sqlite3
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import start_server
+from kill_steps import post_tracks
 
 pytestmark = pytest.mark.e2e
 CLIENTS = 6
@@ -32,26 +34,12 @@ def test_acknowledged_actions_of_concurrent_clients_survive_sigkill(tmp_path: Pa
         matches.append((created["match_id"],
                         {"Authorization": f"Bearer {created['tokens']['referee']}"}))
     acknowledged: list[list[int]] = [[] for _ in range(CLIENTS)]
-    sent = [0] * CLIENTS
+    numbers = [itertools.count() for _ in range(CLIENTS)]
     rng = random.Random(7)
     for _ in range(ROUNDS):
         stop = threading.Event()
-
-        def client(k: int, url: str = url, stop: threading.Event = stop) -> None:
-            match, auth = matches[k]
-            with httpx.Client(timeout=5) as http:
-                while not stop.is_set():
-                    n = sent[k]
-                    sent[k] += 1
-                    try:
-                        r = http.post(f"{url}/api/matches/{match}/actions", headers=auth,
-                                      json={"type": "set_track", "name": "n", "value": n})
-                    except httpx.TransportError:
-                        return  # the server died mid-request: not acknowledged
-                    if r.status_code == 201:
-                        acknowledged[k].append(n)
-
-        workers = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+        workers = [threading.Thread(target=post_tracks, args=(
+            url, *matches[k], stop, numbers[k], acknowledged[k])) for k in range(CLIENTS)]
         for worker in workers:
             worker.start()
         # kill once this round saw acknowledgements (the machine may be slow), at a
