@@ -51,6 +51,10 @@ function keyBytes(base64url) {
 async function subscribe(id, press) {
   const who = seat(id);
   if (!who) return;
+  if (!window.isSecureContext) {  // browsers offer Web Push only to https pages (and localhost)
+    notice("Web Push needs this page opened over https (or at localhost on the server's own computer): register a webhook or an e-mail address instead.");
+    return;
+  }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
     notice("This browser cannot be told of your turn (no Web Push here): register a webhook or an e-mail address instead.");
     return;

@@ -70,3 +70,24 @@ def test_a_seat_at_the_table_is_not_told(browser: Any, server: str,
     assert tried == []  # suppressed: red is at the table, nothing was sent
     phone.close()
 
+
+
+def test_a_page_opened_over_plain_http_on_the_network_says_web_push_needs_https(
+        browser: Any, server: str, screenshots: Any) -> None:
+    phone = phone_at(browser, server, screenshots, "atomic-africa-demo", "push-insecure",
+                     seat="red")
+    page = phone.page
+    # what a phone sees at http://192.168.x.y: the page is not a secure context
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
+    page.reload()
+    button = page.get_by_role("button", name=BUTTON)
+    button.wait_for()
+    phone.settle()
+    assert page.evaluate("window.isSecureContext") is False
+    phone.tap(button, "tell me when it's my turn")
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert "https" in notice.inner_text()
+    assert page.evaluate("Notification.permission") == "default"  # never asked
+    assert workers(page) == 0
+    phone.close()
