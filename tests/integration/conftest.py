@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from application_setup import INTERVAL
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -24,3 +25,25 @@ def matches(store_env: dict[str, str]) -> Iterator[Matches]:
 def client(matches: Matches) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)) as client:
         yield client
+
+
+# The Matches application itself (test_application, test_checkpoints), a checkpoint every
+# INTERVAL versions; a module that defines its own `app` or `env` uses its own.
+@pytest.fixture
+def env(store_env: dict[str, str]) -> dict[str, str]:
+    return {**store_env, "CHECKPOINT_INTERVAL": str(INTERVAL)}
+
+
+@pytest.fixture
+def app(env: dict[str, str]) -> Iterator[Matches]:
+    matches = Matches(env=env)
+    yield matches
+    matches.close()
+
+
+@pytest.fixture
+def second(env: dict[str, str]) -> Iterator[Matches]:
+    """Another process on the same store (its own caches)."""
+    matches = Matches(env=env)
+    yield matches
+    matches.close()
