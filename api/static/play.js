@@ -9,9 +9,8 @@ import { $, h } from "./dom.js";
 import { undoLast } from "./history.js";
 import { inputForm, tableDiceForm } from "./inputs.js";
 
-/** Bookkeeping most steps allow: offered on unit cards and under More actions, not as the step's move. */
-export const BOOKKEEPING = new Set(["deploy_unit", "move_unit", "set_status", "place_marker", "remove_marker",
-  "roll_dice", "remove_unit", "set_track", "score_vp", "record_roll"]);
+/** The end of the match: offered under Turn (ending.js), not under More actions. */
+const ENDINGS = new Set(["end_match", "concede", "reopen_match"]);
 
 const SHORT = {
   activate_unit: "Activate", roll_morale: "Morale roll", rally_unit: "Rally", lose_step: "Lose a step",
@@ -138,11 +137,6 @@ function choiceLabel(action, i, indexes) {
   return `${choice.label}: ${asks.length ? asks.join(", ") : "as the rules have it"}`;
 }
 
-/** The step's own actions, as the service marks them (`own`: docs/legal-actions.md). */
-export function stepActions(legal) {
-  return legal.actions.filter((a) => a.own);
-}
-
 /** Ids in the service's words replaced by names ("red to activate one of: sq1" → names). */
 export function inWords(table, text) {
   const names = new Map([...table.board.units, ...table.board.off_board].map((u) => [u.id, u.name]));
@@ -161,7 +155,7 @@ export function renderPlay(table) {
   const legal = table.legal;
   if (!legal) return [step, h("p", { class: "hint" }, "What you may do could not be read; it will be read again with the next update.")];
   const expects = t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, inWords(table, x)))) : null;
-  const own = stepActions(legal);
+  const own = legal.actions.filter((a) => a.own);  // the step's own move (docs/legal-actions.md)
   return [
     step,
     expects,
@@ -197,8 +191,8 @@ function advanceRow(table, advance) {
 export function renderMore(table) {
   if (!table.canAct) return h("p", { class: "hint" }, table.at !== null ? "Back to now to act." : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
   if (!table.legal) return null;
-  const own = new Set(stepActions(table.legal));
-  const rest = table.legal.actions.filter((a) => !own.has(a) && (BOOKKEEPING.has(a.type) || a.type === "add_note" || a.type === "open_dispute"));
+  // what is not the step's own move is bookkeeping or allowed at any step (domain.legal_own)
+  const rest = table.legal.actions.filter((a) => !a.own && !ENDINGS.has(a.type));
   return [
     h("p", { class: "hint" }, "Bookkeeping the rules allow now, and notes. The end of the match is under Turn."),
     h("div", { class: "moves" }, rest.map((a) => actionBlock(table, a, "more"))),
