@@ -19,6 +19,7 @@ from pydantic import (
     field_validator,
 )
 
+from projections.egress import EgressConfig, parse_ports
 from projections.notify import NotifyConfig
 from projections.notify_channels import SmtpConfig
 from projections.notify_delivery import DeliveryConfig
@@ -123,7 +124,11 @@ class Settings(BaseModel):
         "NOTIFY_POLL", 0.25, float, "seconds between the notifier's looks at the store")
     notify_allow_private: bool = _env(
         "NOTIFY_ALLOW_PRIVATE", False, flag,
-        "let webhooks and push endpoints be loopback or private addresses (tests only)")
+        "let webhooks and push endpoints be loopback or private addresses, on any port "
+        "unless EGRESS_PORTS says otherwise (tests only)")
+    egress_ports: str = _env(
+        "EGRESS_PORTS", "", str,
+        "ports webhooks and push endpoints may use: a comma list or 'any' (default 80,443)")
     presence_ttl: PositiveFloat = _env(
         "PRESENCE_TTL", 45.0, float,
         "seconds a table page's heartbeat counts its seat as present (not notified)")
@@ -135,6 +140,12 @@ class Settings(BaseModel):
     smtp_from: str = _env("SMTP_FROM", "", str, "the notices' From address")
     vapid_subject: str = _env(
         "VAPID_SUBJECT", "", str, "Web Push contact (mailto: or https: URL) sent to push services")
+
+    @field_validator("egress_ports")
+    @classmethod
+    def _ports(cls, value: str) -> str:
+        parse_ports(value)  # ValueError says what it could not read
+        return value
 
     @field_validator("smtp_tls")
     @classmethod
@@ -153,7 +164,9 @@ class Settings(BaseModel):
             smtp=SmtpConfig(host=self.smtp_host, port=self.smtp_port, tls=self.smtp_tls,
                             user=self.smtp_user, password=self.smtp_password,
                             sender=self.smtp_from),
-            allow_private=self.notify_allow_private, vapid_subject=self.vapid_subject,
+            egress=EgressConfig(ports=parse_ports(self.egress_ports, self.notify_allow_private),
+                                allow_private=self.notify_allow_private),
+            vapid_subject=self.vapid_subject,
             poll=self.notify_poll)
 
     def store_env(self) -> dict[str, str]:

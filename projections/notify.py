@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.application import Matches
+from projections.egress import Egress, EgressConfig
 from projections.notify_channels import Channels, SmtpConfig, make_vapid
 from projections.notify_delivery import Deliverer, DeliveryConfig
 from projections.notify_outbox import Outbox, OutboxConfig
@@ -30,7 +31,7 @@ class NotifyConfig:
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
     delivery: DeliveryConfig = field(default_factory=DeliveryConfig)
     smtp: SmtpConfig = field(default_factory=SmtpConfig)
-    allow_private: bool = False  # loopback and private addresses as targets (tests only)
+    egress: EgressConfig = field(default_factory=EgressConfig)  # where requests may go
     vapid_subject: str = ""
     poll: float = 0.25  # seconds between looks at the store for others' saves
 
@@ -42,6 +43,7 @@ class NotifyService:
         postgres = matches.env.get("PERSISTENCE_MODULE", "").startswith("eventsourcing.postgres")
         self.view: NotifyView = open_view(matches.factory, postgres)
         self.outbox = Outbox(matches, self.view, self.config.outbox)
+        self.egress = Egress(self.config.egress)  # registrations and deliveries alike
         self._channels: Channels | None = None
         self._deliverer: Deliverer | None = None
         self._reminded = 0.0
@@ -55,9 +57,10 @@ class NotifyService:
 
     def deliverer(self) -> Deliverer:
         if self._deliverer is None:
-            self._channels = Channels(allow_private=self.config.allow_private,
+            self._channels = Channels(allow_private=self.config.egress.allow_private,
                                       smtp=self.config.smtp, vapid=self.view.vapid(make_vapid),
-                                      vapid_subject=self.config.vapid_subject)
+                                      vapid_subject=self.config.vapid_subject,
+                                      egress=self.egress)
             self._deliverer = Deliverer(self.view, self._channels, self.config.delivery)
         return self._deliverer
 

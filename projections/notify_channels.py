@@ -2,19 +2,15 @@
 Push message (VAPID). Each `send` returns an `Answer` (the status code, or the error) and
 never raises; what to do next (sent, retry, give up) is the delivery's decision.
 
-Where a notice may go is checked twice, at registration and before every attempt: http(s)
-only, and no loopback, private, link-local or otherwise reserved address unless the
-settings allow them. A webhook is a request the server makes on a stranger's behalf;
-without that check anyone with a seat could make it call services that only the server
-can reach (SSRF: the database, a cloud's metadata address, an admin page on localhost)."""
+Webhooks and Web Push go out through `projections.egress`, the one way out: where a notice
+may go is checked the same way at registration and on every attempt, the name resolved
+once and the request made to exactly the checked address, no redirect followed."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import ipaddress
 import secrets
-import socket
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,42 +18,17 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import orjson
 
-MAX_URL = 2048
-TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+from projections.egress import MAX_URL, Egress, EgressConfig, Refused, parse_ports
+
+__all__ = ["MAX_URL", "Answer", "Channels", "Refused", "SmtpConfig", "check_url"]
 
 
-class Refused(ValueError):
-    """A target the notices may not go to, and why."""
-
-
-def check_url(url: str, *, allow_private: bool, resolve: bool = True) -> str:
-    """`url` if notices may be sent there, else `Refused` saying why."""
-    if len(url) > MAX_URL:
-        raise Refused(f"a URL of at most {MAX_URL} characters")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise Refused("an http:// or https:// URL with a host")
-    if parts.username or parts.password:
-        raise Refused("a URL without a user name or password in it")
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise Refused("a URL with a valid port") from None
-    if allow_private or not resolve:
-        return url
-    try:
-        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        raise Refused(f"a host name that resolves ({parts.hostname} does not)") from None
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global or address.is_multicast:
-            raise Refused(f"a public address ({parts.hostname} is {address}: loopback, "
-                          "private and reserved addresses are refused)")
-    return url
+def check_url(url: str, egress: Egress) -> str:
+    """`url` if notices may be sent there, else `Refused` saying what would be allowed
+    (the same check as every delivery attempt's)."""
+    return egress.check(url)
 
 
 def new_secret() -> str:
@@ -105,15 +76,16 @@ class Channels:
     """The three ways out, with their settings."""
 
     def __init__(self, *, allow_private: bool, smtp: SmtpConfig,
-                 vapid: tuple[str, str] | None = None, vapid_subject: str = "") -> None:
-        self.allow_private = allow_private
+                 vapid: tuple[str, str] | None = None, vapid_subject: str = "",
+                 egress: Egress | None = None) -> None:
         self.smtp = smtp
         self.vapid = vapid  # (private PEM, public key)
         self.vapid_subject = vapid_subject or "mailto:battlelog@localhost"
-        self.http = httpx.Client(timeout=TIMEOUT, follow_redirects=False)
+        self.egress = egress or Egress(EgressConfig(
+            ports=parse_ports("", allow_private), allow_private=allow_private))
 
     def close(self) -> None:
-        self.http.close()
+        """Nothing is kept open: each request has a connection of its own."""
 
     def send(self, kind: str, reg: Any, delivery_id: str, payload: dict[str, Any]) -> Answer:
         start = time.monotonic()
@@ -134,15 +106,14 @@ class Channels:
                 start: float) -> Answer:
         from standardwebhooks.webhooks import Webhook
 
-        url = check_url(reg.target, allow_private=self.allow_private)
         body = orjson.dumps(payload).decode()
         now = datetime.now(UTC)
         signature = Webhook(reg.secret).sign(delivery_id, now, body)
-        response = self.http.post(url, content=body.encode(), headers={
+        reply = self.egress.post(reg.target, body.encode(), {
             "content-type": "application/json", "webhook-id": delivery_id,
             "webhook-timestamp": str(int(now.timestamp())), "webhook-signature": signature,
             "user-agent": "battlelog-notify"})
-        return _timed(start, response.status_code)
+        return _timed(start, reply.status_code)
 
     def email(self, reg: Any, delivery_id: str, payload: dict[str, Any],
               start: float) -> Answer:
@@ -165,23 +136,27 @@ class Channels:
         return _timed(start, 250)
 
     def push(self, reg: Any, payload: dict[str, Any], start: float) -> Answer:
+        """Encrypted (aes128gcm) and signed (VAPID) by pywebpush, sent by the egress: not
+        by pywebpush's `requests`, which would follow redirects."""
         from py_vapid import Vapid  # type: ignore[import-untyped]
-        from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+        from pywebpush import WebPusher  # type: ignore[import-untyped]
 
-        check_url(reg.target, allow_private=self.allow_private)
         if self.vapid is None:
             return _timed(start, error="no VAPID key")
-        try:
-            response = webpush(
-                {"endpoint": reg.target, "keys": {"p256dh": reg.p256dh, "auth": reg.auth}},
-                data=orjson.dumps({**payload, "title": subject(payload), "body": text(payload),
-                                   "url": payload.get("link")}).decode(),
-                vapid_private_key=Vapid.from_pem(self.vapid[0].encode()),
-                vapid_claims={"sub": self.vapid_subject}, timeout=10, ttl=24 * 3600)
-        except WebPushException as error:
-            code = error.response.status_code if error.response is not None else None
-            return _timed(start, code, str(error).splitlines()[0])
-        return _timed(start, getattr(response, "status_code", 201))
+        data = orjson.dumps({**payload, "title": subject(payload), "body": text(payload),
+                             "url": payload.get("link")})
+        pusher = WebPusher({"endpoint": reg.target,
+                            "keys": {"p256dh": reg.p256dh, "auth": reg.auth}})
+        encoded = pusher.encode(data, "aes128gcm")
+        endpoint = urlsplit(reg.target)
+        claims = {"sub": self.vapid_subject, "aud": f"{endpoint.scheme}://{endpoint.netloc}",
+                  "exp": int(time.time()) + 12 * 3600}
+        signed = Vapid.from_pem(self.vapid[0].encode()).sign(claims)
+        reply = self.egress.post(reg.target, encoded["body"], {
+            **{str(k).lower(): str(v) for k, v in signed.items()},
+            "content-encoding": "aes128gcm", "ttl": str(24 * 3600),
+            "content-type": "application/octet-stream", "user-agent": "battlelog-notify"})
+        return _timed(start, reply.status_code)
 
 
 def subject(payload: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from api.deps import MatchesDep, SeatDep
 from api.problems import Forbidden
 from domain.authority import check_notifications
 from domain.errors import InvalidAction, MatchNotFound
+from projections.egress import Egress
 from projections.notify import NotifyService
 from projections.notify_channels import MAX_URL, Refused, check_url, new_secret
 from projections.notify_store import Registration
@@ -101,16 +102,16 @@ def _b64(value: str, size: int, what: str) -> str:
 
 
 def _registration(body: RegistrationCreate, match_id: uuid.UUID, seat: str,
-                  allow_private: bool) -> Registration:
+                  egress: Egress) -> Registration:
     target, secret, p256dh, auth = None, None, None, None
     try:
         if body.kind == "webhook" and body.url:
-            target, secret = check_url(body.url, allow_private=allow_private), new_secret()
+            target, secret = check_url(body.url, egress), new_secret()
         elif body.kind == "email" and body.email:
             target = str(body.email)
         elif body.kind == "push" and body.subscription:
             sub = body.subscription
-            target = check_url(sub.endpoint, allow_private=allow_private)
+            target = check_url(sub.endpoint, egress)
             p256dh, auth = _b64(sub.keys.p256dh, 65, "p256dh"), _b64(sub.keys.auth, 16, "auth")
     except Refused as refused:
         raise InvalidAction(f"notices cannot go there: give {refused}", rule=RULE) from None
@@ -139,7 +140,7 @@ def register(match_id: uuid.UUID, body: RegistrationCreate, request: Request,
     if body.kind == "email" and not settings.smtp_host:
         raise InvalidAction("e-mail notices are off on this server (no SMTP configured)",
                             rule=RULE)
-    reg = _registration(body, match_id, seat, settings.notify_allow_private)
+    reg = _registration(body, match_id, seat, notify.egress)
     if not notify.view.add_registration(reg, settings.notify_max_per_seat):
         raise InvalidAction(f"a seat has at most {settings.notify_max_per_seat} "
                             "registrations: delete one first", rule=RULE)
