@@ -122,6 +122,11 @@ class Target:
     port: int
     address: Address
 
+    @property
+    def origin(self) -> str:
+        """`scheme://host[:port]`, as the name was given (VAPID's audience)."""
+        return f"{self.url.scheme}://{self.url.netloc.decode('ascii')}"
+
     def request_url(self) -> httpx.URL:
         return self.url.copy_with(host=str(self.address))
 
@@ -196,7 +201,8 @@ class Egress:
             raise Refused("an http:// or https:// URL with a host")
         if parsed.userinfo:
             raise Refused("a URL without a user name or password in it")
-        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        port = parsed.port if parsed.port is not None else {"http": 80, "https": 443}[
+            parsed.scheme]
         ports = self.config.ports
         if ports is not None and port not in ports:
             raise Refused("a URL on port " + " or ".join(str(p) for p in sorted(ports)))
@@ -216,11 +222,12 @@ class Egress:
             raise Refused(NOT_PUBLIC)
         return found
 
-    def post(self, url: str, content: bytes, headers: dict[str, str]) -> Reply:
-        """POST `content` to `url`'s checked address; the status and at most `max_body`
-        bytes of the answer. `Refused` if the target is not allowed; `httpx.HTTPError`
-        (without the address in its text) if it could not be reached."""
-        target = self.target(url)
+    def post(self, url: str | Target, content: bytes, headers: dict[str, str]) -> Reply:
+        """POST `content` to `url`'s checked address (or to a `Target` just checked); the
+        status and at most `max_body` bytes of the answer. `Refused` if the target is not
+        allowed; `httpx.HTTPError` (without the address in its text) if it could not be
+        reached."""
+        target = url if isinstance(url, Target) else self.target(url)
         try:
             with self._client() as client:
                 request = client.build_request(

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 
@@ -141,6 +140,7 @@ class Channels:
         from py_vapid import Vapid  # type: ignore[import-untyped]
         from pywebpush import WebPusher  # type: ignore[import-untyped]
 
+        target = self.egress.target(reg.target)  # resolved and checked once, used below
         if self.vapid is None:
             return _timed(start, error="no VAPID key")
         data = orjson.dumps({**payload, "title": subject(payload), "body": text(payload),
@@ -148,11 +148,10 @@ class Channels:
         pusher = WebPusher({"endpoint": reg.target,
                             "keys": {"p256dh": reg.p256dh, "auth": reg.auth}})
         encoded = pusher.encode(data, "aes128gcm")
-        endpoint = urlsplit(reg.target)
-        claims = {"sub": self.vapid_subject, "aud": f"{endpoint.scheme}://{endpoint.netloc}",
+        claims = {"sub": self.vapid_subject, "aud": target.origin,
                   "exp": int(time.time()) + 12 * 3600}
         signed = Vapid.from_pem(self.vapid[0].encode()).sign(claims)
-        reply = self.egress.post(reg.target, encoded["body"], {
+        reply = self.egress.post(target, encoded["body"], {
             **{str(k).lower(): str(v) for k, v in signed.items()},
             "content-encoding": "aes128gcm", "ttl": str(24 * 3600),
             "content-type": "application/octet-stream", "user-agent": "battlelog-notify"})
