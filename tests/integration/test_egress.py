@@ -3,7 +3,9 @@ webhook and a push endpoint that redirect (301, 302, 307, 308) to a loopback lis
 their redirect recorded as the attempt's failure and the listener sees nothing; a name that
 resolves to a public address and then to loopback never reaches loopback; every refused
 form is refused at registration (422, nothing kept) and at delivery (nothing sent); a port
-outside the allowed set is refused; no refusal says what a name resolved to."""
+outside the allowed set is refused; no refusal says what a name resolved to; over TLS the
+request goes to the checked address with the name as server name, and a certificate for
+another name is refused."""
 
 from __future__ import annotations
 
@@ -60,16 +62,18 @@ class Listener:
 
 class Receiver:
     """An HTTP server on loopback answering every request with `status` (and a Location to
-    `location`), counting them."""
+    `location`), counting them and keeping their Host headers."""
 
     def __init__(self, status: int = 204, location: str = "") -> None:
         self.status, self.location, self.requests = status, location, 0
+        self.hosts: list[str] = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def answer(self) -> None:
                 self.rfile.read(int(self.headers.get("content-length", 0)))
                 receiver.requests += 1
+                receiver.hosts.append(self.headers["host"])
                 self.send_response(receiver.status)
                 if receiver.location:
                     self.send_header("location", receiver.location)
@@ -122,8 +126,8 @@ def test_a_redirect_is_the_attempts_answer_and_its_target_sees_nothing(
         answer = channels.send(kind, registration(f"{redirector.url}/hook"), "d1", PAYLOAD)
     finally:
         redirector.close()
+    assert listener.connections == 0 and redirector.requests == 1
     assert answer.status_code == code and not answer.ok, answer
-    assert redirector.requests == 1 and listener.connections == 0
 
 
 def auth(token: str) -> dict[str, str]:
@@ -315,3 +319,59 @@ def test_only_the_allowed_port_is_reached_when_private_targets_are_allowed(
     finally:
         receiver.close()
     assert receiver.requests == 1 and listener.connections == 0
+
+
+def certificate(name: str) -> tuple[bytes, bytes]:
+    """A self-signed certificate for `name` and its key, both PEM."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .sign(key, hashes.SHA256()))
+    return (cert.public_bytes(serialization.Encoding.PEM),
+            key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                              serialization.NoEncryption()))
+
+
+@pytest.mark.parametrize("name, trusted, reached", [
+    ("hook.test", "hook.test", True), ("hook.test", "other.test", False)])
+def test_tls_goes_to_the_checked_address_with_the_name_as_server_name_and_certificate(
+        tmp_path: Any, name: str, trusted: str, reached: bool) -> None:
+    import ssl
+
+    cert, key = certificate(trusted)
+    (tmp_path / "cert.pem").write_bytes(cert)
+    (tmp_path / "key.pem").write_bytes(key)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    names: list[str | None] = []
+    served.sni_callback = lambda sock, server_name, ctx: names.append(server_name)
+    receiver = Receiver(204)
+    receiver.server.socket = served.wrap_socket(receiver.server.socket, server_side=True)
+    trust = ssl.create_default_context(cadata=cert.decode())
+    resolved: list[str] = []
+    out = Egress(EgressConfig(ports=frozenset({receiver.port}), allow_private=True),
+                 resolve=lambda host, port: resolved.append(host) or ["127.0.0.1"],
+                 transport=httpx.HTTPTransport(verify=trust, retries=0))
+    try:
+        if reached:
+            reply = out.post(f"https://{name}:{receiver.port}/hook", b"{}", {})
+            assert reply.status_code == 204
+            assert receiver.hosts == [f"{name}:{receiver.port}"]
+        else:
+            with pytest.raises(httpx.ConnectError, match="certificate"):
+                out.post(f"https://{name}:{receiver.port}/hook", b"{}", {})
+            assert receiver.hosts == []
+    finally:
+        receiver.close()
+    assert names == [name] and resolved == [name]
