@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from egress_forms import ALL
 from fastapi.testclient import TestClient
+from test_notifications_api import auth, seated
 
 from api.app import create_app
 from api.settings import Settings
@@ -130,23 +131,9 @@ def test_a_redirect_is_the_attempts_answer_and_its_target_sees_nothing(
     assert answer.status_code == code and not answer.ok, answer
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def app_client(matches: Matches, **settings: Any) -> TestClient:
     return TestClient(create_app(Settings(admin_token="admin-token", **settings),
                                  matches=matches))
-
-
-def seated(client: TestClient) -> tuple[str, dict[str, str]]:
-    body = client.get("/api/scenarios/atomic-africa-demo").json()
-    made = client.post("/api/matches", json=body).json()
-    match, tokens = made["match_id"], dict(made["tokens"])
-    for side in ("red", "blue"):
-        tokens[side] = client.post(f"/api/matches/{match}/seats", json={"player": side},
-                                   headers=auth(tokens[f"join:{side}"])).json()["token"]
-    return match, tokens
 
 
 def register(client: TestClient, match: str, token: str, kind: str, url: str
