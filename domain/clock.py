@@ -9,14 +9,16 @@ A move limit bounds one stretch of waiting for a side: it starts when the side b
 waited for. A flag falls when the time left (or the move's) reaches zero: `flags_due` says
 at which exact moment, so that the `FlagFell` can be stamped with it whoever notices.
 
-Times are kept as `timedelta`s (whole microseconds), so the arithmetic is exact.
+Times are kept as `timedelta`s (whole microseconds), so the arithmetic is exact. It is
+also total: a flag moment beyond the last moment a `datetime` can hold is no flag (the
+referee's adjustments are bounded too: `domain.clock_decide`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from domain import events as ev
 from domain.context import REFEREE
@@ -27,6 +29,7 @@ from domain.state import MatchState
 from domain.waiting import waiting_at
 
 ZERO = timedelta(0)
+LAST_MOMENT = datetime.max.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class ClockFold:
     since: datetime | None = None
     controls: dict[str, TimeControl] = field(default_factory=dict)
     remaining: dict[str, timedelta] = field(default_factory=dict)
+    adjusted: dict[str, timedelta] = field(default_factory=dict)  # the referee's, added up
     move_used: dict[str, timedelta] = field(default_factory=dict)
     running: tuple[str, ...] = ()
     paused: bool = False
@@ -90,13 +94,18 @@ def _apply(clock: ClockFold, event: ev.Event, state: MatchState) -> ClockFold:
         return replace(clock, controls=dict(event.controls), paused=False, fallen=frozenset(),
                        remaining={s: timedelta(seconds=c.total)
                                   for s, c in event.controls.items()},
-                       move_used={s: ZERO for s in event.controls})
+                       move_used={s: ZERO for s in event.controls},
+                       adjusted={s: ZERO for s in event.controls})
     if isinstance(event, ev.ClockPaused | ev.ClockResumed):
         return replace(clock, paused=isinstance(event, ev.ClockPaused))
     if isinstance(event, ev.ClockAdjusted) and event.side in clock.remaining:
-        left = clock.remaining[event.side] + timedelta(seconds=event.seconds)
+        given = timedelta(seconds=event.seconds)
+        left = clock.remaining[event.side] + given
         fallen = clock.fallen - {event.side} if left > ZERO else clock.fallen
-        return replace(clock, remaining={**clock.remaining, event.side: left}, fallen=fallen)
+        adjusted = {**clock.adjusted,
+                    event.side: clock.adjusted.get(event.side, ZERO) + given}
+        return replace(clock, remaining={**clock.remaining, event.side: left}, fallen=fallen,
+                       adjusted=adjusted)
     if isinstance(event, ev.FlagFell):
         return replace(clock, fallen=clock.fallen | {event.side})
     remaining = clock.remaining
@@ -154,7 +163,8 @@ def clock_fold(events: Iterable[ev.Event]) -> ClockFold:
 
 def flag_moment(clock: ClockFold, side: str) -> tuple[datetime, str] | None:
     """When `side`'s flag falls if nothing happens first (and why), or None: its clock is
-    not running, or its flag has fallen already."""
+    not running, its flag has fallen already, or the moment lies beyond the last one a
+    `datetime` holds (no flag can fall before then)."""
     if clock.since is None or side not in clock._ticking() or side in clock.fallen:
         return None
     left, why = clock.remaining[side], "total"
@@ -163,7 +173,10 @@ def flag_moment(clock: ClockFold, side: str) -> tuple[datetime, str] | None:
         move_left = timedelta(seconds=limit) - clock.move_used[side]
         if move_left < left:
             left, why = move_left, "move_limit"
-    return clock.since + max(left, ZERO), why
+    left = max(left, ZERO)
+    if left > LAST_MOMENT - clock.since:
+        return None
+    return clock.since + left, why
 
 
 def flags_due(clock: ClockFold, now: datetime) -> list[tuple[str, datetime, str]]:

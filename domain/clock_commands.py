@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictInt
 
 from domain.command_base import Command, Id
-from domain.events_clock import MAX_TOTAL, TimeControl
+from domain.events_clock import MAX_ADJUSTMENT, TimeControl
 
 Reason = Annotated[str, Field(max_length=200)]
 
@@ -31,11 +31,12 @@ class ResumeClock(Command):
 
 
 class AdjustClock(Command):
-    """Give a side time (`seconds` > 0) or take it (< 0), saying why."""
+    """Give a side time (`seconds` > 0) or take it (< 0), saying why: at most
+    `MAX_ADJUSTMENT` seconds either way, and `MAX_ADJUSTED` added up for a side."""
 
     type: Literal["adjust_clock"] = "adjust_clock"
     side: Id
-    seconds: Annotated[StrictInt, Field(ge=-MAX_TOTAL, le=MAX_TOTAL)]
+    seconds: Annotated[StrictInt, Field(ge=-MAX_ADJUSTMENT, le=MAX_ADJUSTMENT)]
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 

@@ -5,7 +5,7 @@ from the log (`domain.clock`), and the time from `Context.now`."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from domain import clock_commands as cc
 from domain import events as ev
@@ -13,6 +13,7 @@ from domain.authority import check_clock
 from domain.clock import ClockFold, flags_due
 from domain.context import REFEREE, Context, Emit
 from domain.errors import InvalidAction, MatchOver
+from domain.events_clock import MAX_ADJUSTED
 from domain.state import MatchState
 
 ClockCommand = cc.StartClock | cc.PauseClock | cc.ResumeClock | cc.AdjustClock
@@ -50,9 +51,26 @@ def decide_clock(command: ClockCommand, clock: ClockFold, state: MatchState,
                             allowed=sorted(clock.controls))
     if command.seconds == 0:
         raise InvalidAction("adjust by a number of seconds other than 0", rule="core-clock")
+    check_adjusted(clock, command.side, command.seconds)
     emit(ev.ClockAdjusted, side=command.side, seconds=command.seconds, reason=command.reason,
          rule="core-clock")
     return emit.events
+
+
+def check_adjusted(clock: ClockFold, side: str, seconds: int) -> None:
+    """Refuse an adjustment that would take `side`'s adjustments, added up (given less
+    taken), past `MAX_ADJUSTED` seconds either way."""
+    so_far = clock.adjusted.get(side, timedelta(0))
+    total = so_far + timedelta(seconds=seconds)
+    if abs(total) > timedelta(seconds=MAX_ADJUSTED):
+        raise InvalidAction(
+            f"a side's clock adjustments add up to at most {MAX_ADJUSTED} seconds (30 days) "
+            f"either way: {side}'s stand at {_signed(so_far)} s, and {seconds:+d} s would "
+            f"make them {_signed(total)} s", rule="core-clock")
+
+
+def _signed(value: timedelta) -> str:
+    return f"{int(value.total_seconds()):+d}"
 
 
 def decide_flags(clock: ClockFold, state: MatchState, context: Context,

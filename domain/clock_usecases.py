@@ -97,13 +97,12 @@ class ClockUseCases(MatchCopies):
         result = self._noted(match_id, self._execute(match_id, fell, actor=REFEREE))
         return result if result.events else None
 
-    def check_all_flags(self, now: datetime | None = None) -> int:
-        """`check_flags` for every match whose clock this process has started folding: what
-        a watcher calls every second. How many flags it recorded."""
+    def running_clocks(self) -> list[UUID]:
+        """The matches whose clock this process has started folding and which have not
+        ended: the ones a watcher asks `check_flags` about every second."""
         with self._clocks_lock:
-            running = [m for m, (clock, _, _) in self._clocks.items()
-                       if clock.started and not clock.ended]
-        return sum(len(r.events) for m in running if (r := self.check_flags(m, now)))
+            return [m for m, (clock, _, _) in self._clocks.items()
+                    if clock.started and not clock.ended]
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
             command_id: str | None = None, expected_version: int | None = None,

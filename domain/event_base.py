@@ -9,13 +9,31 @@ themselves are in `domain.events_match`, `domain.events_play`, `domain.events_ca
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from domain.record_plan import RecordPlan
+
+# (ours) The times an event may carry: from the Unix epoch to the year 3000, with a UTC
+# offset. Every reader of a log (Python's datetime, JavaScript's Date, PostgreSQL) holds
+# them, and the clock's arithmetic (a flag moment days or years after an event) stays far
+# from the last moment Python can hold. A stored event outside it does not load: its match
+# answers 409 (unreadable) and every other match goes on.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(3000, 1, 1, tzinfo=UTC)
+
+
+def usable_time(value: datetime) -> datetime:
+    """`value` when an event may carry it (above), else a ValueError saying why."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("an event's time needs a UTC offset")
+    if not EARLIEST <= value < LATEST:
+        raise ValueError(f"an event's time must lie from {EARLIEST:%Y-%m-%d} to before "
+                         f"{LATEST:%Y-%m-%d}, not {value.isoformat()}")
+    return value
 
 
 def sees_private(viewer: str, owner: str) -> bool:
@@ -39,6 +57,11 @@ class Event(BaseModel):
     # events recorded before the chain existed.
     prev_hash: str = ""
     hash: str = ""
+
+    @field_validator("timestamp")
+    @classmethod
+    def _usable(cls, value: datetime) -> datetime:
+        return usable_time(value)
 
     @property
     def version(self) -> int:

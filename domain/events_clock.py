@@ -14,6 +14,11 @@ from domain.state import Frozen, Name
 
 MAX_TOTAL = 30 * 24 * 3600  # seconds: a side's time, 1 s .. 30 days
 MAX_INCREMENT = 24 * 3600  # seconds: 0 .. 1 day added per activation, player-turn or turn
+# (ours) The referee's adjustments: each at most 30 days either way, and a side's added up
+# (what was given less what was taken) at most 30 days either way too, so that no number
+# of adjustments can push a clock past what its arithmetic holds.
+MAX_ADJUSTMENT = MAX_TOTAL
+MAX_ADJUSTED = MAX_TOTAL
 IncrementPer = Literal["activation", "player_turn", "turn"]
 
 

@@ -30,6 +30,7 @@ from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
 
 from domain.application import Matches
+from domain.event_base import usable_time
 from domain.persistence import plain_json
 from projections.catalogue_rows import (
     TYPED,
@@ -38,6 +39,7 @@ from projections.catalogue_rows import (
     coalesce,
     row_change,
 )
+from projections.isolation import Failing, TolerantMatches, Unreadable
 from projections.store import projections_inline
 from projections.ticker import Ticker
 
@@ -167,11 +169,24 @@ class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
 
 
 class CatalogueProjection(Projection[Any]):
+    """An event that does not load, or whose row change fails, is passed over (its match
+    marked in `failing`, logged once); the others go on (docs/deploy.md)."""
+
     name = "catalogue"
 
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self.failing = Failing("catalogue")
+
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        self.view.record_many(self.view.statements(coalesce([row_change(domain_event)])),
-                              tracking)
+        changes: list[Change | CatalogueEntry] = []
+        try:
+            if isinstance(domain_event, Unreadable):
+                raise domain_event.error
+            changes = [row_change(domain_event)]
+        except Exception as error:  # noqa: BLE001 - this match's problem, not the others'
+            self.failing.failed(domain_event.originator_id, error)
+        self.view.record_many(self.view.statements(coalesce(changes)), tracking)
 
 
 # How long the SQLite catalogue trails behind the saves that woke it: it writes what
@@ -207,7 +222,7 @@ class CatalogueService:
             return
         if self._postgres:
             self._runner = ProjectionRunner(
-                application_class=Matches, projection_class=CatalogueProjection,
+                application_class=TolerantMatches, projection_class=CatalogueProjection,
                 view_class=PostgresCatalogueView, env=dict(self.matches.env),
             )
         else:
@@ -247,7 +262,7 @@ class CatalogueService:
                     self.catch_up()
                     stopping.wait(poll)
                     continue
-                with ProjectionRunner(application_class=Matches,
+                with ProjectionRunner(application_class=TolerantMatches,
                                       projection_class=CatalogueProjection,
                                       view_class=PostgresCatalogueView,
                                       env=dict(self.matches.env)) as runner:
@@ -256,6 +271,13 @@ class CatalogueService:
             except Exception:  # a runner that stops is no runner: log it and resume
                 log.exception("catalogue projection failed; resuming from its position")
                 stopping.wait(1.0)
+
+    @property
+    def failing(self) -> Failing:
+        """The matches whose events the catalogue passed over (this process's runner)."""
+        runner = self._runner
+        projection = runner.projection if runner is not None else self.projection
+        return cast(CatalogueProjection, projection).failing
 
     def position(self) -> int:
         return self.view.max_tracking_id(self.matches.name) or 0
@@ -274,7 +296,8 @@ class CatalogueService:
         """Apply every event not yet applied, `batch` events to a transaction (their row
         changes folded per match, then written with the last event's tracking); the number
         applied. An event whose row change is its envelope alone is read from its stored
-        JSON, without building the model."""
+        JSON, without building the model. A record that does not load is passed over, its
+        match marked in `failing`."""
         mapper = self.matches.mapper
         plain = plain_json(mapper)
         done = 0
@@ -284,12 +307,16 @@ class CatalogueService:
                 return done
             changes: list[Change | CatalogueEntry] = []
             for _, match_id, version, topic, state in records:
-                if plain and topic not in TYPED:
-                    stamp = orjson.loads(state)["timestamp"]
-                    changes.append(Change(match_id, version, datetime.fromisoformat(stamp)))
-                else:
-                    changes.append(row_change(mapper.to_domain_event(
-                        StoredEvent(match_id, version, topic, state))))
+                try:
+                    if plain and topic not in TYPED:
+                        stamp = orjson.loads(state)["timestamp"]
+                        changes.append(Change(match_id, version,
+                                              usable_time(datetime.fromisoformat(stamp))))
+                    else:
+                        changes.append(row_change(mapper.to_domain_event(
+                            StoredEvent(match_id, version, topic, state))))
+                except Exception as error:  # noqa: BLE001 - this match's, not the others'
+                    self.projection.failing.failed(match_id, error)
             self.view.record_many(self.view.statements(coalesce(changes)),
                                   Tracking(self.matches.name, records[-1][0]))
             done += len(records)

@@ -38,6 +38,7 @@ from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
+from projections.isolation import Failing
 from projections.notify_store import Notice, NotifyView, Registration, Sql
 from projections.sentences import Narrator
 
@@ -75,6 +76,7 @@ class Outbox:
         self._frames: dict[UUID, dict[int, Frame]] = {}
         self._passed = 0  # the last event applied that made no row (not yet recorded)
         self._recorded = time.monotonic()
+        self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
 
     def position(self) -> int:
         """The last event applied: the recorded tracking position, or further on where
@@ -116,15 +118,28 @@ class Outbox:
         kept = self.view.waitings(sorted(regs))
         sqls: list[Sql] = []
         for match_id, wanted in versions.items():
-            logged = None
-            if stored is not None and len(wanted) == wanted[-1] - wanted[0] + 1:
-                mapper = self.matches.mapper
-                logged = [cast(ev.Event, mapper.to_domain_event(StoredEvent(
-                    match_id, v, stored[match_id, v].topic, stored[match_id, v].state)))
-                    for v in wanted]
-            sqls += self._match_rows(match_id, wanted, regs[str(match_id)],
-                                     kept.get(str(match_id)), logged)
+            if self.failing.skip(match_id):
+                continue  # failing: its events are passed over until its retry
+            try:
+                sqls += self._rows_of(match_id, wanted, regs[str(match_id)],
+                                      kept.get(str(match_id)), stored)
+            except Exception as error:  # noqa: BLE001 - this match's, not the others'
+                self.failing.failed(match_id, error)
+                self._frames.pop(match_id, None)
+            else:
+                self.failing.recovered(match_id)
         return sqls
+
+    def _rows_of(self, match_id: UUID, wanted: list[int], regs: list[Registration],
+                 kept: tuple[dict[str, int], int] | None,
+                 stored: dict[tuple[UUID, int], Any] | None) -> list[Sql]:
+        logged = None
+        if stored is not None and len(wanted) == wanted[-1] - wanted[0] + 1:
+            mapper = self.matches.mapper
+            logged = [cast(ev.Event, mapper.to_domain_event(StoredEvent(
+                match_id, v, stored[match_id, v].topic, stored[match_id, v].state)))
+                for v in wanted]
+        return self._match_rows(match_id, wanted, regs, kept, logged)
 
     def _match_rows(self, match_id: UUID, wanted: list[int], regs: list[Registration],
                     kept: tuple[dict[str, int], int] | None,

@@ -1,15 +1,19 @@
-"""Is the service up (`live`), can it serve (`ready`: store reachable, not shutting down)."""
+"""Is the service up (`live`), can it serve (`ready`: store reachable, not shutting down),
+and which matches its background loops pass over (`failing`, admin token)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, Field
 
 from api.deps import MatchesDep
 from api.problems import NotReady
+from api.routes.matches import admin
+from projections.isolation import Failing
 
 router = APIRouter(prefix="/api", tags=["health"])
 
@@ -56,3 +60,31 @@ def ready(request: Request, matches: MatchesDep) -> Health:
     if problem:
         raise NotReady(problem, rule="core-health")
     return Health(status="ok", store=_store(matches), version=_version())
+
+
+class FailingMatch(BaseModel):
+    loop: str = Field(description="the background loop: flag watcher, notifier outbox, "
+                      "catalogue")
+    match_id: str
+    error: str = Field(description="the last failure, as the log said it")
+    failures: int
+    since: datetime = Field(description="its first failure")
+    retry_at: datetime = Field(description="when the loop tries it again")
+
+
+def _when(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+@router.get("/health/failing", dependencies=[Depends(admin)])
+def failing(request: Request) -> list[FailingMatch]:
+    """The matches this process's background loops pass over because their work on them
+    failed (a log that does not load, say), oldest first (admin token). Each was logged
+    once when it began to fail (docs/deploy.md)."""
+    state = request.app.state
+    loops: list[Failing] = [state.flags.failing, state.notify.outbox.failing,
+                            state.catalogue.failing]
+    marks = sorted((m for loop in loops for m in loop.marks()), key=lambda m: m.since)
+    return [FailingMatch(loop=m.loop, match_id=m.match_id, error=m.error,
+                         failures=m.failures, since=_when(m.since), retry_at=_when(m.retry_at))
+            for m in marks]

@@ -5,7 +5,8 @@ reason; a move limit; the moment a flag falls; only the referee touches the cloc
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from domain.clock_decide import decide_clock, decide_flags
 from domain.context import Context
 from domain.dice import SeededDice
 from domain.errors import InvalidAction, NotYourTurn
+from domain.events_clock import MAX_ADJUSTED
 
 
 def at(seconds: float) -> datetime:
@@ -207,3 +209,33 @@ def test_the_clock_events_are_no_game_action_for_undo(atomic: Timed) -> None:
     # red ran 5 s (595), +10 for the activation, ran 1 s (604); the undo takes back the
     # activation, not the time (the log's times stand) nor the pause
     assert atomic.left(7) == {"red": (604.0, False), "blue": (300.0, False)}
+
+
+def test_a_flag_moment_past_the_last_datetime_is_no_flag_not_an_overflow(atomic: Timed) -> None:
+    script(atomic)
+    late = replace(clock_fold(atomic.table.log),
+                   since=datetime(9999, 12, 31, 23, 59, 59, 500000, tzinfo=UTC))
+    assert flags_due(late, at(5000)) == []  # red's 550 s would end after the year 9999
+    assert flags_due(late, datetime.max.replace(tzinfo=UTC)) == []
+    [red] = [c for c in clocks_at(late, late.since) if c.side == "red"]  # type: ignore[arg-type]
+    assert red.remaining == timedelta(seconds=550) and not red.flag_fallen
+
+
+def test_a_sides_adjustments_add_up_to_at_most_thirty_days_either_way(atomic: Timed) -> None:
+    atomic.clock(0, "referee", START)
+    month = MAX_ADJUSTED
+
+    def adjust(seconds: int, side: str = "red") -> None:
+        atomic.clock(1, "referee", cc.AdjustClock(side=side, seconds=seconds, reason="x"))
+
+    adjust(month)
+    before = len(atomic.table.log)
+    with pytest.raises(InvalidAction, match="at most 2592000 seconds") as refused:
+        adjust(1)
+    assert refused.value.rule == "core-clock" and len(atomic.table.log) == before
+    adjust(1, "blue")  # each side's own
+    adjust(-month)
+    adjust(-month)  # given less taken: -30 days, at the limit
+    with pytest.raises(InvalidAction, match="-2592000 s"):
+        adjust(-1)
+    assert atomic.left(10)["red"] == (600.0 - month - 10, True)  # ran 10 s
