@@ -24,17 +24,17 @@ from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
-from domain.errors import DomainError
-from domain.legal_model import Choice, Input, LegalAction, LegalActions, NextStep
+from domain.errors import DomainError, InvalidAction
+from domain.legal_model import Choice, Input, LegalAction, LegalActions, NextStep, Page
 from domain.legal_own import own_ids
-from domain.legal_probe import ACTIONS, COMMANDS, Probe
+from domain.legal_probe import ACTIONS, COMMANDS, Exhausted, Probe
 from domain.legal_units import Offers
 from domain.legal_words import in_words, side_name, title
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
 
-__all__ = ["legal_actions", "offered"]
+__all__ = ["MOST_DECIDES", "PAGE_UNITS", "PAGE_WORK", "legal_actions", "offered", "page_size"]
 
 GENERATORS: dict[str, Callable[[Probe], Offers]] = {
     "deploy_unit": units.deploy, "move_unit": units.move, "set_status": units.status,
@@ -59,27 +59,88 @@ GENERATORS: dict[str, Callable[[Probe], Offers]] = {
 SPECTATOR = "spectators watch; they do not act"
 
 
-def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *,
-                  version: int = 1) -> LegalActions:
-    """What `seat` (a side, or the referee) may do now, at `version` of the match."""
+# The generators whose choices are each about one unit: they walk the units in scope (on
+# every page, and when narrowed to one unit); place_marker, remove_marker and
+# declare_operation also offer choices about no unit, on the answer's whole part only.
+ABOUT_UNITS = frozenset((
+    "move_unit", "set_status", "place_marker", "remove_marker", "split_unit", "rally_unit",
+    "remove_unit", "lose_step", "gain_step", "activate_unit", "roll_morale", "rule_roll",
+    "fire", "resolve_combat", "announce_reinforcements", "declare_operation", "set_supply"))
+# Large boards (docs/legal-actions.md): a page holds the choices of at most PAGE_UNITS units,
+# fewer the more units are in play (PAGE_WORK // the units in play: a unit's choices may list
+# every other unit, so a page's work stays about the same on any board), and an answer
+# decides at most MOST_DECIDES bodies.
+PAGE_UNITS = 50
+PAGE_WORK = 2_500
+MOST_DECIDES = 6_000
+
+
+def page_size(in_play: int) -> int:
+    """How many units' choices a page holds when `in_play` units are in play."""
+    return max(1, min(PAGE_UNITS, PAGE_WORK // max(in_play, 1)))
+
+
+def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: int = 1,
+                  unit: str | None = None, page: int = 1,
+                  most: int | None = MOST_DECIDES) -> LegalActions:
+    """What `seat` (a side, or the referee) may do now, at `version` of the match: the
+    choices of page `page` of the units in play (the first page also holds those about no
+    one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap)."""
     here = {"seat": seat, "turn": state.turn.turn, "step": state.turn.step}
     if seat != REFEREE and seat not in state.side_ids():
         return LegalActions(**here, reason=SPECTATOR,
                             advance=NextStep(legal=False, title="Next step", reason=SPECTATOR))
     probe = Probe(state, ruleset, seat, version)
+    paged = _scope(probe, unit, page)
     step = ruleset.sequence.step(state.turn.step)
     groups: dict[str, list[Choice]] = {}
-    for kind in _kinds(step.allows):
-        for key, alternatives in GENERATORS[kind](probe):
-            choice = probe.choose(alternatives)
-            if choice is not None:
-                groups.setdefault(key, []).append(choice)
+    probe.limit = most
+    try:
+        for kind in _kinds(step.allows):
+            if not probe.whole and kind not in ABOUT_UNITS:
+                continue
+            for key, alternatives in GENERATORS[kind](probe):
+                choice = probe.choose(alternatives)
+                if choice is not None:
+                    groups.setdefault(key, []).append(choice)
+    except Exhausted:
+        paged = paged.model_copy(update={"truncated": True, "says": _cut(probe, paged)})
+    probe.limit = None
     actions = tuple(_action(key, choices, probe) for key, choices in groups.items())
     advance = next_step(probe)
     own = own_ids(step.allows, actions, advance.legal)
     actions = tuple(a.model_copy(update={"own": a.id in own}) for a in actions)
     reason = advance.reason if state.outcome is not None else None
-    return LegalActions(**here, reason=reason, actions=actions, advance=advance)
+    return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged)
+
+
+def _scope(probe: Probe, unit: str | None, page: int) -> Page:
+    """Narrow the probe to one unit's choices, or to a page of units; what the answer holds."""
+    units = probe.units
+    if unit is not None:
+        found = [u for u in units if u.id == unit]
+        if not found:
+            raise InvalidAction(f"there is no unit {unit!r} in play", rule="core-legal")
+        probe.scope, probe.whole = found, False
+        return Page(unit=unit, units=(unit,), in_play=len(units))
+    size = page_size(len(units))
+    pages = max(1, -(-len(units) // size))
+    if not 1 <= page <= pages:
+        raise InvalidAction(f"page {page} is not one of 1 to {pages} ({len(units)} units in "
+                            f"play, {size} a page)", rule="core-legal")
+    probe.scope, probe.whole = units[(page - 1) * size:page * size], page == 1
+    more = page < pages
+    return Page(number=page, pages=pages, units=tuple(u.id for u in probe.scope),
+                in_play=len(units), truncated=more, next=page + 1 if more else None,
+                says=(f"{len(units)} units in play, {size} a page: read page {page + 1} for "
+                      "the next units' choices, or one unit's choices with unit=<its id>")
+                if more else None)
+
+
+def _cut(probe: Probe, paged: Page) -> str:
+    return (f"cut short after {probe.work} choices tried (the most an answer tries): read "
+            "one unit's choices with unit=<its id>" + (f", or page {paged.next}"
+                                                        if paged.next else ""))
 
 
 def _kinds(allows: tuple[str, ...]) -> list[str]:

@@ -4,7 +4,6 @@ supply. Each is drawn from the state and offered only if `decide` accepts it."""
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any
 
 from domain.legal_model import Candidate, Input, location, number, one_of, text
@@ -35,10 +34,29 @@ def _targets(p: Probe, side: str) -> Input:
         "target_id", "At", [(u.id, u.name) for u in p.units if u.side != side], open_=True))
 
 
+def _named_targets(p: Probe, side: str) -> Input:
+    """The targets as an input to give (a family's alternatives name each in turn)."""
+    return p.once(("named targets", side), lambda: _targets(p, side).model_copy(
+        update={"required": True}))
+
+
 def _leaders(p: Probe, side: str) -> Input:
     return p.once(("leaders", side), lambda: one_of(
         "leader_id", "The leader who rallies it", [(u.id, u.name) for u in p.units
                                                    if u.side == side], required=True))
+
+
+def _examples(p: Probe, given: Input, side: str, *, listed: bool = False) -> tuple[Any, ...]:
+    """The values a side's input lists, as the examples of a family (each alone, in a list
+    when `listed`): made once an answer."""
+    return p.once(("examples", given.name, side), lambda: tuple(
+        [o.value] if listed else o.value for o in given.values or ()))
+
+
+def _officers(p: Probe, side: str) -> list[Unit]:
+    """The side's officers with leadership cubes (found once a side)."""
+    return p.once(("officers", side), lambda: [u for u in p.units if u.side == side
+                                               and u.markers.get(LEADERSHIP)])
 
 
 def _some_hex(p: Probe, side: str | None) -> str:
@@ -131,21 +149,18 @@ def rule_roll(p: Probe) -> Offers:
     for name, roll in p.ruleset.rolls.items():
         if p.state.turn.step not in roll.steps:
             continue
-        for unit in p.units:
+        for unit in p.scope:
             body = {"type": "rule_roll", "roll": name, "unit_id": unit.id}
             leaders = _leaders(p, unit.side)
-            yield f"rule_roll:{name}", chain(
-                [Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                           inputs=optional),
-                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                           inputs=(dice, *optional[:-1]))],
-                (Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                           family="leader_id",
-                           inputs=(leaders.model_copy(update={"example": m.value}),))
-                 for m in leaders.values or () if m.value != unit.id))
-            for officer in p.units:
-                if officer.side != unit.side or not officer.markers.get(LEADERSHIP):
-                    continue
+            yield f"rule_roll:{name}", [
+                Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                          inputs=optional),
+                Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                          inputs=(dice, *optional[:-1])),
+                Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                          family="leader_id", inputs=(leaders,), examples=tuple(
+                              m.value for m in leaders.values or () if m.value != unit.id))]
+            for officer in _officers(p, unit.side):
                 cubes = number("leadership", "Leadership cubes spent", 1,
                                officer.markers[LEADERSHIP], required=True, example=1)
                 with_officer = {**body, "leader_id": officer.id}
@@ -162,16 +177,16 @@ def fire(p: Probe) -> Offers:
     listed are the other sides' units; a game may let a unit fire at others too."""
     modifiers = (number("differential", "Fire differential", -20, 20, example=1),
                  number("modifier", "Modifier", -20, 20, example=1))
-    for unit in p.units:
+    for unit in p.scope:
         targets = _targets(p, unit.side)
+        named = _named_targets(p, unit.side)
         body = {"type": "fire", "unit_id": unit.id}
-        yield "fire", chain(
-            [Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                       inputs=(targets, *modifiers))],
-            (Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                       family="target_id", inputs=(targets.model_copy(
-                           update={"required": True, "example": option.value}), *modifiers))
-             for option in targets.values or ()))
+        yield "fire", [
+            Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                      inputs=(targets, *modifiers)),
+            Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
+                      family="target_id", inputs=(named, *modifiers),
+                      examples=_examples(p, targets, unit.side))]
 
 
 def resolve_combat(p: Probe) -> Offers:
@@ -181,20 +196,19 @@ def resolve_combat(p: Probe) -> Offers:
     odds = text("odds", "Odds", required=True, example="1:1", says="attackers:defenders, "
                 "e.g. 3:1")
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
-    for unit in p.units:
+    for unit in p.scope:
         enemies = _enemies(p, unit.side)
-        yield "resolve_combat", (Candidate(
+        yield "resolve_combat", [Candidate(
             label=unit.name, unit_id=unit.id, dice=True, family="defenders",
             body={"type": "resolve_combat", "attackers": [unit.id]},
-            inputs=(enemies.model_copy(update={"example": [enemy.value]}), odds, attackers,
-                    modifiers))
-            for enemy in enemies.values or ())
+            inputs=(enemies, odds, attackers, modifiers),
+            examples=_examples(p, enemies, unit.side, listed=True))]
 
 
 def announce_reinforcements(p: Probe) -> Offers:
     inputs = (text("entry", "Where they enter", required=True, example="the map edge"),
               one_of("unit_ids", "Units announced", _units(p), many=True))
-    for unit in p.units:
+    for unit in p.scope:
         yield "announce_reinforcements", [Candidate(
             label=unit.name, unit_id=unit.id, inputs=inputs,
             body={"type": "announce_reinforcements", "unit_ids": [unit.id]})]
@@ -218,15 +232,17 @@ def call_artillery(p: Probe) -> Offers:
 
 def declare_operation(p: Probe) -> Offers:
     mine = [u for u in p.units if u.side == p.side]
+    acting = [u for u in p.scope if u.side == p.side]
     extras = (one_of("hqs", "HQs in operation", [(u.id, u.name) for u in mine], many=True),
               Input(name="first", label="The German player-turn comes first", kind="bool",
                     example=True),
               location("carpet_bombing", "Carpet bombing at", _some_hex(p, p.side),
                        required=False))
-    yield "declare_operation", [Candidate(label="No operation",
-                                          body={"type": "declare_operation", "hqs": []},
-                                          inputs=extras)]
-    for unit in mine:
+    if p.whole:
+        yield "declare_operation", [Candidate(label="No operation",
+                                              body={"type": "declare_operation", "hqs": []},
+                                              inputs=extras)]
+    for unit in acting:
         yield "declare_operation", [Candidate(
             label=f"Operation: {unit.name}", unit_id=unit.id,
             body={"type": "declare_operation", "hqs": [unit.id]}, inputs=extras)]
@@ -235,6 +251,6 @@ def declare_operation(p: Probe) -> Offers:
 def set_supply(p: Probe) -> Offers:
     inputs = (one_of("status", "Supply", list(SUPPLY), required=True, example="in_supply"),
               one_of("unit_ids", "Units", _units(p), many=True))
-    for unit in p.units:
+    for unit in p.scope:
         yield "set_supply", [Candidate(label=unit.name, unit_id=unit.id, inputs=inputs,
                                        body={"type": "set_supply", "unit_ids": [unit.id]})]

@@ -7,7 +7,8 @@ that `decide` accepts is offered); `domain.legal_probe` turns them into `Choice`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -106,6 +107,23 @@ class NextStep(_Frozen):
     skips: tuple[Choice, ...] = ()  # on to a later step, passing optional ones
 
 
+class Page(_Frozen):
+    """Which units' choices the answer holds (docs/legal-actions.md, "Large boards"). A board
+    of many units is answered in pages of units, each page's work bounded: the first page also
+    holds every choice not about one unit; `unit` narrows an answer to one unit's choices.
+    `truncated` says the answer does not hold every choice: read page `next` for the next
+    units, or one unit's choices with `unit`; `says` tells how, in words."""
+
+    number: int = 1
+    pages: int = 1
+    unit: str | None = None  # the answer holds this unit's choices only
+    units: tuple[str, ...] = ()  # the units whose choices this answer holds
+    in_play: int = 0  # the units in play
+    truncated: bool = False
+    next: int | None = None  # the page to read next, when there is one
+    says: str | None = None
+
+
 class LegalActions(_Frozen):
     seat: str
     turn: int
@@ -113,6 +131,7 @@ class LegalActions(_Frozen):
     reason: str | None = None  # why there is nothing to do (a spectator, the end, ...)
     actions: tuple[LegalAction, ...] = ()
     advance: NextStep
+    page: Page = Field(default_factory=Page)
 
 
 @dataclass(frozen=True)
@@ -131,6 +150,19 @@ class Candidate:
     # in words that name neither value, the input is not what the rules refuse: the rest of
     # the family is not tried.
     family: str | None = None
+    # The alternatives of a family in one: the input `family` tried at each of these
+    # examples in turn (built once, shared by every unit, expanded only as far as tried).
+    examples: tuple[Any, ...] = ()
+
+    def alternatives(self) -> Iterator[Candidate]:
+        """This candidate, or one for each of its `examples`, made as they are asked for."""
+        if not self.examples:
+            yield self
+            return
+        for example in self.examples:
+            yield replace(self, examples=(), inputs=tuple(
+                given.model_copy(update={"example": example}) if given.name == self.family
+                else given for given in self.inputs))
 
 
 # ---- inputs, as the generators write them ---------------------------------------------------

@@ -42,8 +42,16 @@ def put(body: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
     return {**body, first: put(inner if isinstance(inner, dict) else {}, rest, value)}
 
 
+class Exhausted(Exception):
+    """The answer's work cap is reached: no more bodies are decided for it."""
+
+
 class Probe:
-    """The seat's view of what `decide` accepts now (each body decided once)."""
+    """The seat's view of what `decide` accepts now (each body decided once).
+
+    `scope` are the units whose choices the answer holds (all in play unless the answer is
+    paged or narrowed to one unit); `whole` whether it holds the choices about no one unit.
+    Past `limit` bodies decided, `decide` raises `Exhausted` (None: no cap)."""
 
     def __init__(self, state: MatchState, ruleset: Ruleset, seat: str, version: int) -> None:
         self.state, self.ruleset, self.seat, self.version = state, ruleset, seat, version
@@ -52,11 +60,18 @@ class Probe:
                                roll_index=state.dice.count)
         self._seen: dict[str, list[ev.Event] | DomainError] = {}
         self._made: dict[object, Any] = {}
+        self.scope: list[Unit] = self.units
+        self.whole = True
+        self.limit: int | None = None
+        self.work = 0  # the bodies decided (each once)
 
     def decide(self, body: dict[str, Any]) -> list[ev.Event] | DomainError:
         """The events `body` would make now, or the refusal."""
         key = repr(body)  # bodies are built in one order: equal bodies, equal keys
         if key not in self._seen:
+            if self.limit is not None and self.work >= self.limit:
+                raise Exhausted
+            self.work += 1
             try:
                 command = ACTIONS.validate_python(body)
                 self._seen[key] = decide(command, self.state, self.ruleset, self.context)
@@ -103,32 +118,37 @@ class Probe:
         base: str | None = None  # the refusal of the first alternative of no family
         met: dict[str, dict[str, Any]] = {}  # each family's refusals, and the value refused
         dropped: set[str] = set()  # families whose input is not what the rules refuse
-        for candidate in alternatives:
-            family = candidate.family
-            if family in dropped:
-                continue
-            full = candidate.body
-            for given in candidate.inputs:
-                if given.required:
-                    full = put(full, given.name, given.example)
-            events = self.decide(full)
-            if isinstance(events, DomainError):
-                said = f"{events.rule}|{events.detail}"
-                if family is None:
-                    base = base or said
+        for proposed in alternatives:
+            for candidate in proposed.alternatives():  # a family's examples, as tried
+                family = candidate.family
+                if family in dropped:
+                    break  # (the rest of its examples are of the same family)
+                full = candidate.body
+                for given in candidate.inputs:
+                    if given.required:
+                        full = put(full, given.name, given.example)
+                events = self.decide(full)
+                if isinstance(events, DomainError):
+                    said = f"{events.rule}|{events.detail}"
+                    if family is None:
+                        base = base or said
+                        continue
+                    tried = next((i.example for i in candidate.inputs if i.name == family),
+                                 None)
+                    earlier = met.setdefault(family, {})
+                    if said == base or (said in earlier
+                                        and not _names(said, tried, earlier[said])):
+                        dropped.add(family)
+                    earlier.setdefault(said, tried)
                     continue
-                tried = next((i.example for i in candidate.inputs if i.name == family), None)
-                earlier = met.setdefault(family, {})
-                if said == base or (said in earlier and not _names(said, tried, earlier[said])):
-                    dropped.add(family)
-                earlier.setdefault(said, tried)
-                continue
-            inputs = tuple(kept for given in candidate.inputs
-                           if (kept := self._checked(full, given)) is not None)
-            dice = _dice(events, self.state)
-            table = self._table(full, candidate, events, dice) if candidate.dice else None
-            return Choice(label=candidate.label, body=candidate.body, unit_id=candidate.unit_id,
-                          side=candidate.side, inputs=inputs, dice=dice, table=table)
+                inputs = tuple(kept for given in candidate.inputs
+                               if (kept := self._checked(full, given)) is not None)
+                dice = _dice(events, self.state)
+                table = (self._table(full, candidate, events, dice) if candidate.dice
+                         else None)
+                return Choice(label=candidate.label, body=candidate.body,
+                              unit_id=candidate.unit_id, side=candidate.side, inputs=inputs,
+                              dice=dice, table=table)
         return None
 
     def _checked(self, full: dict[str, Any], given: Input) -> Input | None:

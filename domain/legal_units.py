@@ -68,7 +68,7 @@ def _spec_input(name: str) -> Input:
 
 
 def move(p: Probe) -> Offers:
-    for unit in p.units:
+    for unit in p.scope:
         yield "move_unit", [Candidate(label=unit.name, unit_id=unit.id,
                                       body=_body("move_unit", unit),
                                       inputs=(position("to", "Where to", _where(unit)),))]
@@ -79,22 +79,21 @@ def status(p: Probe) -> Offers:
     named = sorted({*FLAGS.get(p.ruleset.id, ()), *(f for u in p.units for f in u.status)})
     anything = Input(name="set", label="Set", kind="choices")
     lifting = Input(name="clear", label="Clear", kind="choices")
-    for unit in p.units:
+    for unit in p.scope:
         free = [f for f in named if f not in unit.status]
         setting = one_of("set", "Set", [(f, words(f)) for f in free], required=True,
                          many=True, open_=True)
-        yield "set_status", (Candidate(
+        yield "set_status", [Candidate(
             label=f"{unit.name}: set a status", unit_id=unit.id, body=_body("set_status", unit),
-            family="set", inputs=(setting.model_copy(update={"example": [flag]}), lifting))
-            for flag in [*free, "marked"])
+            family="set", inputs=(setting, lifting),
+            examples=tuple([flag] for flag in [*free, "marked"]))]
         if unit.status:
             clearing = one_of("clear", "Clear", [(f, words(f)) for f in unit.status],
                               required=True, many=True)
-            yield "set_status", (Candidate(
+            yield "set_status", [Candidate(
                 label=f"{unit.name}: clear a status", unit_id=unit.id, family="clear",
-                body=_body("set_status", unit),
-                inputs=(clearing.model_copy(update={"example": [flag]}), anything))
-                for flag in unit.status)
+                body=_body("set_status", unit), inputs=(clearing, anything),
+                examples=tuple([flag] for flag in unit.status))]
 
 
 def _count(most: int = 1000) -> Input:
@@ -110,46 +109,45 @@ def place_marker(p: Probe) -> Offers:
                         *(k for m in p.state.location_markers.values() for k in m)})
     kinds = one_of("kind", "Which marker", [(k, words(k)) for k in on_units], required=True,
                    open_=True)
-    for unit in p.units:
+    tried = (*on_units, FREE_KIND)
+    for unit in p.scope:
         yield "place_marker", [Candidate(
             label=unit.name, unit_id=unit.id, body=_body("place_marker", unit), family="kind",
-            inputs=(kinds.model_copy(update={"example": kind}), _count()))
-            for kind in [*on_units, FREE_KIND]]
+            inputs=(kinds, _count()), examples=tried)]
+    if not p.whole:
+        return
     places = [*p.state.location_markers, *(u.position.label() for u in p.units if u.position)]
     where = location("location", "Where", places[0] if places else "0101")
     kinds = one_of("kind", "Which marker", [(k, words(k)) for k in at_places], required=True,
                    open_=True)
     yield "place_marker", [Candidate(
         label="At a location", body={"type": "place_marker"}, family="kind",
-        inputs=(kinds.model_copy(update={"example": kind}), where, _count()))
-        for kind in [*at_places, FREE_KIND]]
+        inputs=(kinds, where, _count()), examples=(*at_places, FREE_KIND))]
 
 
 def remove_marker(p: Probe) -> Offers:
-    for unit in p.units:
+    for unit in p.scope:
         if unit.markers:
             yield "remove_marker", [_removal(_body("remove_marker", unit), unit.name,
-                                             unit.markers, kind, unit.id)
-                                    for kind in unit.markers]
-    for place, markers in sorted(p.state.location_markers.items()):
+                                             unit.markers, unit.id)]
+    for place, markers in sorted(p.state.location_markers.items()) if p.whole else ():
         if markers:
             yield "remove_marker", [_removal({"type": "remove_marker", "location": place},
-                                             f"At {place}", markers, kind, None)
-                                    for kind in markers]
+                                             f"At {place}", markers, None)]
 
 
-def _removal(body: dict[str, Any], label: str, markers: dict[str, int], kind: str,
+def _removal(body: dict[str, Any], label: str, markers: dict[str, int],
              unit_id: str | None) -> Candidate:
     kinds = one_of("kind", "Which marker", [(k, f"{words(k)} ({n})") for k, n in
-                                            markers.items()], required=True, example=kind)
+                                            markers.items()], required=True)
     return Candidate(label=label, unit_id=unit_id, body=body, family="kind",
-                     inputs=(kinds, _count(max(markers.values()))))
+                     inputs=(kinds, _count(max(markers.values()))), examples=tuple(markers))
 
 
 def split(p: Probe) -> Offers:
     """Where the game divides the unit itself (AA-3) the owner says where an odd marker
     goes; otherwise how many figures (and markers) split off."""
-    for unit in p.units:
+    for unit in p.scope:
         body = _body("split_unit", unit, new_unit_id=p.fresh_id(unit.id))
         new_id = Input(name="new_unit_id", label="The new unit's id", kind="id")
         where = position("position", "Where the new unit stands", None, required=False)
@@ -168,7 +166,7 @@ def split(p: Probe) -> Offers:
 
 
 def rally(p: Probe) -> Offers:
-    for unit in p.units:
+    for unit in p.scope:
         inputs = (one_of("clear", "Flags it rallies from", [(f, words(f)) for f in unit.status],
                          many=True, open_=True),
                   Input(name="remove_markers", label="Markers it sheds", kind="object"))
@@ -182,16 +180,15 @@ def rally(p: Probe) -> Offers:
 def remove_unit(p: Probe) -> Offers:
     reasons = one_of("reason", "Why", [(r, r) for r in REASONS], required=True)
     boxes = one_of("to_box", "Where it goes", [(b, b) for b in BOXES])
-    for unit in p.units:
-        yield "remove_unit", (Candidate(
+    for unit in p.scope:
+        yield "remove_unit", [Candidate(
             label=unit.name, unit_id=unit.id, body=_body("remove_unit", unit), family="reason",
-            inputs=(reasons.model_copy(update={"example": reason}), boxes))
-            for reason in REASONS)
+            inputs=(reasons, boxes), examples=REASONS)]
 
 
 def _per_unit(p: Probe, kind: str, **extra: Any) -> Offers:
-    """One candidate of `kind` for each unit in play, with nothing more to give but `extra`."""
-    for unit in p.units:
+    """One candidate of `kind` for each unit in scope, with nothing more to give but `extra`."""
+    for unit in p.scope:
         yield kind, [Candidate(label=unit.name, unit_id=unit.id, body=_body(kind, unit), **extra)]
 
 
