@@ -25,6 +25,7 @@ from domain.application import Matches
 from projections.catalogue import open_catalogue
 from projections.clock_watch import FlagWatcher, active_matches
 from projections.feed import MatchFeed
+from projections.legal_answers import LegalAnswers
 from projections.notify import NotifyService
 
 DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     # streams end then, so that a graceful shutdown does not wait for open pages.
     app.state.stopping = lambda: False
     app.state.importing = asyncio.Semaphore(settings.imports_at_once)
+    app.state.legal_answers = LegalAnswers()  # the legal actions, cached (api/routes/legal.py)
     # Outermost last: a slow body is cut off (408) wherever it is read; quotas refuse
     # before any body is read (429); then the body's size and nesting (413, 422).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,

@@ -55,6 +55,8 @@ __all__ = [
     "ACTION_TYPES",
     "MAX_INT",
     "SAFE_INT",
+    "UNITS_IN_ALL",
+    "UNITS_PER_SIDE",
     "Action",
     "ActivateBattlegroup",
     "ActivateUnit",
@@ -323,6 +325,11 @@ class SideSpec(Command):
     name: Annotated[str, Field(min_length=1, max_length=120)]
 
 
+# A match's size (docs/scenarios.md): at creation, and as units are deployed or split off.
+UNITS_PER_SIDE = 200
+UNITS_IN_ALL = 400
+
+
 class CreateMatch(Command):
     """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...), and
     the scenario's set-up: the units on the table and each side's deck of cards. A scenario
@@ -335,7 +342,8 @@ class CreateMatch(Command):
     options: Annotated[dict[Id, Value | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
         Field(default_factory=dict)
     )
-    units: Annotated[list[UnitSpec], Field(max_length=500)] = Field(default_factory=list)
+    units: Annotated[list[UnitSpec], Field(max_length=UNITS_IN_ALL)] = Field(
+        default_factory=list)
     decks: Annotated[dict[Id, Annotated[list[Short], Field(max_length=200)]],
                      Field(max_length=8)] = Field(default_factory=dict)
     # time controls chosen at creation: the clock starts with the match (docs/clock.md)
@@ -349,6 +357,11 @@ class CreateMatch(Command):
         for i, unit in enumerate(self.units):
             if unit.side not in sides:
                 raise ValueError(f"units[{i}] ({unit.id}): there is no side '{unit.side}'")
+        for spec in self.sides:
+            count = sum(1 for u in self.units if u.side == spec.id)
+            if count > UNITS_PER_SIDE:
+                raise ValueError(f"units: at most {UNITS_PER_SIDE} units a side "
+                                 f"('{spec.id}' has {count})")
         ids = [u.id for u in self.units]
         if len(set(ids)) != len(ids):
             raise ValueError("units: unit ids must be distinct")

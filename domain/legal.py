@@ -81,11 +81,12 @@ def page_size(in_play: int) -> int:
 
 
 def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: int = 1,
-                  unit: str | None = None, page: int = 1,
-                  most: int | None = MOST_DECIDES) -> LegalActions:
+                  unit: str | None = None, page: int = 1, most: int | None = MOST_DECIDES,
+                  between: Callable[[], None] | None = None) -> LegalActions:
     """What `seat` (a side, or the referee) may do now, at `version` of the match: the
     choices of page `page` of the units in play (the first page also holds those about no
-    one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap)."""
+    one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
+    `between` called before each."""
     here = {"seat": seat, "turn": state.turn.turn, "step": state.turn.step}
     if seat != REFEREE and seat not in state.side_ids():
         return LegalActions(**here, reason=SPECTATOR,
@@ -94,7 +95,7 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     paged = _scope(probe, unit, page)
     step = ruleset.sequence.step(state.turn.step)
     groups: dict[str, list[Choice]] = {}
-    probe.limit = most
+    probe.limit, probe.between = most, between
     try:
         for kind in _kinds(step.allows):
             if not probe.whole and kind not in ABOUT_UNITS:

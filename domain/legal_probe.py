@@ -51,7 +51,8 @@ class Probe:
 
     `scope` are the units whose choices the answer holds (all in play unless the answer is
     paged or narrowed to one unit); `whole` whether it holds the choices about no one unit.
-    Past `limit` bodies decided, `decide` raises `Exhausted` (None: no cap)."""
+    Past `limit` bodies decided, `decide` raises `Exhausted` (None: no cap); `between` is
+    called before each (a server lets its other requests run there)."""
 
     def __init__(self, state: MatchState, ruleset: Ruleset, seat: str, version: int) -> None:
         self.state, self.ruleset, self.seat, self.version = state, ruleset, seat, version
@@ -64,6 +65,7 @@ class Probe:
         self.whole = True
         self.limit: int | None = None
         self.work = 0  # the bodies decided (each once)
+        self.between: Callable[[], None] | None = None
 
     def decide(self, body: dict[str, Any]) -> list[ev.Event] | DomainError:
         """The events `body` would make now, or the refusal."""
@@ -72,6 +74,8 @@ class Probe:
             if self.limit is not None and self.work >= self.limit:
                 raise Exhausted
             self.work += 1
+            if self.between is not None:
+                self.between()
             try:
                 command = ACTIONS.validate_python(body)
                 self._seen[key] = decide(command, self.state, self.ruleset, self.context)

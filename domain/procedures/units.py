@@ -22,7 +22,18 @@ def _(command: cmd.DeployUnit, state: MatchState, ruleset: Ruleset, emit: Emit) 
     if spec.id in state.units:
         raise InvalidAction(f"unit id '{spec.id}' is taken", rule="core-units")
     _side(state, spec.side)
+    _room(state, spec.side)
     emit(ev.UnitDeployed, unit=spec.to_unit())
+
+
+def _room(state: MatchState, side: str) -> None:
+    """A new unit fits the match's size (docs/scenarios.md)."""
+    units = list(state.units.values())
+    if len(units) >= cmd.UNITS_IN_ALL:
+        raise InvalidAction(f"a match holds at most {cmd.UNITS_IN_ALL} units",
+                            rule="core-limits")
+    if sum(1 for u in units if u.side == side) >= cmd.UNITS_PER_SIDE:
+        raise InvalidAction(f"a side has at most {cmd.UNITS_PER_SIDE} units", rule="core-limits")
 
 
 @_handle.register
@@ -75,6 +86,7 @@ def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -
     parent = _unit(state, command.unit_id)
     if command.new_unit_id in state.units:
         raise InvalidAction(f"unit id '{command.new_unit_id}' is taken", rule="core-units")
+    _room(state, parent.side)
     if command.figures is None:
         raise InvalidAction("say how many figures split off ('figures')", rule="core-split")
     figures = parent.figures or 0
