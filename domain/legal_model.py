@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -182,6 +183,17 @@ def number(name: str, label: str, low: int, high: int, *, required: bool = False
 def one_of(name: str, label: str, options: list[tuple[Any, str]], *, required: bool = False,
            many: bool = False, open_: bool = False, example: Any = None) -> Input:
     """An input whose values are listed (each is tried; only those accepted are offered)."""
+    try:
+        return _listed(name, label, tuple(options), required, many, open_, example)
+    except TypeError:  # a value that cannot be a key: made anew
+        return _listed.__wrapped__(name, label, tuple(options), required, many, open_, example)
+
+
+@lru_cache(maxsize=64)
+def _listed(name: str, label: str, options: tuple[tuple[Any, str], ...], required: bool,
+            many: bool, open_: bool, example: Any) -> Input:
+    """`one_of`'s input, made once for equal arguments (the inputs listing every unit in
+    play are the same on every page of an answer and in every answer at one version)."""
     return Input(name=name, label=label, kind="choices" if many else "choice",
                  required=required, open=open_, example=example,
                  values=tuple(Option.model_construct(value=v, label=w) for v, w in options))
