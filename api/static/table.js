@@ -148,6 +148,29 @@ class Table {
     this.render();
   }
 
+  /** Whether the legal answer holds the unit's choices: a large board's answer is a page
+   *  of its units (docs/legal-actions.md); the others are read one unit at a time. */
+  holdsUnit(uid) {
+    const page = this.legal?.page;
+    return !page?.truncated || page.units.includes(uid);
+  }
+
+  /** Read one unit's choices (`?unit=`) when the answer does not hold them, and add them to
+   *  it (the same version only: a newer answer replaces the page anyway). */
+  async loadUnit(uid) {
+    const legal = this.legal;
+    if (!legal || this.holdsUnit(uid)) return;
+    const one = await api(`/api/matches/${this.id}/legal?unit=${encodeURIComponent(uid)}`, { token: this.token }).catch(() => null);
+    if (!one || this.legal !== legal || one.version !== legal.version) return;
+    const actions = legal.actions.map((a) => ({ ...a, choices: [...a.choices] }));
+    for (const a of one.actions) {
+      const found = actions.find((b) => b.id === a.id);
+      if (found) found.choices.push(...a.choices); else actions.push(a);
+    }
+    this.legal = { ...legal, actions, page: { ...legal.page, units: [...legal.page.units, uid] } };
+    this.render();
+  }
+
   /** The newest 40 events up to `head`, or the first 200 that pass the filters. */
   async loadLog(head) {
     const f = this.filters;

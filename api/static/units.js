@@ -9,7 +9,10 @@ import { actionBlock } from "./play.js";
 export function renderBoard(table) {
   const opts = {
     selected: table.selected,
-    onSelect: (uid) => { table.selected = table.selected === uid ? null : uid; table.render(); $(`#unit-${CSS.escape(uid)}`)?.scrollIntoView({ block: "center" }); },
+    onSelect: (uid) => {
+      table.selected = table.selected === uid ? null : uid; table.render(); $(`#unit-${CSS.escape(uid)}`)?.scrollIntoView({ block: "center" });
+      if (table.selected && table.canAct) table.loadUnit(uid);  // a large board: its choices, read now
+    },
     onPlace: table.placing ? (to) => table.placing.place(to) : null,
   };
   const boxed = table.board.units.filter((u) => u.position?.box || !u.position || (u.position.hex && !/^\d{4}$/.test(u.position.hex)));
@@ -53,6 +56,10 @@ export function renderUnits(table) {
 
 /** The unit's choices among the legal actions: only what the rules accept now, in their words. */
 function unitActions(table, u) {
+  if (!table.holdsUnit(u.id)) {  // a large board: the answer is a page of units (docs/legal-actions.md)
+    return h("div", { class: "unit-actions row" },
+      h("button", { type: "button", class: "secondary", onclick: () => table.loadUnit(u.id) }, "What it can do"));
+  }
   const mine = (choice) => choice.unit_id === u.id;
   const actions = (table.legal?.actions || []).filter((a) => a.choices.some(mine));
   if (!actions.length) return null;
