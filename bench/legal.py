@@ -49,7 +49,8 @@ BULKHEAD_TARGET = 2.0
 READERS = 8
 
 
-def _counted() -> list[int]:
+def _counted() -> tuple[list[int], Any]:
+    """Counts the bodies decided for the legal actions (and the `decide` to put back)."""
     counted = [0]
     decide = legal_probe.decide
 
@@ -58,7 +59,7 @@ def _counted() -> list[int]:
         return decide(*args, **kwargs)
 
     legal_probe.decide = counting  # type: ignore[assignment]
-    return counted
+    return counted, decide
 
 
 def big_match(n: int) -> Match:
@@ -73,7 +74,15 @@ def big_match(n: int) -> Match:
 
 def growth(rounds: int) -> dict[str, float]:
     f: dict[str, float] = {}
-    counted = _counted()
+    counted, decide = _counted()
+    try:
+        _growth(rounds, f, counted)
+    finally:
+        legal_probe.decide = decide  # type: ignore[assignment]
+    return f
+
+
+def _growth(rounds: int, f: dict[str, float], counted: list[int]) -> None:
     for n in SIZES:
         m = big_match(n)
         assert len(m.state.in_play()) == 2 * n
@@ -98,7 +107,6 @@ def growth(rounds: int) -> dict[str, float]:
         f[f"legal_{n}_whole_s"] = time.perf_counter() - t + f[f"legal_{n}_s"]
         f[f"legal_{n}_whole_bytes"] = size
         f[f"legal_{n}_whole_decides"] = counted[0] + f[f"legal_{n}_decides"]
-    return f
 
 
 def _join(client: httpx.Client, url: str, body: dict[str, Any]) -> tuple[str, dict[str, str]]:
@@ -192,7 +200,10 @@ def ms(s: float) -> str:
     return f"{s * 1000:.1f} ms"
 
 
-def rows(f: dict[str, float]) -> list[tuple[str, str, str]]:
+def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """(name, value, beside its anchor, the figure's key) for each figure measured."""
+    if "legal_25_s" not in f:
+        return []
     base = f["legal_25_s"]
     out = []
     for n in SIZES:
@@ -200,21 +211,24 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str]]:
                     (f"{f[f'legal_{n}_s'] / base:.2f}x 25 a side; "
                     f"{f[f'legal_{n}_bytes'] / 1024:.0f} KiB, "
                     f"{f[f'legal_{n}_decides']:.0f} decided, 1 of {f[f'legal_{n}_pages']:.0f} "
-                    "page(s)")))
+                    "page(s)"), f"legal_{n}_s"))
         out.append((f"{n} a side: every page", ms(f[f"legal_{n}_whole_s"]),
                     (f"{f[f'legal_{n}_whole_s'] / f['legal_25_whole_s']:.2f}x 25 a side; "
                     f"{f[f'legal_{n}_whole_bytes'] / 1024:.0f} KiB, "
-                    f"{f[f'legal_{n}_whole_decides']:.0f} decided")))
+                    f"{f[f'legal_{n}_whole_decides']:.0f} decided"), f"legal_{n}_whole_s"))
     idle, loaded = f["legal_action_idle_p50_s"], f["legal_action_loaded_p50_s"]
-    out.append(("another match's action, idle p50", ms(idle), "anchor"))
+    out.append(("another match's action, idle p50", ms(idle), "anchor",
+                "legal_action_idle_p50_s"))
     out.append((f"the same, {READERS} readers of {UNITS_PER_SIDE} a side", ms(loaded),
                 (f"{loaded / idle:.2f}x idle; p95 {ms(f['legal_action_loaded_p95_s'])}; "
                 f"{f['legal_readers_answers']:.0f} legal answers read meanwhile, p50 "
-                f"{ms(f['legal_readers_p50_s'])}")))
+                f"{ms(f['legal_readers_p50_s'])}"), "legal_action_loaded_p50_s"))
     return out
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
+    if "legal_25_s" not in f:
+        return []
     grow = f["legal_100_s"] / f["legal_25_s"]
     whole = f["legal_100_whole_s"] / f["legal_25_whole_s"]
     load = f["legal_action_loaded_p50_s"] / f["legal_action_idle_p50_s"]
@@ -235,7 +249,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     f = measure(args.rounds, args.requests)
-    for name, value, anchor in rows(f):
+    for name, value, anchor, _ in rows(f):
         print(f"{name:44} {value:>12}  {anchor}")
     print()
     for name, ok, shown in checks(f):

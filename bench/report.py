@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import hostile
+import legal
 import notify
 import scale
 import targets
@@ -117,13 +118,14 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
             f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
             " KiB per match")
-    return out + hostile.rows(f) + notify.rows(f)
+    return out + hostile.rows(f) + notify.rows(f) + legal.rows(f)
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
     """The hostile clients' checks; issue 18's targets and what must not regress are in
-    bench/targets.py (they replace the older throughput targets here)."""
-    return hostile.checks(f)
+    bench/targets.py (they replace the older throughput targets here); the legal actions'
+    bounds (issue 25)."""
+    return hostile.checks(f) + legal.checks(f)
 
 
 def run_order(path: Path) -> tuple[str, int]:

@@ -21,6 +21,8 @@
 (g) memory: peak RSS of one server holding 1,000 active matches.
 (h) hostile clients (bench/hostile.py): a 20 MiB junk import and a valid one, a flood of
     creations, slowloris sockets, each against a real `battlelog serve`.
+(l) legal actions on large boards (bench/legal.py): the answer's time and size at 25, 100
+    and 250 units a side; another match's action while 8 clients read a large board's.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 Issue 18's targets (bench/targets.py) close the report: figure, anchor, ratio, PASS/MISS.
 """
@@ -48,6 +50,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import hostile
 import http_load
+import legal as legal_bench
 import live
 import notify
 import rebuild as rebuilding
@@ -292,7 +295,7 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("oneclient", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory", "hostile", "notify")
+            "memory", "hostile", "notify", "legal")
 
 
 def main() -> int:
@@ -371,6 +374,9 @@ def main() -> int:
         if "hostile" in only:
             print("hostile clients: imports, a flood, slowloris (about 2 min) ...", flush=True)
             figures.update(hostile.measure(5 if args.quick else 20))
+        if "legal" in only:
+            print("legal actions on large boards, and beside another match ...", flush=True)
+            figures.update(legal_bench.measure(3, 20 if args.quick else 40))
         if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
             figures.update(notify.measure(tmp, 50 if args.quick else 200))
 
