@@ -23,7 +23,6 @@ Prints a table and returns the figures (bench/run.py includes them, section `hos
 from __future__ import annotations
 
 import argparse
-import json
 import socket
 import statistics
 import sys
@@ -38,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from typing import Self
 
 import http_load
+import shown
 
 MiB = 1024 * 1024
 QUOTA = 30  # the default BATTLELOG_CREATE_RATE, 30/minute
@@ -349,13 +349,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     f = measure(args.import_mib, args.sockets)
-    for name, value, anchor, _ in rows(f):
-        print(f"{name:44} {value:>12}  {anchor}")
-    print()
-    for name, ok, shown in checks(f):
-        print(f"{'PASS' if ok else 'MISS'}  {name}: {shown}")
-    if args.json:
-        print(json.dumps(f, indent=2))
+    shown.show(f, rows, checks, as_json=args.json)
 
 
 if __name__ == "__main__":

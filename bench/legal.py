@@ -19,7 +19,6 @@ Prints a table and returns the figures.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -35,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import http_load
+import shown
 
 from api import scenarios
 from domain import legal_probe
@@ -249,13 +249,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     f = measure(args.rounds, args.requests)
-    for name, value, anchor, _ in rows(f):
-        print(f"{name:44} {value:>12}  {anchor}")
-    print()
-    for name, ok, shown in checks(f):
-        print(f"{'PASS' if ok else 'MISS'}  {name}: {shown}")
-    if args.json:
-        print(json.dumps(f, indent=2))
+    shown.show(f, rows, checks, as_json=args.json)
 
 
 if __name__ == "__main__":
