@@ -8,9 +8,11 @@ own so that a large board does not take the server from the other matches
   total of the answers' bytes, at most `max_bytes`).
 - Asked for at once, an answer not yet cached is computed once: the other requests wait for
   it (cachetools' `cached` with a condition) instead of each computing it again.
-- At most `lanes` answers are computed at a time; between two bodies decided, the computing
-  thread lets the interpreter go (`time.sleep(0)`), so a request of another match waiting
-  for it runs at once instead of after the interpreter's switch interval.
+- At most `lanes` answers are computed at a time, and at most `queue` more wait for a lane:
+  past that a request is refused (503, `LegalBusy`) rather than hold one of the server's
+  worker threads. Between two bodies decided, the computing thread lets the interpreter go
+  (`time.sleep(0)`), so a request of another match waiting for it runs at once instead of
+  after the interpreter's switch interval.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from uuid import UUID
 
 from cachetools import LRUCache, cached
 
+from domain.errors import DomainError
 from domain.history import Frame
 from domain.legal import legal_actions
 from domain.legal_model import LegalActions
@@ -30,6 +33,14 @@ from domain.rulesets import get_ruleset
 
 MAX_BYTES = 32 * 1024 * 1024
 LANES = 1
+QUEUE = 8
+
+
+class LegalBusy(DomainError):
+    """Too many legal answers are being computed at once: read again in a moment."""
+
+    status = 503
+    title = "Busy"
 
 Render = Callable[[LegalActions, int], bytes]  # an answer and its version as the bytes served
 
@@ -41,8 +52,10 @@ def _yield() -> None:
 class LegalAnswers:
     """The legal answers of recent versions, as served (`answer`)."""
 
-    def __init__(self, *, max_bytes: int = MAX_BYTES, lanes: int = LANES) -> None:
+    def __init__(self, *, max_bytes: int = MAX_BYTES, lanes: int = LANES,
+                 queue: int = QUEUE) -> None:
         self._lane = threading.BoundedSemaphore(lanes)
+        self._room = threading.BoundedSemaphore(lanes + queue)  # computing or waiting
         self.computed = 0  # answers computed (not served from the cache)
         cache: LRUCache[Any, bytes] = LRUCache(maxsize=max_bytes, getsizeof=len)
         lock = threading.Condition()
@@ -66,11 +79,18 @@ class LegalAnswers:
     def _compute(self, frame: Frame, match_id: UUID, seat: str, unit: str | None, page: int,
                  render: Render) -> bytes:
         state = frame.state
-        with self._lane:
-            self.computed += 1
-            found = legal_actions(state, get_ruleset(state.ruleset, state.options), seat,
-                                  version=frame.version, unit=unit, page=page, between=_yield)
-            return render(found, frame.version)
+        if not self._room.acquire(blocking=False):
+            raise LegalBusy("too many legal answers are being computed at once: read again "
+                            "in a moment", rule="core-legal")
+        try:
+            with self._lane:
+                self.computed += 1
+                found = legal_actions(state, get_ruleset(state.ruleset, state.options), seat,
+                                      version=frame.version, unit=unit, page=page,
+                                      between=_yield)
+                return render(found, frame.version)
+        finally:
+            self._room.release()
 
     @property
     def held(self) -> int:

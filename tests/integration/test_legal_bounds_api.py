@@ -18,7 +18,7 @@ from domain.application import Matches
 from domain.commands import UNITS_IN_ALL, UNITS_PER_SIDE
 from domain.history import Frame
 from domain.legal_model import LegalActions
-from projections.legal_answers import LegalAnswers
+from projections.legal_answers import LegalAnswers, LegalBusy
 from tests.unit.legal_boards import board
 from tests.unit.legal_play import Match
 
@@ -154,3 +154,29 @@ def test_answers_asked_for_at_once_are_computed_once() -> None:
         t.join()
     assert len(got) == 8 and len(set(got)) == 1
     assert answers.computed == 1
+
+
+def test_past_the_lanes_and_their_queue_an_answer_is_refused_not_waited_for() -> None:
+    game = Match("big", body=board(5))
+    frame = Frame(state=game.state, version=game.version)
+    answers = LegalAnswers(lanes=1, queue=1)
+    release = threading.Event()
+
+    def render(found: LegalActions, version: int) -> bytes:
+        release.wait(5)
+        return found.model_dump_json().encode()
+
+    threads = [threading.Thread(target=answers.answer, args=(frame, game.match_id, seat),
+                                kwargs={"render": render}) for seat in ("red", "blue")]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)  # (one computing, one waiting for the lane)
+    with pytest.raises(LegalBusy) as refused:
+        answers.answer(frame, game.match_id, "referee", render=render)
+    assert refused.value.status == 503
+    release.set()
+    for t in threads:
+        t.join()
+    assert answers.computed == 2
+    answers.answer(frame, game.match_id, "referee", render=render)  # room again
+    assert answers.computed == 3
