@@ -40,6 +40,7 @@ from domain.rulesets.wing_command_rolls import (
     acting_unit,
     activation,
     can_activate,
+    check_taking_part,
     co_lv,
     commands_a_wing,
     disengage,
@@ -156,7 +157,8 @@ def _phase_passes(state: MatchState, emit: Emit) -> None:
 
 def _move(command: cmd.MoveUnit, state: MatchState, emit: Emit) -> None:
     """Who moves in each step: officers in (a); a piece that disengaged in (d); the
-    activated unit in its actions and after close combat; officers in WC-8's step."""
+    activated unit in its actions (not a piece left out of it, WC-5) and after close
+    combat; officers in WC-8's step."""
     moved = unit_in_play(state, command.unit_id)
     step = state.turn.step
     rule = SEQUENCE.step(step).rule
@@ -176,6 +178,8 @@ def _move(command: cmd.MoveUnit, state: MatchState, emit: Emit) -> None:
     if step == ACTIONS and not phasing:
         raise InvalidAction("WC-7: during the other player's actions you may fire, not move",
                             rule="WC-7")
+    if step == ACTIONS and active is not None:  # (c)'s moves carry out a combat's result
+        check_taking_part(moved, active, "move")
     if step == OFFICERS_STEP:
         _officer_moves(moved, active, state, emit)
     emit(ev.UnitMoved, unit_id=moved.id, origin=moved.position, to=command.to, rule=rule)

@@ -17,7 +17,12 @@ from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction
 from domain.rulesets.base import roll
-from domain.rulesets.wing_command_rolls import acting_unit, casualty, of_unit
+from domain.rulesets.wing_command_rolls import (
+    acting_unit,
+    casualty,
+    check_taking_part,
+    of_unit,
+)
 from domain.state import MatchState, Unit
 
 ACTIONS = "phase/activations/actions"
@@ -65,6 +70,8 @@ def fire(command: cmd.Fire, state: MatchState, emit: Emit) -> None:
     if phasing and (active is None or not of_unit(piece, active)):
         raise InvalidAction(f"WC-7: '{piece.id}' is not a piece of the unit now activating "
                             f"({active.id if active else 'none'})", rule="WC-7")
+    if phasing and active is not None:
+        check_taking_part(piece, active, "fire")
     if "unloaded" in piece.status:
         raise InvalidAction(f"WC-7: piece '{piece.id}' is unloaded; it must reload first",
                             rule="WC-7")

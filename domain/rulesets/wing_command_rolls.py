@@ -19,6 +19,9 @@ from domain.state import MatchState, Unit
 LEADERSHIP = "leadership"  # the white cubes, a marker count on an officer
 OFFICERS = ("fo", "co")
 ACTING = "acting"  # status of the unit carrying out its activation now (WC-6, WC-7)
+# WC-5: a piece carrying one of these flags when its unit activates is left out of the
+# activation: only a piece that broke free of its corner lock is activated with its unit.
+HELD_OUT = ("corner_locked",)
 
 
 # ---- what the rules compute ---------------------------------------------------------------
@@ -93,6 +96,20 @@ def acting_unit(state: MatchState) -> Unit | None:
 def of_unit(piece: Unit, unit: Unit) -> bool:
     """The unit itself, or one of its pieces."""
     return piece.id == unit.id or piece.extra.get("unit") == unit.id
+
+
+def held_out(piece: Unit, unit: Unit) -> bool:
+    """WC-5: a piece of `unit` (now activating) that was not activated with it: it was
+    still corner-locked when the unit activated (`HELD_OUT`)."""
+    return piece.id != unit.id and "activated" not in piece.status
+
+
+def check_taking_part(piece: Unit, unit: Unit, what: str) -> None:
+    """WC-5: a piece left out of its unit's activation neither moves nor fires in it."""
+    if held_out(piece, unit):
+        raise InvalidAction(f"WC-5: '{piece.id}' did not break free of its corner lock, so it "
+                            f"was not activated with {unit.id}: it does not {what} in this "
+                            "activation", rule="WC-5")
 
 
 def wing(unit: Unit) -> str | None:
@@ -220,7 +237,8 @@ def activation(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
                             rule="WC-6")
     cubes = _leadership(command, state, emit, "WC-6", side)
     its_wing = wing(unit) or "-"
-    emit(ev.UnitsActivated, side=side, unit_ids=(unit.id, *(p.id for p in pieces(state, unit.id))),
+    taking_part = (p.id for p in pieces(state, unit.id) if not set(HELD_OUT) & set(p.status))
+    emit(ev.UnitsActivated, side=side, unit_ids=(unit.id, *taking_part),
          group=f"wing:{its_wing}", run=state.turn.run, rule="WC-6")
     emit(ev.UnitStatusChanged, unit_id=unit.id, set=(ACTING,), rule="WC-6")
     qv = unit.qv or 0

@@ -63,8 +63,10 @@ class Board:
             self.units[gone].update(removed=True, at=(None, None))  # off the table
 
     def activate(self, unit: str) -> None:
+        """WC-5: a piece still corner-locked is left out of its unit's activation."""
         for piece in [unit, *self.pieces[unit]]:
-            if not self.units[piece]["removed"]:
+            if not self.units[piece]["removed"] and (
+                    "corner_locked" not in self.units[piece]["status"]):
                 self.flag(piece, "activated")
         self.flag(unit, "acting")
 

@@ -4,8 +4,17 @@ boundary exact."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
-from wing_command_setup import PRE, RUN, french_activates_the_line, table, to_activations, wc
+from wing_command_setup import (
+    PRE,
+    RUN,
+    french_activates_the_line,
+    french_first,
+    table,
+    to_activations,
+    wc,
+)
 
 # ---- WC-6..WC-9 activations -----------------------------------------------------------------
 
@@ -41,6 +50,45 @@ def test_wc6_activation_rolls_1_to_3_dice_and_waits_for_the_table_result(
     assert "acting" not in m.unit("f-line")["status"]
     m.refused("french", 422, "WC-6", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))  # once a turn
+
+
+@pytest.mark.parametrize(("face", "broke_free"), [(2, False), (3, True)])
+def test_wc5_only_a_piece_that_broke_free_of_its_corner_lock_moves_and_fires_with_its_unit(
+        client: TestClient, face: int, broke_free: bool) -> None:
+    m = wc(client)
+    french_first(m)
+    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
+    m.act("french", type="advance")
+    for piece in ("f-line-1", "f-line-2"):
+        m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
+    m.act("french", type="advance", to=f"{PRE}/d_corner_lock")
+    m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1",
+          **table(face))  # against QV 3
+    m.act("french", type="advance", to=f"{RUN}/activate")
+    [activated] = [e for e in m.act("french", type="rule_roll", roll="activation",
+                                    unit_id="f-hussars", dice=1, **table(5))
+                   if e["type"] == "UnitsActivated"]
+    pieces = ["f-hussars-1", "f-hussars-2", "f-hussars-3"] if broke_free else [
+        "f-hussars-2", "f-hussars-3"]
+    assert activated["unit_ids"] == ["f-hussars", *pieces]
+    m.act("french", type="enter_result", result="two actions")
+    m.act("french", type="advance")
+    if broke_free:
+        m.act("french", type="move_unit", unit_id="f-hussars-1", to={"x": 16, "y": 18})
+    else:
+        refusal = m.refused("french", 422, "WC-5", type="move_unit", unit_id="f-hussars-1",
+                            to={"x": 16, "y": 18})
+        assert "corner lock" in refusal["detail"]
+    m.act("french", type="move_unit", unit_id="f-hussars-2", to={"x": 18, "y": 18})
+    m.act("french", type="advance")
+    assert m.turn["step"] == f"{RUN}/fire_combat"
+    if broke_free:
+        m.act("french", type="fire", unit_id="f-hussars-1", target_id="b-guards-1", **table(4, 4))
+        m.act("french", type="enter_result", result="no effect")
+    else:
+        m.refused("french", 422, "WC-5", type="fire", unit_id="f-hussars-1",
+                  target_id="b-guards-1", **table(4, 4))
+    m.act("french", type="fire", unit_id="f-hussars-2", target_id="b-guards-1", **table(4, 4))
 
 
 def test_wc9_a_failed_activation_ends_the_phase(client: TestClient) -> None:
