@@ -320,6 +320,9 @@ ACTION_TYPES: tuple[str, ...] = (
 )
 
 
+FEWEST_SIDES, MOST_SIDES = 2, 8  # a match's sides, whatever its ruleset (each may say less)
+
+
 class SideSpec(Command):
     id: Id
     name: Annotated[str, Field(min_length=1, max_length=120)]
@@ -337,7 +340,7 @@ class CreateMatch(Command):
 
     ruleset: Short = "freeform"
     scenario: Annotated[str, Field(min_length=1, max_length=200)]
-    sides: Annotated[list[SideSpec], Field(min_length=2, max_length=8)]
+    sides: Annotated[list[SideSpec], Field(min_length=FEWEST_SIDES, max_length=MOST_SIDES)]
     casual: StrictBool = False
     options: Annotated[dict[Id, Value | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
         Field(default_factory=dict)

@@ -66,6 +66,7 @@ def divergence(events: list[ev.Event]) -> str | None:
     assert isinstance(created, ev.MatchCreated)
     try:
         ruleset = get_ruleset(created.ruleset, created.options)
+        ruleset.sides.check(len(created.sides), ruleset.title)
     except InvalidAction as error:
         return f"line 2: event 1 (MatchCreated): {error.detail}"
     played = f"played under {created.ruleset} v{created.ruleset_version}"

@@ -1,6 +1,6 @@
 """The rulesets the service hosts, for a client building a scenario: each one's id, title,
-what it is in a line, the unit fields and the options it uses, where its units start and
-whether its sides hold decks of cards. Read-only; the lobby's scenario form is built on it."""
+what it is in a line, how many sides it plays, the unit fields and the options it uses,
+where its units start and whether its sides hold decks of cards. Read-only; the lobby's scenario form is built on it."""
 
 from __future__ import annotations
 
@@ -50,10 +50,20 @@ class OptionField(BaseModel):
     says: str = ""
 
 
+class SideCount(BaseModel):
+    """How many sides a match of the ruleset has (`fewest` to `most`) and the rule that says
+    so: creating a match with another number is refused (422 naming `rule`)."""
+
+    fewest: int
+    most: int
+    rule: str
+
+
 class RulesetInfo(BaseModel):
     id: str
     title: str
     about: str
+    sides: SideCount
     kinds: list[Choice]  # the kinds of unit it knows (empty: any kind, named by the player)
     fields: list[UnitField]
     places: list[Place]  # where its units may start, the usual first
@@ -178,16 +188,21 @@ def _samples() -> dict[str, str]:
     return out
 
 
-def _title(ruleset: str, sample: str | None) -> str:
-    options = scenarios.load(sample).options if sample else {}
-    return get_ruleset(ruleset, options).title
+def _info(ruleset_id: str, sample: str | None) -> RulesetInfo:
+    """What the ruleset itself declares (title, sides; built with its sample's options),
+    beside what a scenario form needs of it."""
+    ruleset = get_ruleset(ruleset_id, scenarios.load(sample).options if sample else {})
+    sides = SideCount(fewest=ruleset.sides.fewest, most=ruleset.sides.most,
+                      rule=ruleset.sides.rule)
+    return RulesetInfo(id=ruleset_id, title=ruleset.title, sides=sides, sample=sample,
+                       **_INFO[ruleset_id])
 
 
 @router.get("")
 def list_rulesets() -> list[RulesetInfo]:
-    """The rulesets the service hosts, freeform first: what a scenario of each needs (the
-    unit fields it reads, its options, where units start, whether sides hold decks)."""
+    """The rulesets the service hosts, freeform first: what a scenario of each needs (how
+    many sides, the unit fields it reads, its options, where units start, whether sides
+    hold decks)."""
     samples = _samples()
     ids = sorted(ruleset_ids(), key=lambda r: (r != "freeform", r))
-    return [RulesetInfo(id=r, title=_title(r, samples.get(r)), sample=samples.get(r), **_INFO[r])
-            for r in ids if r in _INFO]
+    return [_info(r, samples.get(r)) for r in ids if r in _INFO]

@@ -56,7 +56,11 @@ export function build(model, r) {
     where.sides.push(`sides.${s}`);
     return { id: idFrom(name, sideIds, `side-${s + 1}`), name };
   });
-  if (model.sides.length < 2) errors.push(["sides", "A match needs at least two sides."]);
+  const { fewest = 2, most = 8 } = r.sides || {};  // how many sides the ruleset plays
+  if (model.sides.length < fewest || model.sides.length > most) {
+    const count = fewest === most ? `${fewest}` : `${fewest} to ${most}`;
+    errors.push(["sides", `${r.title || "This game"} is played by ${count} sides; this scenario has ${model.sides.length}.`]);
+  }
   const unitIds = new Set();
   const units = [];
   const decks = {};

@@ -20,7 +20,7 @@ from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Ruleset, dice, end_by_points, number_option
+from domain.rulesets.base import Ruleset, Sides, dice, end_by_points, number_option
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState, MoraleDie, Unit
 
@@ -321,4 +321,5 @@ def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
         expects=_expects,
         where=WHERE,
         unit_info=_unit_info,
+        sides=Sides(2, 2, "AA-1"),  # an Activating and a Reacting Player
     )

@@ -15,7 +15,8 @@ The core decides every generic action; a ruleset adds what its game defines:
   its Q and it is eliminated);
 - `tracks`: the tracks the game keeps and the values each may take (`set_track` is refused
   otherwise);
-- `turn_order`: the side order every turn starts with (NO-5: a swap lasts one turn).
+- `turn_order`: the side order every turn starts with (NO-5: a swap lasts one turn);
+- `sides`: how many sides it plays (WC, ES: two); a set-up with another number is refused.
 
 Below the class, the helpers the procedures share: dice for an action (server or table).
 """
@@ -29,7 +30,7 @@ from itertools import groupby
 from typing import Any
 
 from domain import events as ev
-from domain.commands import Command
+from domain.commands import FEWEST_SIDES, MOST_SIDES, Command
 from domain.context import Emit
 from domain.dice import DiceSpec, parse
 from domain.errors import InvalidAction
@@ -58,6 +59,31 @@ TrackValues = tuple[str, ...] | range  # the values a track may take
 
 
 @dataclass(frozen=True)
+class Sides:
+    """How many sides a ruleset plays, from `fewest` to `most`, and the rule that says so;
+    a match set up with any other number is refused at creation."""
+
+    fewest: int = FEWEST_SIDES
+    most: int = MOST_SIDES
+    rule: str = "core-sides"
+
+    def __post_init__(self) -> None:
+        if not FEWEST_SIDES <= self.fewest <= self.most <= MOST_SIDES:
+            raise ValueError(f"sides: {self.fewest} to {self.most} is outside "
+                             f"{FEWEST_SIDES} to {MOST_SIDES}")
+
+    def said(self) -> str:
+        return (str(self.fewest) if self.fewest == self.most
+                else f"{self.fewest} to {self.most}")
+
+    def check(self, count: int, title: str) -> None:
+        """Refuse a set-up with a number of sides the game cannot play."""
+        if not self.fewest <= count <= self.most:
+            raise InvalidAction(f"{self.rule}: {title} is played by {self.said()} sides, "
+                                f"not {count}", rule=self.rule)
+
+
+@dataclass(frozen=True)
 class Ruleset:
     id: str
     version: int
@@ -77,6 +103,7 @@ class Ruleset:
     tracks: Mapping[str, TrackValues] = field(default_factory=dict)  # name pattern -> values
     turn_order: tuple[str, ...] | None = None
     rolled_by_service: tuple[str, ...] = ()  # rules whose dice only the service rolls
+    sides: Sides = Sides()  # how many sides it plays (checked at creation)
 
     @property
     def automated_rules(self) -> frozenset[str]:

@@ -18,7 +18,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit, own_side
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Hook, Ruleset, by_totals, end_by_points, initiative
+from domain.rulesets.base import Hook, Ruleset, Sides, by_totals, end_by_points, initiative
 from domain.rulesets.battlegroup_activation import (
     activate,
     activated_this_run,
@@ -206,4 +206,5 @@ def battlegroup(options: Mapping[str, Any]) -> Ruleset:
         expects=_expects,
         where=WHERE,
         hand_size=hand_size,
+        sides=Sides(rule="BG-2"),  # two or more players, each rolling for the initiative
     )

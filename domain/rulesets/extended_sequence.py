@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.rulesets.base import Roll, Ruleset, end_by_points, number_option, roles_option
+from domain.rulesets.base import (
+    Roll,
+    Ruleset,
+    Sides,
+    end_by_points,
+    number_option,
+    roles_option,
+)
 from domain.rulesets.extended_sequence_combat import (
     check,
     clear_fire_markers,
@@ -106,4 +113,5 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
         where=WHERE,
         rolled_by_service=("ES-4", "ES-4a", REPAIR),  # shots count against the ROF (ES-5)
         tracks=TRACKS,
+        sides=Sides(2, 2, "ES-4"),  # an attacker and a defender
     )

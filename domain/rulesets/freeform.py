@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.errors import InvalidAction
-from domain.rulesets.base import Ruleset
+from domain.rulesets.base import Ruleset, Sides
 from domain.sequence import SequenceOfPlay, Step
 
 DEFAULT_PHASES = ("setup", "movement", "combat", "end")
@@ -34,4 +34,5 @@ def freeform(options: Mapping[str, Any]) -> Ruleset:
             for name in phases
         )
     )
-    return Ruleset(id="freeform", version=1, title="Freeform", sequence=sequence)
+    return Ruleset(id="freeform", version=1, title="Freeform", sequence=sequence,
+                   sides=Sides())  # any number a match may have

@@ -24,7 +24,14 @@ from typing import Any
 from domain.errors import InvalidAction
 from domain.rulesets import normandy_procedures as procedures
 from domain.rulesets import normandy_rules as rules
-from domain.rulesets.base import Ruleset, TrackValues, end_by_points, number_option, roles_option
+from domain.rulesets.base import (
+    Ruleset,
+    Sides,
+    TrackValues,
+    end_by_points,
+    number_option,
+    roles_option,
+)
 from domain.sequence import Phase, SequenceOfPlay, Step
 from domain.state import MatchState
 
@@ -200,4 +207,5 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
         react=rules.react,
         tracks=tracks,
         turn_order=sides,
+        sides=Sides(2, 2, "NO-1"),  # the Allied and the German player
     )

@@ -25,7 +25,15 @@ from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction
-from domain.rulesets.base import Roll, Ruleset, by_totals, end_by_points, initiative, number_option
+from domain.rulesets.base import (
+    Roll,
+    Ruleset,
+    Sides,
+    by_totals,
+    end_by_points,
+    initiative,
+    number_option,
+)
 from domain.rulesets.wing_command_combat import (
     ACTIONS,
     CLOSE_COMBAT,
@@ -289,4 +297,5 @@ def wing_command(options: Mapping[str, Any]) -> Ruleset:
         expects=_expects,
         where=WHERE,
         unit_info=_unit_info,
+        sides=Sides(2, 2, "WC-9"),  # the phasing player, then the other player
     )

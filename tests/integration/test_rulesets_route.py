@@ -31,10 +31,11 @@ def _put(unit: dict[str, Any], name: str, value: Any) -> None:
         unit[name] = value
 
 
-def _body(info: dict[str, Any]) -> dict[str, Any]:
-    """A scenario built only from what the route says: two sides, two units each with every
-    field it lists filled in, starting at each place it allows, and required options."""
-    sides = [{"id": "s1", "name": "First side"}, {"id": "s2", "name": "Second side"}]
+def _body(info: dict[str, Any], count: int = 2) -> dict[str, Any]:
+    """A scenario built only from what the route says: `count` sides, two units each with
+    every field it lists filled in, starting at each place it allows, and required options
+    (roles go to the first sides)."""
+    sides = [{"id": f"s{n}", "name": f"Side {n}"} for n in range(1, count + 1)]
     units: list[dict[str, Any]] = []
     for side in sides:
         mine: list[dict[str, Any]] = []
@@ -58,7 +59,7 @@ def _body(info: dict[str, Any]) -> dict[str, Any]:
     for option in info["options"]:
         if option["kind"] == "roles":
             options[option["name"]] = {r["value"]: s["id"]
-                                       for r, s in zip(option["roles"], sides, strict=True)}
+                                       for r, s in zip(option["roles"], sides, strict=False)}
         elif option["required"]:
             options[option["name"]] = option["minimum"]
     body: dict[str, Any] = {"ruleset": info["id"], "scenario": f"A {info['title']} test",
@@ -110,3 +111,36 @@ def test_a_scenario_built_from_the_route_is_accepted_for_every_ruleset(
         if info["cards"]:
             decks = {c["side"]: c for c in board.json()["cards"]}
             assert decks["s1"]["deck_count"] == 2
+
+
+# what each text says of its players (RULES.md); freeform takes any count a match may have
+SIDES = {"freeform": (2, 8, "core-sides"), "atomic-africa": (2, 2, "AA-1"),
+         "battlegroup": (2, 8, "BG-2"), "wing-command": (2, 2, "WC-9"),
+         "extended-sequence": (2, 2, "ES-4"), "normandy": (2, 2, "NO-1")}
+
+
+def _catalogued(client: TestClient) -> int:
+    listed = client.get("/api/matches", params={"limit": 200},
+                        headers={"Authorization": "Bearer admin-token"})
+    assert listed.status_code == 200, listed.text
+    return len(listed.json())
+
+
+def test_each_ruleset_says_how_many_sides_it_plays_and_creation_refuses_any_other_count(
+        client: TestClient) -> None:
+    listed = client.get("/api/rulesets").json()
+    assert {r["id"]: (r["sides"]["fewest"], r["sides"]["most"], r["sides"]["rule"])
+            for r in listed} == SIDES
+    for info in listed:
+        fewest, most, rule = SIDES[info["id"]]
+        for count in sorted({fewest, most}):  # the counts it plays are created
+            created = client.post("/api/matches", json=_body(info, count))
+            assert created.status_code == 201, (info["id"], count, created.json())
+        if most == 8:
+            continue  # nine sides is refused by the schema for every ruleset
+        before = _catalogued(client)
+        refused = client.post("/api/matches", json=_body(info, most + 1))
+        assert refused.status_code == 422, (info["id"], refused.json())
+        assert refused.json()["rule"] == rule
+        assert f"played by {most} sides, not {most + 1}" in refused.json()["detail"]
+        assert _catalogued(client) == before  # nothing was created
