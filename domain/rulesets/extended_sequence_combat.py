@@ -27,7 +27,6 @@ SHOTS = "shots"  # (ours) shots fired this player-turn, counted against the ROF 
 FIRE_MARKERS = (PREPARED_FIRE, ROF_SPENT, HALTED, SHOTS)
 SUPPRESSION = "suppression"
 BREAKDOWN_DR = 12  # ES-2: an original DR of 12 breaks the firing unit's equipment
-VEHICLE = "vehicle"  # (ours) a unit of this kind may move, fire and move on (ES-4)
 SHAKEN = ("broken", "routed")  # these flags keep a unit from firing or advancing
 PINNED = ("pinned", "cowered")  # these flags keep a unit from advancing
 
@@ -37,6 +36,13 @@ FIRERS = {"prepared_fire": ("attacker",), "routed_movement": ("defender",),
           "broken_movement": ("defender",), "move_and_fire": ("attacker", "defender"),
           "defensive_fire": ("defender",), "advancing_fire": ("attacker",)}
 MOVERS = ("routed_movement", "broken_movement", "move_and_fire", "advance")
+# ES-4: the markers that stop a unit moving in the movement steps (not in the advance), and
+# why. (ours) `shots` is not one of them: a unit that fired in `move_and_fire` may stay in
+# motion and move on, whatever its kind, until the defender halts it.
+STOPPED_BY = {
+    PREPARED_FIRE: "fired prepared fire and cannot move this player-turn",
+    HALTED: "was fired on by the defender and cannot move or turn this player-turn",
+}
 
 
 def rof(unit: Unit) -> int:
@@ -126,15 +132,10 @@ def _check_mover(unit: Unit, step: str) -> None:
         raise InvalidAction(f"ES-4: '{unit.id}': {refusal}", rule="ES-4")
     if step == "advance":  # whether it moved or fired earlier in the turn or not
         return
-    if unit.markers.get(PREPARED_FIRE):
-        raise InvalidAction(f"ES-4: '{unit.id}' fired prepared fire and cannot move this "
-                            "player-turn", rule="ES-4")
-    if unit.markers.get(HALTED):
-        raise InvalidAction(f"ES-4: '{unit.id}' was fired on by the defender and cannot "
-                            "move or turn this player-turn", rule="ES-4")
-    if step == "move_and_fire" and unit.markers.get(SHOTS) and unit.kind != VEHICLE:
-        raise InvalidAction(f"ES-4: '{unit.id}' has fired: a unit moves first and then "
-                            "fires (only a vehicle moves on after firing)", rule="ES-4")
+    stopped = next((why for marker, why in STOPPED_BY.items() if unit.markers.get(marker)),
+                   None)
+    if stopped is not None:
+        raise InvalidAction(f"ES-4: '{unit.id}' {stopped}", rule="ES-4")
 
 
 def eliminate_routed(state: MatchState, emit: Emit) -> None:

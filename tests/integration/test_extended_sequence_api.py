@@ -350,18 +350,24 @@ def test_es4_routed_movement_moves_only_routed_units_and_broken_movement_only_br
               to={"hex": "0104"})  # broken units moved in their own step
 
 
-def test_es4_a_unit_that_fired_may_not_move_on_but_a_vehicle_may(client: TestClient) -> None:
+def test_es4_a_unit_that_fired_may_remain_in_motion_and_move_on_until_the_defender_halts_it(
+        client: TestClient) -> None:
     m = es(client)
     advance_to(m, "initial/reinforcements")
     m.act("germans", type="announce_reinforcements", unit_ids=["g-stug"], entry="0101")
     advance_to(m, "combat/move_and_fire")
+    # a base moves, fires, and stays in motion: it moves on, as a vehicle does
     m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0506"})
     fire(m, "germans", "g-rifles-1", "s-rifles-1", 3, 3)
-    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
-              to={"hex": "0607"})
+    [moved_on] = m.act("germans", type="move_unit", unit_id="g-rifles-1", to={"hex": "0607"})
+    assert (moved_on["type"], moved_on["unit_id"]) == ("UnitMoved", "g-rifles-1")
     m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0101"})
     fire(m, "germans", "g-stug", "s-rifles-1", 3, 3)
-    m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0202"})  # moves on
+    m.act("germans", type="move_unit", unit_id="g-stug", to={"hex": "0202"})
+    # the defender halts the base by firing at it: it moves no further
+    fire(m, "soviets", "s-hmg", "g-rifles-1", 2, 3)
+    m.refused("germans", 422, "ES-4", type="move_unit", unit_id="g-rifles-1",
+              to={"hex": "0708"})
 
 
 def test_es4_the_advance_takes_every_unit_that_moved_or_fired_but_not_a_shaken_one(
