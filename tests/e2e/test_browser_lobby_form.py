@@ -153,6 +153,23 @@ def test_mistakes_are_refused_in_words_next_to_the_field_and_no_match_is_made(
     assert [(u["name"], where(u)) for u in board["units"]] == [("Scouts", {"x": 4, "y": 5})]
 
 
+def test_a_third_side_for_a_two_sided_game_is_refused_before_anything_is_sent(
+        phone: Callable[[int], Any], server: str) -> None:
+    page = phone(390)
+    you = Thumb(page)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
+    you.choose(you.form.get_by_label("Game system"), "Wing command")
+    you.type(you.form.get_by_label("Scenario name"), "The ridge")
+    you.tap(you.form.get_by_role("button", name="Add a side"))
+    for n, name in enumerate(("French Corps", "British Division", "Prussians")):
+        you.type(you.side(n).get_by_label("Side name"), name)
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    assert ("Wing command is played by 2 sides; this scenario has 3."
+            in you.form.locator(".sides").inner_text())
+    assert requests == []
+
+
 def test_an_atomic_africa_scenario_with_morale_dice(
         phone: Callable[[int], Any], server: str, screenshots: Shot) -> None:
     page = phone(430)

@@ -28,9 +28,9 @@ def test_the_match_view_gives_every_side_its_one_colour(client: TestClient, demo
 
 
 def test_sides_whose_ids_would_share_a_colour_get_distinct_ones(client: TestClient) -> None:
-    body = scenario("atomic-africa-demo", units=[],
-                    sides=[{"id": "blue", "name": "Blues"}, {"id": "harriers", "name": "Harriers"},
-                           {"id": "allied", "name": "Allies"}, {"id": "red", "name": "Reds"}])
+    body = {"ruleset": "freeform", "scenario": "Four colours",  # freeform: any side count
+            "sides": [{"id": "blue", "name": "Blues"}, {"id": "harriers", "name": "Harriers"},
+                      {"id": "allied", "name": "Allies"}, {"id": "red", "name": "Reds"}]}
     sides = Played(client, body).get("")["sides"]
     colours = [s["colour"] for s in sides]
     assert len(set(colours)) == 4, colours
