@@ -10,9 +10,9 @@ from wing_command_setup import (
     PRE,
     RUN,
     french_activates_the_line,
-    french_first,
     table,
     to_activations,
+    to_corner_lock,
     wc,
 )
 
@@ -56,12 +56,7 @@ def test_wc6_activation_rolls_1_to_3_dice_and_waits_for_the_table_result(
 def test_wc5_only_a_piece_that_broke_free_of_its_corner_lock_moves_and_fires_with_its_unit(
         client: TestClient, face: int, broke_free: bool) -> None:
     m = wc(client)
-    french_first(m)
-    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
-    m.act("french", type="advance")
-    for piece in ("f-line-1", "f-line-2"):
-        m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
-    m.act("french", type="advance", to=f"{PRE}/d_corner_lock")
+    to_corner_lock(m)
     m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1",
           **table(face))  # against QV 3
     m.act("french", type="advance", to=f"{RUN}/activate")

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from wing_command_setup import PRE, RUN, french_first, table, to_activations, wc
+from wing_command_setup import (
+    PRE,
+    RUN,
+    french_first,
+    table,
+    to_activations,
+    to_corner_lock,
+    wc,
+)
 
 # ---- WC-1 initiative ----------------------------------------------------------------------
 
@@ -134,12 +142,7 @@ def test_wc5_a_corner_locked_piece_disengages_on_its_qv_and_then_moves_back(
 
 def test_wc5_a_disengaged_piece_moves_back_one_length(client: TestClient) -> None:
     m = wc(client)
-    french_first(m)
-    m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
-    m.act("french", type="advance")
-    for piece in ("f-line-1", "f-line-2"):
-        m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
-    m.act("french", type="advance")
+    to_corner_lock(m)
     m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1", leader_id="f-co",
           leadership=1, **table(2))  # 2 + 1 = QV 3
     assert "corner_locked" not in m.unit("f-hussars-1")["status"]

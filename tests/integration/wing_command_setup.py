@@ -29,13 +29,19 @@ def french_first(m: Played) -> None:
     m.act("french", type="advance", to=f"{PRE}/b_unit_morale")
 
 
-def to_activations(m: Played) -> None:
-    """French first; (b) and (c) done; the marker on the first French activation."""
+def to_corner_lock(m: Played) -> None:
+    """French first; (b) and (c) done; the marker on (d), the French corner locks."""
     french_first(m)
     m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line", **table(6))
     m.act("french", type="advance")
     for piece in ("f-line-1", "f-line-2"):
         m.act("french", type="rule_roll", roll="disruption_recovery", unit_id=piece, **table(6))
+    m.act("french", type="advance")
+
+
+def to_activations(m: Played) -> None:
+    """French first; (b) and (c) done; the marker on the first French activation."""
+    to_corner_lock(m)
     m.act("french", type="advance", to=f"{RUN}/activate")
 
 
