@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from projections.egress import MAX_URL, Egress, EgressConfig, Refused, parse_ports
+from projections.notify_words import SENTENCE, plain
 
 __all__ = ["MAX_URL", "Answer", "Channels", "Refused", "SmtpConfig", "check_url"]
 
@@ -158,20 +159,45 @@ class Channels:
         return _timed(start, reply.status_code)
 
 
+CONFIRM = "registration.confirm"  # the payload type of a confirmation message
+
+
 def subject(payload: dict[str, Any]) -> str:
+    """The e-mail's subject, the push message's title: one line, whatever the names."""
+    if payload.get("type") == CONFIRM:
+        return "Confirm battlelog turn notices for this address"
     again = " (reminder)" if payload.get("reminder") else ""
-    return f"Your move in {payload.get('title', 'your match')}{again}"
+    return f"Your move in {plain(payload.get('title') or 'your match')}{again}"
 
 
 def text(payload: dict[str, Any]) -> str:
-    """The notice in words (the e-mail's body, the push message's text)."""
-    lines = [f"{payload.get('step', '')}."]
+    """The notice in words (the e-mail's body, the push message's text). Every word a
+    player wrote is plain (`notify_words`); the one link is the server's own."""
+    if payload.get("type") == CONFIRM:
+        return confirmation_text(payload)
+    lines = [f"{plain(payload.get('step', ''), SENTENCE)}."]
     for wait in payload.get("waiting_for", []):
-        lines.append(f"Waiting for {wait['name']}: {wait['reason']}.")
+        lines.append(f"Waiting for {plain(wait['name'])}: {plain(wait['reason'], SENTENCE)}.")
     if payload.get("last"):
-        lines.append(f"Last: {payload['last']}")
+        lines.append(f"Last: {plain(payload['last'], SENTENCE)}")
     lines.append(f"Open the table: {payload.get('link', '')}")
     return "\n".join(lines)
+
+
+def confirmation_text(payload: dict[str, Any]) -> str:
+    """The confirmation message: what was asked, the code and the link that confirm it;
+    no word a player chose (only the seat's id and the match's id)."""
+    return "\n".join([
+        (f"Someone asked that this address be told when it is the turn of seat "
+         f"'{plain(payload.get('seat', ''), 32)}' in battlelog match "
+         f"{payload.get('match_id')}."),
+        "",
+        f"To agree, open {payload.get('link', '')}",
+        f"or give the code {payload.get('code', '')}.",
+        "",
+        ("If it was not you, ignore this message: nothing more is sent here unless it is "
+         "confirmed, and the request lapses."),
+    ])
 
 
 def make_vapid() -> tuple[str, str]:
