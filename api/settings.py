@@ -92,7 +92,8 @@ class Settings(BaseModel):
     max_connections: PositiveInt = _env(
         "MAX_CONNECTIONS", 512, int, "connections (and requests) served at once, else 503")
 
-    @field_validator("create_rate", "import_rate")
+    @field_validator("create_rate", "import_rate", "notify_register_rate",
+                     "notify_budget_match", "notify_budget_creator")
     @classmethod
     def _rate(cls, value: str) -> str:
         value = value.strip()
@@ -111,7 +112,25 @@ class Settings(BaseModel):
     notify_reminders: NonNegativeInt = _env(
         "NOTIFY_REMINDERS", 2, int, "reminders at most per handoff (0: none)")
     notify_max_per_seat: PositiveInt = _env(
-        "NOTIFY_MAX_PER_SEAT", 5, int, "registrations at most per seat of a match, else 409")
+        "NOTIFY_MAX_PER_SEAT", 5, int, "registrations at most per seat of a match, else 422")
+    notify_max_per_match: PositiveInt = _env(
+        "NOTIFY_MAX_PER_MATCH", 10, int, "registrations at most per match, else 429")
+    notify_register_rate: str = _env(
+        "NOTIFY_REGISTER_RATE", "30/hour;100/day", str,
+        "registrations (each sends one confirmation message) per address a match was "
+        "created from, over all its matches, or 'off'; else 429")
+    notify_budget_match: str = _env(
+        "NOTIFY_BUDGET_MATCH", "200/hour;1000/day", str,
+        "notices per match, or 'off'; past it a notice is recorded as refused, not sent")
+    notify_budget_creator: str = _env(
+        "NOTIFY_BUDGET_CREATOR", "1000/hour;5000/day", str,
+        "notices per address a match was created from, over all its matches, or 'off'")
+    notify_confirm_ttl: PositiveFloat = _env(
+        "NOTIFY_CONFIRM_TTL", 24 * 3600.0, float,
+        "seconds a registration may stay unconfirmed before it is dropped")
+    notify_confirm_tries: PositiveInt = _env(
+        "NOTIFY_CONFIRM_TRIES", 5, int,
+        "wrong confirmation codes at most; the last drops the registration")
     notify_max_attempts: PositiveInt = _env(
         "NOTIFY_MAX_ATTEMPTS", 8, int, "attempts at most per notice before it is failed")
     notify_backoff: PositiveFloat = _env(
@@ -157,7 +176,10 @@ class Settings(BaseModel):
     def notify_config(self) -> NotifyConfig:
         return NotifyConfig(
             outbox=OutboxConfig(public_url=self.public_url or f"http://{self.host}:{self.port}",
-                                quiet=self.notify_quiet, reminders=self.notify_reminders),
+                                quiet=self.notify_quiet, reminders=self.notify_reminders,
+                                budget_match=self.notify_budget_match,
+                                budget_creator=self.notify_budget_creator,
+                                confirm_ttl=self.notify_confirm_ttl),
             delivery=DeliveryConfig(lease=self.notify_lease,
                                     max_attempts=self.notify_max_attempts,
                                     backoff=self.notify_backoff),

@@ -3,7 +3,8 @@
 external`) and `battlelog project` (the notifier) on a pgserver PostgreSQL; beside the
 action's own round trip (sent to acknowledged), measured in the same run.
 
-Each match is Atomic Africa's demo with both seats registered for webhooks; red activates
+Each match is Atomic Africa's demo with both seats registered for webhooks (each confirmed
+with the code its confirmation message brings; budgets off); red activates
 and moves on (the turn goes to blue), then undoes and redoes that step: every action is a
 handoff. The receiver is a threaded HTTP server in this process that verifies every
 signature; the notifier polls the store at its default interval (BATTLELOG_NOTIFY_POLL).
@@ -39,6 +40,7 @@ class Receiver:
 
     def __init__(self) -> None:
         self.secrets: dict[str, str] = {}  # path -> secret
+        self.codes: dict[str, str] = {}  # registration -> its confirmation code
         self.arrived: dict[str, tuple[float, dict[str, Any]]] = {}
         self.raw = 0
         self.bad = 0
@@ -64,6 +66,10 @@ class Receiver:
         now = time.time()
         body = request.rfile.read(int(request.headers.get("content-length", 0)))
         headers = {k.lower(): v for k, v in request.headers.items()}
+        if request.path not in self.secrets:  # registered a moment ago: its secret is coming
+            request.send_response(503)
+            request.end_headers()
+            return
         try:
             payload = Webhook(self.secrets[request.path]).verify(body, headers)
         except Exception:  # noqa: BLE001 - counted
@@ -73,8 +79,11 @@ class Receiver:
             request.end_headers()
             return
         with self.lock:
-            self.raw += 1
-            self.arrived.setdefault(headers["webhook-id"], (now, payload))
+            if payload.get("type") == "registration.confirm":
+                self.codes[payload["registration_id"]] = payload["code"]
+            else:
+                self.raw += 1
+                self.arrived.setdefault(headers["webhook-id"], (now, payload))
         request.send_response(204)
         request.end_headers()
 
@@ -100,7 +109,20 @@ def seat_match(client: httpx.Client, url: str, body: dict[str, Any],
                           headers=_auth(tokens[side]))
         assert reg.status_code == 201, reg.text
         receiver.secrets[path] = reg.json()["secret"]
+        confirm(client, url, match, reg.json()["registration_id"], receiver)
     return match, tokens
+
+
+def confirm(client: httpx.Client, url: str, match: str, registration_id: str,
+            receiver: Receiver) -> None:
+    """Confirm with the code the confirmation message brought to `receiver`."""
+    deadline = time.monotonic() + 60
+    while registration_id not in receiver.codes:
+        assert time.monotonic() < deadline, "no confirmation message"
+        time.sleep(0.02)
+    done = client.post(f"{url}/api/matches/{match}/notifications/{registration_id}/confirm",
+                       json={"code": receiver.codes[registration_id]})
+    assert done.status_code == 200, done.text
 
 
 def play(client: httpx.Client, urls: list[str], match: str, token: str,
@@ -134,7 +156,7 @@ def lags(pg: dict[str, Any], dbname: str) -> tuple[list[float], list[float]]:
     with psycopg.connect(dbname=dbname, host=pg["host"], port=pg["port"],
                          user=pg["user"]) as conn:
         rows = conn.execute("SELECT payload, created, done FROM battlelog_notify_outbox "
-                            "WHERE status = 'sent'").fetchall()
+                            "WHERE status = 'sent' AND reminder >= 0").fetchall()
     made = [datetime.fromisoformat(json.loads(p)["handed_over_at"]).timestamp()
             for p, _, _ in rows]
     return ([c - m for m, (_, c, _) in zip(made, rows, strict=True)],
@@ -146,7 +168,9 @@ def measure(tmp: str, matches: int = 200, handoffs: int = 4,
     receiver = Receiver()
     with scale.postgres(tmp) as pg:
         env = {**scale.new_database(pg, "notify"), "BATTLELOG_PROJECTIONS": "external",
-               "BATTLELOG_NOTIFY_ALLOW_PRIVATE": "1", "BATTLELOG_CREATE_RATE": "off"}
+               "BATTLELOG_NOTIFY_ALLOW_PRIVATE": "1", "BATTLELOG_CREATE_RATE": "off",
+               "BATTLELOG_NOTIFY_REGISTER_RATE": "off", "BATTLELOG_NOTIFY_BUDGET_MATCH": "off",
+               "BATTLELOG_NOTIFY_BUDGET_CREATOR": "off"}
         servers = [http_load.start_server("unused.db", env) for _ in range(2)]
         projector = http_load.start_projector(env)
         urls = [s.url for s in servers]

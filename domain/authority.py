@@ -252,3 +252,22 @@ def check_notifications(asker: str, seat: str, sides: Iterable[str]) -> None:
         raise NotYourTurn(f"'{asker}' may not see or change the notifications of '{seat}': "
                           "a seat has its own, the referee any seat's",
                           rule="core-notifications", allowed=sorted({seat, REFEREE}))
+
+
+def registrations_shown(asker: str, holder: str) -> str | None:
+    """Whose registrations a list shows `asker`, whose token's hash is `holder`: the
+    referee every one (None); a side only those made with its current token (ours: a
+    registration belongs to the token holder who made it, so whoever holds a reissued
+    seat's new token does not see its previous holder's addresses)."""
+    return None if asker == REFEREE else holder
+
+
+def check_registration(asker: str, seat: str, sides: Iterable[str], holder: str,
+                       made_by: str | None) -> None:
+    """Whether `asker` (holding the token of hash `holder`) may delete one registration of
+    `seat`, made with the token of hash `made_by`, or read its attempts: as
+    `check_notifications`, and a side only one its own token made (the referee any)."""
+    check_notifications(asker, seat, sides)
+    if registrations_shown(asker, holder) not in (None, made_by):
+        raise NotYourTurn("this registration was made by another holder of the seat's token",
+                          rule="core-notifications", allowed=[REFEREE])

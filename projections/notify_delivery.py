@@ -9,7 +9,8 @@ leaves its lease to run out; the notice is then sent again with the same deliver
 exactly once per delivery id for a receiver that drops an id it has already seen.
 
 A seat present on the table page now (a heartbeat within the presence TTL) is not told:
-its notice is recorded as `suppressed`, not sent."""
+its notice is recorded as `suppressed`, not sent. A registration's confirmation message
+(reminder -1) is never held back: it is registered from that very page."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class Deliverer:
         if reg is None:  # deleted since: nothing to send, nowhere to send it
             self.view.finish(notice.delivery_id, "dropped", now, None)
             return
-        if self.view.is_present(notice.match_id, notice.seat, now):
+        if notice.reminder >= 0 and self.view.is_present(notice.match_id, notice.seat, now):
             self.view.finish(notice.delivery_id, "suppressed", now, None)
             return
         answer = self.channels.send(reg.kind, reg, notice.delivery_id, notice.payload)

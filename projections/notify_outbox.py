@@ -16,6 +16,16 @@ is told of the handoffs recorded after it was made, none before. Matches with no
 registration are passed over; when one gains its first registration, the set before its
 next event is worked out from the log.
 
+Only a confirmed registration is told, of the handoffs recorded after it was confirmed,
+and only while the token that made it is live: when a seat's token is revoked (the
+referee reissued it), that seat's registrations and those its old token made end, in the
+transaction of that event (`SeatTokenRevoked`, recorded in the log; docs/seats.md).
+
+Budgets (`projections.notify_budget`): each notice is counted against its match's budget
+and the budget of the address the match was created from; one over either is written as
+`refused`, with an attempt that says `refused: over budget`, and never sent. The words of
+a notice that came from players are made plain (`projections.notify_words`).
+
 Reminders: while a seat is still waited for since the same version, each handoff notice is
 followed by a reminder after every `quiet` seconds, at most `reminders` of them
 (`schedule_reminders`); their delivery ids are fixed in advance, so two processes that
@@ -39,7 +49,9 @@ from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
 from projections.isolation import Failing
-from projections.notify_store import Notice, NotifyView, Registration, Sql
+from projections.notify_budget import Budget
+from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration, Sql
+from projections.notify_words import NAME, SENTENCE, plain
 from projections.sentences import Narrator
 
 APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
@@ -61,6 +73,9 @@ class OutboxConfig:
     public_url: str = "http://127.0.0.1:8000"
     quiet: float = 12 * 3600.0  # seconds of quiet before a reminder
     reminders: int = 2  # at most this many reminders per handoff
+    budget_match: str = "200/hour;1000/day"  # notices per match ("off": none)
+    budget_creator: str = "1000/hour;5000/day"  # notices per creating address
+    confirm_ttl: float = 24 * 3600.0  # seconds a registration may stay unconfirmed
 
 
 class Outbox:
@@ -74,6 +89,9 @@ class Outbox:
         self.clock = clock
         # recent frames of the matches lately seen: match -> version -> frame
         self._frames: dict[UUID, dict[int, Frame]] = {}
+        self.budget = Budget(config.budget_match, config.budget_creator)
+        self._creators: dict[str, str] = {}  # the creating address of each match met
+        self._spent: dict[str, None] = {}  # reminders counted (rewritten ones are not)
         self._passed = 0  # the last event applied that made no row (not yet recorded)
         self._recorded = time.monotonic()
         self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
@@ -116,6 +134,8 @@ class Outbox:
             if str(match_id) in regs:
                 versions.setdefault(match_id, []).append(version)
         kept = self.view.waitings(sorted(regs))
+        unknown = sorted(m for m in regs if m not in self._creators)
+        self._creators.update({m: "" for m in unknown} | self.view.creators(unknown))
         sqls: list[Sql] = []
         for match_id, wanted in versions.items():
             if self.failing.skip(match_id):
@@ -168,6 +188,11 @@ class Outbox:
         events = logged if logged is not None else self.matches.events_of(
             match_id, after=first - 1, upto=last)
         for event in events:
+            if isinstance(event, ev.SeatTokenRevoked):  # a reissue ends the old holder's
+                at = event.timestamp.timestamp()
+                sqls += self.view.end_sql(str(match_id), event.seat, event.token_hash, at)
+                regs = [r for r in regs if r.holder != event.token_hash
+                        and (r.seat != event.seat or r.created > at)]
             frame = (first_frame(event) if frame is None else  # type: ignore[arg-type]
                      fold(frame, [event], earlier))
             frames[frame.version] = frame
@@ -177,7 +202,10 @@ class Outbox:
             after = {seat: before.get(seat, event.version) for seat in now.seats}
             newly = [seat for seat in after if seat not in before]
             if newly:
-                sqls += self._notices(match_id, frame.state, now, newly, event, regs)
+                live = {hashed for hashed, _ in frame.tokens}
+                sqls += self._notices(match_id, frame.state, now, newly, event,
+                                      [r for r in regs if r.status == CONFIRMED
+                                       and r.holder in live])
             before = after
         sqls.append(self.view.waiting_sql(str(match_id), before, last))
         return sqls
@@ -194,17 +222,36 @@ class Outbox:
         made = self.clock()
         when = event.timestamp.timestamp()
         for seat in seats:
-            regs = [r for r in registered if r.seat == seat and r.created <= when]
+            regs = [r for r in registered
+                    if r.seat == seat and (r.confirmed or r.created) <= when]
             if not regs:
                 continue
             payload = self.payload(match_id, version, now, seat, event, state)
             for reg in regs:
-                out.append(self.view.notice_sql(Notice(
+                out += self._budgeted(Notice(
                     delivery_id=delivery_id(str(match_id), version, reg.registration_id),
                     registration_id=reg.registration_id, match_id=str(match_id), seat=seat,
                     version=version, reminder=0, payload=payload, status="pending",
-                    attempts=0, due=made, lease_until=None, created=made, done=None)))
+                    attempts=0, due=made, lease_until=None, created=made, done=None))
         return out
+
+    def _budgeted(self, notice: Notice) -> list[Sql]:
+        """`notice` to be sent, or recorded as refused when its match or its match's
+        creator is over budget. A reminder written again (each is written until it has
+        a row; the row is kept once) is counted once."""
+        if notice.reminder > 0:
+            if notice.delivery_id in self._spent:
+                return [self.view.notice_sql(notice)]
+            self._spent[notice.delivery_id] = None
+            if len(self._spent) > 10 * FRAMES_KEPT:
+                del self._spent[next(iter(self._spent))]
+        creator = self._creators.get(notice.match_id)
+        if creator is None:
+            creator = self._creators[notice.match_id] = self.view.creators(
+                [notice.match_id]).get(notice.match_id, "")
+        if self.budget.spend(notice.match_id, creator or None):
+            return [self.view.notice_sql(notice)]
+        return self.view.refused_sql(notice, "over budget")
 
     def payload(self, match_id: UUID, version: int, now: Waiting, seat: str,
                 event: ev.Event, state: MatchState | None = None) -> dict[str, Any]:
@@ -219,13 +266,13 @@ class Outbox:
         return {
             "type": "turn.handoff",
             "match_id": str(match_id),
-            "title": state.scenario,
+            "title": plain(state.scenario),
             "version": version,
             "seat": seat,
-            "waiting_for": [{"seat": w.seat, "name": names.seat(w.seat), "reason": w.reason}
-                            for w in now.waits],
-            "step": f"Turn {state.turn.turn}, {names.step(state.turn.step)}",
-            "last": narrator.sentence(event),
+            "waiting_for": [{"seat": w.seat, "name": plain(names.seat(w.seat)),
+                             "reason": plain(w.reason, SENTENCE)} for w in now.waits],
+            "step": f"Turn {state.turn.turn}, {plain(names.step(state.turn.step), NAME)}",
+            "last": plain(narrator.sentence(event), SENTENCE),
             "handed_over_at": event.timestamp.isoformat(),
             "link": f"{self.config.public_url.rstrip('/')}/play/{match_id}",
         }
@@ -236,6 +283,7 @@ class Outbox:
         if most <= 0:
             return 0
         now = self.clock()
+        self.view.drop_unconfirmed(now - self.config.confirm_ttl)
         sqls: list[Sql] = []
         waiting: dict[str, dict[str, int]] = {}
         for first in self.view.reminder_candidates(now - quiet, most):
@@ -244,16 +292,18 @@ class Outbox:
                 waiting[first.match_id] = kept[0] if kept else {}
             if waiting[first.match_id].get(first.seat) != first.version:
                 continue  # no longer waited for since that handoff
+            if self.view.registration(first.registration_id) is None:
+                continue  # deleted, or ended by a reissue
             for k in range(1, min(most, int((now - first.created) // quiet)) + 1):
                 due = first.created + k * quiet
-                sqls.append(self.view.notice_sql(Notice(
+                sqls += self._budgeted(Notice(
                     delivery_id=delivery_id(first.match_id, first.version,
                                             first.registration_id, k),
                     registration_id=first.registration_id, match_id=first.match_id,
                     seat=first.seat, version=first.version, reminder=k,
                     payload={**first.payload, "type": "turn.reminder", "reminder": k},
                     status="pending", attempts=0, due=due, lease_until=None, created=due,
-                    done=None)))
+                    done=None))
         if sqls:
             self.view.execute(sqls)
         return len(sqls)

@@ -3,6 +3,9 @@ registrations (with their secrets), the last set of seats each match waited for,
 (one row per notice to deliver), the delivery attempts, the seats present on a table page
 and the VAPID key pair. Secrets live here only: no event, export or report holds them.
 
+The registrations' own reads and writes (confirmation, expiry, the end of a reissued
+seat's, the creators' addresses) are in `projections.notify_registrations`.
+
 One class per store (SQLite, PostgreSQL), each an eventsourcing tracking recorder, so that
 the outbox rows of an event and the projection's tracking record are written in one
 transaction (`record`): an event is turned into notices exactly once. Times are seconds
@@ -10,7 +13,7 @@ since the epoch (floats)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 import orjson
@@ -22,9 +25,15 @@ OUTBOX = "battlelog_notify_outbox"
 ATTEMPTS = "battlelog_notify_attempts"
 PRESENCE = "battlelog_notify_presence"
 VAPID = "battlelog_notify_vapid"
+CREATORS = "battlelog_notify_creators"
 
 REG_COLUMNS = ("registration_id", "match_id", "seat", "kind", "target", "secret", "p256dh",
-               "auth", "created")
+               "auth", "created", "status", "code_hash", "tries", "confirmed", "holder")
+# columns added to a registrations table made before confirmation: what was registered
+# then is pending with no code, so it is never told and expires
+REG_ADDED = (("status", "TEXT NOT NULL DEFAULT 'pending'"), ("code_hash", "TEXT"),
+             ("tries", "INTEGER NOT NULL DEFAULT 0"), ("confirmed", "{r}"), ("holder", "TEXT"))
+PENDING, CONFIRMED = "pending", "confirmed"
 OUTBOX_COLUMNS = ("delivery_id", "registration_id", "match_id", "seat", "version", "reminder",
                   "payload", "status", "attempts", "due", "lease_until", "created", "done")
 
@@ -40,6 +49,11 @@ class Registration:
     p256dh: str | None
     auth: str | None
     created: float
+    status: str = PENDING  # pending (told nothing but the confirmation) | confirmed
+    code_hash: str | None = None  # sha256 of the confirmation code
+    tries: int = 0  # wrong codes given so far
+    confirmed: float | None = None  # when; notices are made for handoffs after it
+    holder: str | None = None  # the hash of the token that made it (its holder's)
 
 
 @dataclass(frozen=True)
@@ -53,7 +67,7 @@ class Notice:
     version: int
     reminder: int  # 0: the handoff; k: its k-th reminder
     payload: dict[str, Any]
-    status: str  # pending | sent | failed | suppressed
+    status: str  # pending | sent | failed | suppressed | dropped | refused
     attempts: int
     due: float
     lease_until: float | None
@@ -75,8 +89,12 @@ class _NotifySQL:
         return [
             (f"CREATE TABLE IF NOT EXISTS {REG} (registration_id TEXT PRIMARY KEY, "
              "match_id TEXT NOT NULL, seat TEXT NOT NULL, kind TEXT NOT NULL, "
-             f"target TEXT NOT NULL, secret TEXT, p256dh TEXT, auth TEXT, created {r})"),
+             f"target TEXT NOT NULL, secret TEXT, p256dh TEXT, auth TEXT, created {r}, "
+             "status TEXT NOT NULL DEFAULT 'pending', code_hash TEXT, "
+             f"tries INTEGER NOT NULL DEFAULT 0, confirmed {r}, holder TEXT)"),
             f"CREATE INDEX IF NOT EXISTS {REG}_match ON {REG} (match_id, seat)",
+            (f"CREATE TABLE IF NOT EXISTS {CREATORS} (match_id TEXT PRIMARY KEY, "
+             "creator TEXT NOT NULL)"),
             (f"CREATE TABLE IF NOT EXISTS {WAITING} (match_id TEXT PRIMARY KEY, "
              "seats TEXT NOT NULL, version INTEGER NOT NULL)"),
             (f"CREATE TABLE IF NOT EXISTS {OUTBOX} (delivery_id TEXT PRIMARY KEY, "
@@ -113,33 +131,14 @@ class _NotifySQL:
 
     # ---- registrations -------------------------------------------------------------------
 
-    def add_registration(self, reg: Registration, limit: int) -> bool:
-        """Store `reg` unless its seat already has `limit` registrations (False then)."""
+    # (the rest, and confirmation, in `projections.notify_registrations`)
+
+    def add_registration(self, reg: Registration, limit: int, match_limit: int,
+                         also: list[Sql] | None = None) -> str | None:
+        """Store `reg` unless its seat already has `limit` registrations or its match
+        `match_limit` (then 'seat' or 'match', and nothing is stored); `also` in the same
+        transaction (its confirmation message)."""
         raise NotImplementedError
-
-    def registrations(self, match_id: str, seat: str | None = None) -> list[Registration]:
-        p = self.P
-        where, params = f"match_id = {p}", (match_id,) if seat is None else (match_id, seat)
-        if seat is not None:
-            where = f"{where} AND seat = {p}"
-        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE {where} "
-                           "ORDER BY created", params)
-        return [Registration(*(r[c] for c in REG_COLUMNS)) for r in rows]
-
-    def registration(self, registration_id: str) -> Registration | None:
-        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE "
-                           f"registration_id = {self.P}", (registration_id,))
-        return Registration(*(rows[0][c] for c in REG_COLUMNS)) if rows else None
-
-    def delete_registration(self, registration_id: str) -> None:
-        """The registration and what it had left to send (its attempts stay, unreadable)."""
-        p = self.P
-        self._execute([
-            (f"DELETE FROM {REG} WHERE registration_id = {p}", (registration_id,)),
-            (f"DELETE FROM {OUTBOX} WHERE registration_id = {p} AND status = 'pending'",
-             (registration_id,)),
-            (f"DELETE FROM {ATTEMPTS} WHERE registration_id = {p}", (registration_id,)),
-        ])
 
     def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]:
         rows = self._fetch(
@@ -151,18 +150,6 @@ class _NotifySQL:
                           r["duration_ms"]), strict=True)) for r in rows]
 
     # ---- the projection's reads and writes ------------------------------------------------
-
-    def registrations_in(self, match_ids: list[str]) -> dict[str, list[Registration]]:
-        """The registrations of these matches, by match (matches with none left out)."""
-        if not match_ids:
-            return {}
-        marks = ", ".join([self.P] * len(match_ids))
-        rows = self._fetch(f"SELECT {', '.join(REG_COLUMNS)} FROM {REG} WHERE match_id IN "
-                           f"({marks}) ORDER BY created", tuple(match_ids))
-        out: dict[str, list[Registration]] = {}
-        for r in rows:
-            out.setdefault(r["match_id"], []).append(Registration(*(r[c] for c in REG_COLUMNS)))
-        return out
 
     def waitings(self, match_ids: list[str]) -> dict[str, tuple[dict[str, int], int]]:
         """`waiting` of these matches in one query (matches with none left out)."""
@@ -189,6 +176,14 @@ class _NotifySQL:
                 "ON CONFLICT (match_id) DO UPDATE SET seats = excluded.seats, "
                 "version = excluded.version"),
                 (match_id, orjson.dumps(seats).decode(), version))
+
+    def refused_sql(self, n: Notice, why: str) -> list[Sql]:
+        """`n` recorded as refused (not sent), with an attempt that says `why`."""
+        return [self.notice_sql(replace(n, status="refused", done=n.created)),
+                *self._attempt_sql({"delivery_id": n.delivery_id,
+                                    "registration_id": n.registration_id, "at": n.created,
+                                    "status_code": None, "error": f"refused: {why}",
+                                    "duration_ms": None})]
 
     def notice_sql(self, n: Notice) -> Sql:
         marks = ", ".join([self.P] * len(OUTBOX_COLUMNS))
@@ -295,10 +290,19 @@ class NotifyView(Protocol):
     P: str
 
     def record(self, sqls: list[Sql], tracking: Tracking) -> None: ...
-    def add_registration(self, reg: Registration, limit: int) -> bool: ...
-    def registrations(self, match_id: str, seat: str | None = None) -> list[Registration]: ...
+    def add_registration(self, reg: Registration, limit: int, match_limit: int,
+                         also: list[Sql] | None = None) -> str | None: ...
+    def registrations(self, match_id: str, seat: str | None = None,
+                      holder: str | None = None) -> list[Registration]: ...
     def registration(self, registration_id: str) -> Registration | None: ...
     def delete_registration(self, registration_id: str) -> None: ...
+    def confirm(self, registration_id: str, code: str, now: float, expired: float,
+                most_tries: int) -> str: ...
+    def drop_unconfirmed(self, before: float) -> None: ...
+    def end_sql(self, match_id: str, seat: str, token_hash: str, at: float) -> list[Sql]: ...
+    def set_creator(self, match_id: str, creator: str) -> None: ...
+    def creators(self, match_ids: list[str]) -> dict[str, str]: ...
+    def refused_sql(self, n: Notice, why: str) -> list[Sql]: ...
     def attempts(self, registration_id: str, limit: int = 100) -> list[dict[str, Any]]: ...
     def registrations_in(self, match_ids: list[str]) -> dict[str, list[Registration]]: ...
     def waitings(self, match_ids: list[str]) -> dict[str, tuple[dict[str, int], int]]: ...

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, TokenDep, bearer
 from api.imports import ImportFile
 from api.problems import RATE_LIMITED, Forbidden, Unauthorized, problem
+from api.quotas import client_key
 from api.schemas import (
     MatchCreated,
     MatchPublic,
@@ -30,11 +31,21 @@ from projections.views import side_views, turn_view, waiting_view
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
+def created_from(request: Request, match_id: str) -> None:
+    """Record the client address a match was created from, for the notices' budgets
+    (docs/notifications.md); kept beside the notifications' tables, never in the log."""
+    who = client_key(request.scope)
+    if who is not None:
+        request.app.state.notify.view.set_creator(match_id, who)
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, responses=RATE_LIMITED)
-def create_match(body: CreateMatch, matches: MatchesDep, response: Response) -> MatchCreated:
+def create_match(body: CreateMatch, matches: MatchesDep, response: Response,
+                 request: Request) -> MatchCreated:
     """Create a match: ruleset, scenario, sides (2 to 8) and options (`casual`, `phases`)."""
     result = matches.create_match(body)
     match_id = result.events[0].originator_id
+    created_from(request, str(match_id))
     base = f"/api/matches/{match_id}"
     response.headers["Location"] = base
     response.headers["ETag"] = f'"{result.frame.version}"'
@@ -63,6 +74,7 @@ async def import_match(request: Request, matches: MatchesDep,
             result = await run_in_threadpool(upload.import_into, matches)
     finally:
         upload.close()
+    await run_in_threadpool(created_from, request, str(result.match_id))
     base = f"/api/matches/{result.match_id}"
     response.headers["Location"] = base
     return MatchCreated(match_id=result.match_id, version=result.version, tokens=result.tokens,

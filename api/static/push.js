@@ -1,7 +1,9 @@
 /** "Tell me when it's my turn": Web Push for this device's seat of the match on the table
  *  page (docs/notifications.md). The button goes in the Seats panel; the browser asks for
  *  permission only when it is pressed. While the page is open and shown, a heartbeat says
- *  the seat is present, so it is not told of a turn it can see. */
+ *  the seat is present, so it is not told of a turn it can see. The registration starts
+ *  pending: the server pushes a confirmation, which the service worker (sw.js) confirms
+ *  by posting its code back. */
 import { api, devices } from "./api.js";
 import { h, notice } from "./dom.js";
 
@@ -71,7 +73,7 @@ async function subscribe(id, press) {
     await api(`/api/matches/${id}/notifications`, {
       token: who.token, method: "POST", body: { kind: "push", subscription: subscription.toJSON() } });
     press.textContent = "This device will be told when it's your turn";
-    notice("This device will be told when it's your turn.", "ok");
+    notice("This device will be told when it's your turn, once its confirmation arrives.", "ok");
   } catch (error) {
     notice(error);
   } finally {

@@ -2,7 +2,9 @@
 receiver that verifies every signature with `standardwebhooks`, a Web Push service that
 decrypts each message with the subscription's own keys (`http_ece`), an SMTP server
 (`aiosmtpd`), and the scripted match that hands the turn over (Atomic Africa's demo: the
-red player activates and moves on, then undoes and redoes that step)."""
+red player activates and moves on, then undoes and redoes that step). A registration's
+confirmation message is kept apart (its code, by registration, in `codes`), not counted
+among the notices; `Table.register` confirms with it, as the address's owner would."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import base64
 import email
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +32,7 @@ class Got:
     raw: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     arrived: dict[str, float] = field(default_factory=dict)  # delivery id -> first arrival
     bad: list[str] = field(default_factory=list)
+    codes: dict[str, str] = field(default_factory=dict)  # registration -> confirmation code
 
     def add(self, seat: str, delivery: str, payload: dict[str, Any]) -> None:
         with self.lock:
@@ -81,6 +85,10 @@ class WebhookReceiver:
         seat = request.path.strip("/")
         body = request.rfile.read(int(request.headers.get("content-length", 0)))
         headers = {k.lower(): v for k, v in request.headers.items()}
+        if seat not in self.secrets:  # registered a moment ago: its secret is on its way
+            request.send_response(503)
+            request.end_headers()
+            return
         try:
             payload = Webhook(self.secrets[seat]).verify(body, headers)
         except Exception as error:  # noqa: BLE001 - any failure is a bad signature
@@ -89,6 +97,11 @@ class WebhookReceiver:
             request.end_headers()
             return
         delivery = headers["webhook-id"]
+        if payload.get("type") == "registration.confirm":
+            self.got.codes[payload["registration_id"]] = payload["code"]
+            request.send_response(204)
+            request.end_headers()
+            return
         if seat in self.failing and delivery not in self.refused:
             self.refused.add(delivery)
             request.send_response(500)
@@ -143,8 +156,10 @@ class PushService:
             request.send_response(400)
             request.end_headers()
             return
-        # the payload has no id of its own: the version and reminder make one
-        self.got.add(seat, f"{message['match_id']}/{message['version']}/"
+        if message.get("type") == "registration.confirm":  # what the page's worker posts back
+            self.got.codes[message["registration_id"]] = message["code"]
+        else:  # the payload has no id of its own: the version and reminder make one
+            self.got.add(seat, f"{message['match_id']}/{message['version']}/"
                            f"{message.get('reminder', 0)}", message)
         request.send_response(201)
         request.end_headers()
@@ -169,6 +184,11 @@ class Mailbox:
                 message = email.message_from_bytes(envelope.content)
                 body = message.get_payload(decode=True).decode()
                 seat = message["To"].split("@")[0]
+                if message["X-Battlelog-Delivery"].startswith("cfm_"):
+                    for reg, code in re.findall(r"/notifications/([0-9a-f]+)/confirm\?code="
+                                                r"([A-Z0-9]+)", body):
+                        mailbox.got.codes[reg] = code
+                    return "250 OK"
                 mailbox.got.add(seat, message["X-Battlelog-Delivery"],
                                 {"subject": message["Subject"], "body": body,
                                  "message_id": message["Message-ID"]})
@@ -216,11 +236,22 @@ class Table:
         return httpx.post(f"{url or self.url}/api/matches/{self.match}/{path}", json=body,
                           headers=_auth(self.tokens[seat]), timeout=20)
 
-    def register(self, seat: str, body: dict[str, Any], by: str | None = None
-                 ) -> dict[str, Any]:
+    def register(self, seat: str, body: dict[str, Any], by: str | None = None,
+                 confirm: Got | None = None) -> dict[str, Any]:
+        """Register, and with `confirm` (what the receiver took in) confirm with the code
+        that arrives there."""
         made = self.post(by or seat, "notifications", {"seat": seat, **body})
         assert made.status_code == 201, made.text
+        if confirm is not None:
+            self.confirm(made.json()["registration_id"], confirm)
         return dict(made.json())
+
+    def confirm(self, registration_id: str, got: Got) -> None:
+        wait_until(lambda: registration_id in got.codes, 60, "the confirmation message")
+        done = httpx.post(f"{self.url}/api/matches/{self.match}/notifications/"
+                          f"{registration_id}/confirm", json={"code": got.codes[registration_id]},
+                          timeout=20)
+        assert done.status_code == 200, done.text
 
     def act(self, seat: str, path: str, body: dict[str, Any] | None, told: str | None,
             url: str | None = None) -> int:

@@ -2,15 +2,19 @@
 tap target of at least 44x44 pixels, the page fitting the screen; the browser is asked for
 permission only when it is pressed (before: no service worker, permission untouched), then
 the service worker is registered and the page says how it went; while the page is shown,
-its seat is present and a handoff to it is not sent but recorded as suppressed."""
+its seat is present and a handoff to its confirmed webhook is not sent but recorded as
+suppressed."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from conftest import SHARED_ENV, serving
+from notifications_receivers import Table, WebhookReceiver
 from phone import Phone, new_match, phone_at
 
 pytestmark = pytest.mark.e2e
@@ -44,32 +48,42 @@ def test_the_push_button_asks_only_when_pressed(browser: Any, server: str,
     phone.close()
 
 
-def test_a_seat_at_the_table_is_not_told(browser: Any, server: str,
+def test_a_seat_at_the_table_is_not_told(browser: Any, tmp_path: Path,
                                          screenshots: Any) -> None:
-    made = new_match(server, "atomic-africa-demo")
-    phone = Phone(browser, server, "push-present", screenshots)
-    match, red = made["id"], made["seats"]["red"]
-    auth = {"Authorization": f"Bearer {red}"}
-    hook = httpx.post(f"{server}/api/matches/{match}/notifications", headers=auth,
-                      json={"kind": "webhook", "url": "https://1.1.1.1/battlelog"}, timeout=10)
-    assert hook.status_code == 201, hook.text
-    phone.open(made, "red")
-    time.sleep(0.5)  # the page's first heartbeat
-    for body in ({"type": "activate_unit", "unit_id": "sq1"}, {"type": "advance"}):
-        assert httpx.post(f"{server}/api/matches/{match}/actions", json=body, headers=auth,
-                          timeout=10).status_code == 201
-    assert httpx.post(f"{server}/api/matches/{match}/undo", json={"actions": 1}, headers=auth,
-                      timeout=10).status_code == 201  # the turn is red's again: red is told
-    reg = hook.json()["registration_id"]
-    deadline = time.monotonic() + 15
-    tried: list[Any] = []
-    while time.monotonic() < deadline:
-        tried = httpx.get(f"{server}/api/matches/{match}/notifications/{reg}/attempts",
-                          headers=auth, timeout=10).json()
-        time.sleep(0.3)
-    assert tried == []  # suppressed: red is at the table, nothing was sent
-    phone.close()
-
+    hooks = WebhookReceiver()
+    env = {**SHARED_ENV, "BATTLELOG_NOTIFY_ALLOW_PRIVATE": "1", "BATTLELOG_NOTIFY_POLL": "0.05"}
+    try:
+        with serving(tmp_path / "present.db", env) as server:
+            made = new_match(server, "atomic-africa-demo")
+            phone = Phone(browser, server, "push-present", screenshots)
+            match, red = made["id"], made["seats"]["red"]
+            auth = {"Authorization": f"Bearer {red}"}
+            hook = httpx.post(f"{server}/api/matches/{match}/notifications", headers=auth,
+                              json={"kind": "webhook", "url": f"{hooks.url}/red"}, timeout=10)
+            assert hook.status_code == 201, hook.text
+            hooks.secrets["red"] = hook.json()["secret"]
+            reg = hook.json()["registration_id"]
+            table = Table(server, match, {"red": red})
+            table.confirm(reg, hooks.got)  # confirmed: red would be told
+            phone.open(made, "red")
+            time.sleep(0.5)  # the page's first heartbeat
+            for body in ({"type": "activate_unit", "unit_id": "sq1"}, {"type": "advance"}):
+                assert httpx.post(f"{server}/api/matches/{match}/actions", json=body,
+                                  headers=auth, timeout=10).status_code == 201
+            assert httpx.post(f"{server}/api/matches/{match}/undo", json={"actions": 1},
+                              headers=auth, timeout=10).status_code == 201  # red's turn again
+            deadline = time.monotonic() + 5
+            tried: list[Any] = []
+            while time.monotonic() < deadline:
+                tried = httpx.get(f"{server}/api/matches/{match}/notifications/{reg}/attempts",
+                                  headers=auth, timeout=10).json()
+                time.sleep(0.3)
+            # suppressed: red is at the table; only the confirmation was ever sent
+            assert [a["delivery_id"][:4] for a in tried] == ["cfm_"]
+            assert hooks.got.raw == []
+            phone.close()
+    finally:
+        hooks.close()
 
 
 def test_a_page_opened_over_plain_http_on_the_network_says_web_push_needs_https(

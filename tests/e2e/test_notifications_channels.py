@@ -2,8 +2,9 @@
 of a scripted match arrives once at each registered seat, by webhook (every signature
 verified with `standardwebhooks`, a failed attempt retried with the same delivery id and
 recorded), by e-mail (an `aiosmtpd` server) and by Web Push (decrypted with the
-subscription's keys); the seat not waited for gets nothing; a private fact stays out of
-the other seat's notice."""
+subscription's keys), each registration confirmed first with the code its confirmation
+message brought; the seat not waited for gets nothing; a private fact stays out of the
+other seat's notice."""
 
 from __future__ import annotations
 
@@ -51,8 +52,11 @@ def test_each_handoff_arrives_once_at_each_registered_seat_by_each_channel(
                 made = table.register(seat, {"kind": "webhook", "url": f"{hooks.url}/{seat}"})
                 assert made["secret"].startswith("whsec_")
                 hooks.secrets[seat] = made["secret"]
-            table.register("red", {"kind": "email", "email": "red@example.org"}, by="referee")
-            table.register("blue", {"kind": "push", "subscription": push.subscription("blue")})
+                table.confirm(made["registration_id"], hooks.got)
+            table.register("red", {"kind": "email", "email": "red@example.org"}, by="referee",
+                           confirm=mailbox.got)
+            table.register("blue", {"kind": "push", "subscription": push.subscription("blue")},
+                           confirm=push.got)
             # red draws cards: blue's notices never name them
             drawn = table.post("red", "actions", {"type": "draw_cards", "count": 2})
             assert drawn.status_code == 201, drawn.text
@@ -96,6 +100,7 @@ def test_each_handoff_arrives_once_at_each_registered_seat_by_each_channel(
                               f"{hook['registration_id']}/attempts",
                               headers={"Authorization": f"Bearer {table.tokens['blue']}"},
                               timeout=10).json()
+            tried = [a for a in tried if not a["delivery_id"].startswith("cfm_")]  # notices
             assert sorted(a["status_code"] for a in tried) == [204] * len(blues) + [500] * len(
                 blues)
             assert {a["delivery_id"] for a in tried} == set(hooks.refused)

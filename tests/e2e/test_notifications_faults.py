@@ -29,7 +29,8 @@ def test_notifier_killed_ten_times_neither_misses_nor_repeats(
         pg_database: dict[str, Any], tmp_path: Path) -> None:
     env = {**pg_env(pg_database), "BATTLELOG_NOTIFY_ALLOW_PRIVATE": "1",
            "BATTLELOG_NOTIFY_LEASE": "2", "BATTLELOG_NOTIFY_POLL": "0.05",
-           "BATTLELOG_NOTIFY_BACKOFF": "0.2", "BATTLELOG_CREATE_RATE": "off"}
+           "BATTLELOG_NOTIFY_BACKOFF": "0.2", "BATTLELOG_CREATE_RATE": "off",
+           "BATTLELOG_NOTIFY_BUDGET_MATCH": "off"}  # 200 handoffs in one match
     hooks = WebhookReceiver()
     log = tmp_path / "projector.log"
     started = time.monotonic()
@@ -50,8 +51,9 @@ def test_notifier_killed_ten_times_neither_misses_nor_repeats(
 
         table = Table.start(urls[0])
         for seat in ("red", "blue"):
-            hooks.secrets[seat] = table.register(
-                seat, {"kind": "webhook", "url": f"{hooks.url}/{seat}"})["secret"]
+            made = table.register(seat, {"kind": "webhook", "url": f"{hooks.url}/{seat}"})
+            hooks.secrets[seat] = made["secret"]
+            table.confirm(made["registration_id"], hooks.got)
 
         def kill_now_and_then(i: int) -> None:
             if i % (HANDOFFS // KILLS) == 0:

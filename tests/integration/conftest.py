@@ -1,5 +1,7 @@
 """The service in-process on each store: `matches` (the application) and `client` (the
-HTTP API over it). Test modules with their own needs define their own `client`."""
+HTTP API over it). Test modules with their own needs define their own `client`. For the
+notification tests, `mailbox` (an SMTP server) and `hooks` (a webhook receiver) on
+loopback."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from application_setup import INTERVAL
 from fastapi.testclient import TestClient
+from notify_receivers import Hooks, Mailbox
 
 from api.app import create_app
 from api.settings import Settings
@@ -47,3 +50,17 @@ def second(env: dict[str, str]) -> Iterator[Matches]:
     matches = Matches(env=env)
     yield matches
     matches.close()
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    box = Mailbox()
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def hooks() -> Iterator[Hooks]:
+    receiver = Hooks()
+    yield receiver
+    receiver.close()

@@ -13,6 +13,7 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 from fastapi.testclient import TestClient
+from notify_confirming import confirm
 
 from api.app import create_app
 from api.settings import Settings
@@ -64,6 +65,7 @@ def test_a_seat_registers_its_own_and_the_referee_any_seats(client: TestClient) 
     assert own.status_code == 201 and own.json()["seat"] == "red"
     assert own.json()["secret"].startswith("whsec_")
     assert register(client, match, tokens["referee"], seat="blue").status_code == 201
+    assert register(client, match, tokens["blue"]).status_code == 201
     for asker, seat in (("blue", "red"), ("spectator", None), ("spectator", "red")):
         refused = register(client, match, tokens[asker], **({"seat": seat} if seat else {}))
         assert refused.status_code == 403, refused.text
@@ -72,10 +74,12 @@ def test_a_seat_registers_its_own_and_the_referee_any_seats(client: TestClient) 
     joining = register(client, empty, unseated["join:red"], seat="red")
     assert joining.status_code == 403, joining.text
     assert register(client, match, tokens["referee"], seat="green").status_code == 422
-    # listed without secrets; blue sees only its own, the referee every seat's
+    # listed without secrets; blue sees only what its own token made (not the referee's
+    # registration for blue), the referee every seat's
     assert [r["seat"] for r in listed(client, match, tokens["blue"])] == ["blue"]
     everyone = listed(client, match, tokens["referee"])
-    assert sorted(r["seat"] for r in everyone) == ["blue", "red"]
+    assert sorted(r["seat"] for r in everyone) == ["blue", "blue", "red"]
+    assert {r["status"] for r in everyone} == {"pending"}
     assert all(r["secret"] is None for r in everyone)
 
 
@@ -144,7 +148,9 @@ def test_each_handoff_is_one_notice_per_registration_however_many_runners(
         client: TestClient, matches: Matches) -> None:
     match, tokens = seated(client)
     for seat in ("red", "blue"):
-        assert register(client, match, tokens[seat]).status_code == 201
+        made = register(client, match, tokens[seat])
+        assert made.status_code == 201
+        confirm(client, match, made.json()["registration_id"])
     client.app.state.notify.stop()  # the runners below, not the app's, apply the log
     acts = [("actions", {"type": "activate_unit", "unit_id": "sq1"}),
             ("actions", {"type": "advance"}), ("undo", {"actions": 1}), ("redo", None)]
@@ -166,7 +172,7 @@ def test_each_handoff_is_one_notice_per_registration_however_many_runners(
                                     for n in log]), Tracking(APPLICATION, log[-1].id))
     assert late.catch_up() == 0
     runners = [first, late]
-    notices = [n for n in runners[0].view.notices(match) if n.reminder == 0]
+    notices = [n for n in runners[0].view.notices(match) if n.reminder == 0]  # no confirmation
     # advance: blue; undo: red; redo: blue (the activation hands nothing over)
     assert sorted((n.seat, n.version) for n in notices) == sorted(
         [("blue", versions[1]), ("red", versions[2]), ("blue", versions[3])])

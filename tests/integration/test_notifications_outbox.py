@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from notify_confirming import confirm
 
 from api.app import create_app
 from api.settings import Settings
@@ -41,16 +42,18 @@ def client(matches: Matches) -> Iterator[TestClient]:
 
 
 def handoff(client: TestClient) -> tuple[str, dict[str, str]]:
-    """A seated Atomic Africa demo with a webhook for each side; red hands over to blue."""
+    """A seated Atomic Africa demo with a confirmed webhook for each side; red hands over
+    to blue."""
     body = client.get("/api/scenarios/atomic-africa-demo").json()
     made = client.post("/api/matches", json=body).json()
     match, tokens = made["match_id"], dict(made["tokens"])
     for side in ("red", "blue"):
         tokens[side] = client.post(f"/api/matches/{match}/seats", json={"player": side},
                                    headers=auth(tokens[f"join:{side}"])).json()["token"]
-        assert client.post(f"/api/matches/{match}/notifications",
-                           json={"kind": "webhook", "url": CLOSED},
-                           headers=auth(tokens[side])).status_code == 201
+        made = client.post(f"/api/matches/{match}/notifications",
+                           json={"kind": "webhook", "url": CLOSED}, headers=auth(tokens[side]))
+        assert made.status_code == 201
+        confirm(client, match, made.json()["registration_id"])
     act(client, match, tokens, "actions", {"type": "activate_unit", "unit_id": "sq1"})
     act(client, match, tokens, "actions", {"type": "advance"})
     return match, tokens
@@ -82,10 +85,10 @@ def test_reminders_come_after_the_quiet_time_once_each_and_at_most_so_many(
         client: TestClient, matches: Matches) -> None:
     match, _ = handoff(client)
     clock, outbox = reminding(matches)
-    [told] = [n for n in outbox.view.notices(match) if n.seat == "blue"]
+    [told] = [n for n in outbox.view.notices(match) if n.seat == "blue" and n.reminder >= 0]
 
     def reminders() -> list[int]:
-        return sorted(n.reminder for n in outbox.view.notices(match) if n.reminder)
+        return sorted(n.reminder for n in outbox.view.notices(match) if n.reminder > 0)
 
     clock.now += QUIET - 1
     assert outbox.schedule_reminders() == 0 and reminders() == []
@@ -109,7 +112,7 @@ def test_no_reminder_once_the_seat_is_no_longer_waited_for(
     outbox.catch_up()
     clock.now += QUIET + 1
     outbox.schedule_reminders()
-    reminded = [n.seat for n in outbox.view.notices(match) if n.reminder]
+    reminded = [n.seat for n in outbox.view.notices(match) if n.reminder > 0]
     assert reminded == ["red"]  # red, waited for since the undo; blue no more
 
 
@@ -128,7 +131,7 @@ def test_a_seat_at_the_table_is_not_told(client: TestClient, matches: Matches) -
     outbox.catch_up()
     sender = deliverer(matches, Clock(time.time()))
     sender.deliver_due()
-    [notice] = [n for n in outbox.view.notices(match) if n.seat == "blue"]
+    [notice] = [n for n in outbox.view.notices(match) if n.seat == "blue" and n.reminder >= 0]
     assert notice.status == "suppressed"
     assert outbox.view.attempts(notice.registration_id) == []
 
@@ -140,7 +143,7 @@ def test_an_unreachable_receiver_is_retried_with_growing_delays_then_given_up(
     outbox = Outbox(matches, view_of(matches), OutboxConfig(), clock)
     outbox.catch_up()
     sender = deliverer(matches, clock, attempts=3)
-    [mine] = [n for n in outbox.view.notices(match) if n.seat == "blue"]
+    [mine] = [n for n in outbox.view.notices(match) if n.seat == "blue" and n.reminder >= 0]
     dues = []
     for _ in range(3):
         assert sender.deliver_due() == 1  # blue's: red was waited for already
