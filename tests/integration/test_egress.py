@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from egress_forms import ALL
 from fastapi.testclient import TestClient
+from notify_confirming import confirm
 from test_notifications_api import auth, seated
 
 from api.app import create_app
@@ -143,8 +144,10 @@ def register(client: TestClient, match: str, token: str, kind: str, url: str
         body["url"] = url
     else:
         body["subscription"] = {"endpoint": url, "keys": subscription_keys()}
-    return client.post(f"/api/matches/{match}/notifications", json=body,
-                       headers=auth(token))
+    made = client.post(f"/api/matches/{match}/notifications", json=body, headers=auth(token))
+    if made.status_code == 201:  # confirmed, as its owner would: then it is told
+        confirm(client, match, made.json()["registration_id"])
+    return made
 
 
 def hand_over_and_deliver(client: TestClient, match: str, tokens: dict[str, str]) -> None:

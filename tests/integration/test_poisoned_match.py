@@ -26,9 +26,10 @@ from domain import events as ev
 from domain.application import Matches
 from domain.clock_commands import StartClock
 from domain.events_clock import MAX_ADJUSTED
+from domain.use_results import token_hash
 from projections.clock_watch import FlagWatcher
 from projections.notify_outbox import Outbox, OutboxConfig
-from projections.notify_store import Registration, open_view
+from projections.notify_store import CONFIRMED, Registration, open_view
 from projections.ticker import Ticker
 
 FAR = "9999-12-31T23:59:59.500000+00:00"
@@ -134,11 +135,13 @@ def test_the_outbox_passes_an_unreadable_match_over_and_tells_the_others(
     healthy = Played(client, scenario("atomic-africa-demo"))
     source = Played(client, scenario("atomic-africa-demo"))
     bad = poisoned(matches, source.match, unloadable)
-    for match in (healthy.match, str(bad)):
+    for match, holder in ((healthy.match, healthy.tokens["blue"]),
+                          (str(bad), source.tokens["blue"])):
         assert view.add_registration(Registration(
             registration_id=uuid.uuid4().hex, match_id=match, seat="blue", kind="webhook",
             target="http://127.0.0.1:9/hook", secret="whsec_test", p256dh=None, auth=None,
-            created=0.0), 5)
+            created=0.0, status=CONFIRMED, confirmed=0.0, holder=token_hash(holder)),
+            5, 10) is None  # confirmed, made by blue's token
     outbox = Outbox(matches, view, OutboxConfig())
     healthy.act("red", type="activate_unit", unit_id="sq1")
     healthy.act("red", type="advance")  # blue's turn: a handoff
