@@ -23,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+import ssl
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -172,14 +173,20 @@ class Egress:
         self.config = config or EgressConfig()
         self.resolve = resolve
         self.transport = transport
+        self._tls: ssl.SSLContext | None = None  # made once: loading the CAs is costly
 
     def _client(self) -> httpx.Client:
         """A client for one request: one connection (a kept connection made for one name
         must not carry another's request), no retries, no proxy from the environment, no
-        redirects."""
+        redirects. The TLS context (the trusted CAs) is shared: it holds no connection."""
         cfg = self.config
+        transport = self.transport
+        if transport is None:
+            if self._tls is None:
+                self._tls = httpx.create_ssl_context()
+            transport = httpx.HTTPTransport(retries=0, verify=self._tls)
         return httpx.Client(
-            transport=self.transport or httpx.HTTPTransport(retries=0),
+            transport=transport,
             timeout=httpx.Timeout(cfg.timeout, connect=cfg.connect_timeout),
             follow_redirects=False, trust_env=False)
 
