@@ -23,6 +23,7 @@ from projections.egress import EgressConfig, parse_ports
 from projections.notify import NotifyConfig
 from projections.notify_channels import SmtpConfig
 from projections.notify_delivery import DeliveryConfig
+from projections.notify_lanes import LaneConfig
 from projections.notify_outbox import OutboxConfig
 from projections.store import env_from_environment
 
@@ -139,6 +140,17 @@ class Settings(BaseModel):
     notify_lease: PositiveFloat = _env(
         "NOTIFY_LEASE", 30.0, float,
         "seconds a claimed notice is its sender's before another may send it again")
+    notify_senders: PositiveInt = _env(
+        "NOTIFY_SENDERS", 16, int, "notices sent at once, all receivers together")
+    notify_per_host: PositiveInt = _env(
+        "NOTIFY_PER_HOST", 4, int,
+        "notices sent at once to one host (a webhook's or push endpoint's; the SMTP relay)")
+    notify_breaker_failures: PositiveInt = _env(
+        "NOTIFY_BREAKER_FAILURES", 5, int,
+        "failures in a row after which a host gets nothing until its cool-down has passed")
+    notify_breaker_cool_down: PositiveFloat = _env(
+        "NOTIFY_BREAKER_COOL_DOWN", 60.0, float,
+        "seconds a failing host gets nothing before one notice tries it again")
     notify_poll: PositiveFloat = _env(
         "NOTIFY_POLL", 0.25, float, "seconds between the notifier's looks at the store")
     notify_allow_private: bool = _env(
@@ -182,7 +194,12 @@ class Settings(BaseModel):
                                 confirm_ttl=self.notify_confirm_ttl),
             delivery=DeliveryConfig(lease=self.notify_lease,
                                     max_attempts=self.notify_max_attempts,
-                                    backoff=self.notify_backoff),
+                                    backoff=self.notify_backoff,
+                                    lanes=LaneConfig(
+                                        senders=self.notify_senders,
+                                        per_host=self.notify_per_host,
+                                        failures=self.notify_breaker_failures,
+                                        cool_down=self.notify_breaker_cool_down)),
             smtp=SmtpConfig(host=self.smtp_host, port=self.smtp_port, tls=self.smtp_tls,
                             user=self.smtp_user, password=self.smtp_password,
                             sender=self.smtp_from),

@@ -61,7 +61,10 @@ class NotifyService:
                                       smtp=self.config.smtp, vapid=self.view.vapid(make_vapid),
                                       vapid_subject=self.config.vapid_subject,
                                       egress=self.egress)
-            self._deliverer = Deliverer(self.view, self._channels, self.config.delivery)
+            smtp = self.config.smtp
+            self._deliverer = Deliverer(self.view, self._channels, self.config.delivery,
+                                        relay=f"{smtp.host}:{smtp.port}")
+            self._deliverer.wake = self._delivering.wake  # a sender is free: claim again
         return self._deliverer
 
     def start(self) -> None:
@@ -88,7 +91,7 @@ class NotifyService:
             self._delivering.wake()
 
     def _deliver(self) -> None:
-        self.deliverer().deliver_due()
+        self.deliverer().deliver_due(wait=False)
 
     def step_outbox(self) -> int:
         """Apply the new events, and every few seconds write the reminders due; how many
@@ -108,8 +111,9 @@ class NotifyService:
 
     def run_forever(self, stopping: threading.Event) -> None:
         """`battlelog project`'s loop: the outbox here and the delivery in a thread of its
-        own (a slow receiver does not hold the next handoffs back), woken as soon as the
-        outbox wrote something, until `stopping`."""
+        own (its sends run in their lanes: a slow receiver holds back neither the next
+        handoffs nor other receivers), woken as soon as the outbox wrote something or a
+        sender is free, until `stopping`."""
         wrote = threading.Event()
 
         def project() -> int:
@@ -120,7 +124,9 @@ class NotifyService:
 
         def deliver() -> int:
             wrote.clear()
-            return self.deliverer().deliver_due()
+            return self.deliverer().deliver_due(wait=False)
+
+        self.deliverer().wake = wrote.set  # a sender is free: claim again
 
         sender = threading.Thread(target=self._keep, name="notify-delivery",
                                   args=(stopping, deliver, wrote))

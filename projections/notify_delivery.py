@@ -1,12 +1,21 @@
-"""Delivery: claim the due notices of the outbox, send each, record the attempt and its
-answer, and mark it sent, or due again later (exponential backoff with jitter), or failed
-after `max_attempts`.
+"""Delivery: claim the due notices of the outbox, send each in its lane
+(`notify_lanes`: one per target host, with its own share of the senders and a circuit
+breaker), record the attempt and its answer, and mark it sent, or due again later
+(exponential backoff with jitter), or failed after `max_attempts`.
+
+The claiming loop never waits for a send: it claims only as many notices as there are free
+senders, starts each one its lane can take now, gives the others back unsent (no attempt
+counted; a lane whose breaker is open: due again when its cool-down ends) and leaves out,
+in its next claims, the registrations of the lanes that cannot start one. A claimed notice
+is being sent or is given back at once: none waits in a queue of ours while its lease runs.
 
 A claim leases the rows for `lease` seconds (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
-workers never claim one row at once). A worker that dies between sending and recording
-leaves its lease to run out; the notice is then sent again with the same delivery id
-(`webhook-id`, the e-mail's Message-ID), so delivery is at least once over HTTP and
-exactly once per delivery id for a receiver that drops an id it has already seen.
+workers never claim one row at once), and the loop lengthens the lease of every send still
+under way, so a send that outlasts a lease is not sent again beside itself. A worker that
+dies between sending and recording leaves its lease to run out; the notice is then sent
+again with the same delivery id (`webhook-id`, the e-mail's Message-ID), so delivery is at
+least once over HTTP and exactly once per delivery id for a receiver that drops an id it
+has already seen.
 
 A seat present on the table page now (a heartbeat within the presence TTL) is not told:
 its notice is recorded as `suppressed`, not sent. A registration's confirmation message
@@ -16,15 +25,19 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from projections.notify_channels import Answer, Channels
-from projections.notify_store import Notice, NotifyView
+from projections.notify_lanes import LaneConfig, Lanes, host_failed, lane_of
+from projections.notify_store import Notice, NotifyView, Registration
 
 log = logging.getLogger(__name__)
+
+SKIP_AT_MOST = 500  # registrations left out of one claim (the rest are given back)
 
 
 @dataclass(frozen=True)
@@ -33,8 +46,8 @@ class DeliveryConfig:
     max_attempts: int = 8
     backoff: float = 2.0  # seconds before the first retry; doubled each time, with jitter
     max_backoff: float = 3600.0
-    batch: int = 32
-    senders: int = 8  # notices sent at once
+    batch: int = 32  # notices claimed at most at once
+    lanes: LaneConfig = field(default_factory=LaneConfig)
 
 
 def backoff(config: DeliveryConfig, attempts: int, draw: Callable[[], float]) -> float:
@@ -48,51 +61,131 @@ def backoff(config: DeliveryConfig, attempts: int, draw: Callable[[], float]) ->
 class Deliverer:
     def __init__(self, view: NotifyView, channels: Channels, config: DeliveryConfig,
                  clock: Callable[[], float] = time.time,
-                 draw: Callable[[], float] = random.random) -> None:
+                 draw: Callable[[], float] = random.random, relay: str = "") -> None:
         self.view = view
         self.channels = channels
         self.config = config
         self.clock = clock
         self.draw = draw
+        self.relay = relay  # the SMTP relay: e-mail's lane
+        self.lanes = Lanes(config.lanes, clock)
+        self.wake: Callable[[], None] = lambda: None  # called when a sender is free again
         self._senders: ThreadPoolExecutor | None = None
+        self._leases: dict[str, float] = {}  # delivery id -> lease end, of sends under way
+        self._lane_of: dict[str, str] = {}  # registration id -> lane, as met
+        self._lock = threading.Lock()  # _leases and _lane_of
+        self._ended = threading.Condition()  # a send ended (`_ends` counts them)
+        self._ends = 0
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._senders is None:
-            self._senders = ThreadPoolExecutor(self.config.senders, "notify-send")
+            self._senders = ThreadPoolExecutor(self.config.lanes.senders, "notify-send")
         return self._senders
 
     def close(self) -> None:
         if self._senders is not None:
             self._senders.shutdown(wait=True)
 
-    def deliver_due(self) -> int:
-        """Send what is due now, a batch at a time; how many notices were settled or
-        rescheduled."""
+    def deliver_due(self, wait: bool = True) -> int:
+        """Start what is due now and its lanes can take; how many notices were started (or
+        settled without a send: dropped, suppressed). `wait`: until every send started has
+        ended, starting what becomes startable meanwhile (the tests' way); the notifier's
+        loop does not wait and is woken (`wake`) when a sender is free."""
         done = 0
         while True:
-            claimed = self.view.claim(self.clock(), self.config.lease, self.config.batch)
-            if len(claimed) > 1 and self.config.senders > 1:
-                list(self._pool().map(self.deliver, claimed))
-            else:
-                for notice in claimed:
-                    self.deliver(notice)
-            done += len(claimed)
-            if len(claimed) < self.config.batch:
+            ends = self._ends
+            started, waiting = self._round()
+            done += started
+            if not wait:
                 return done
+            with self._ended:
+                if not self.lanes.sending() and not waiting:
+                    return done
+                if self._ends == ends and self.lanes.sending():
+                    self._ended.wait(timeout=self.config.lease / 4)
 
-    def deliver(self, notice: Notice) -> None:
+    def _round(self) -> tuple[int, int]:
+        """Claim and start while senders are free: (notices started or settled, notices
+        given back to wait for a busy lane)."""
+        self._keep_leases()
+        started = busy = 0
+        while (free := min(self.config.batch, self.lanes.free())) > 0:
+            blocked = self._blocked()
+            claimed = self.view.claim(self.clock(), self.config.lease, free,
+                                      blocked[:SKIP_AT_MOST])
+            back: dict[float | None, list[str]] = {}
+            learned = False  # a registration given back that the claims did not leave out
+            for notice in claimed:
+                taken, until = self._start(notice)
+                if taken:
+                    started += 1
+                else:
+                    back.setdefault(until, []).append(notice.delivery_id)
+                    learned = learned or notice.registration_id not in blocked
+            for until, ids in back.items():
+                self.view.release(ids, until)
+            busy += len(back.get(None, ()))
+            if len(claimed) < free or (back and not learned):
+                break  # nothing more due, or only what the lanes cannot take yet
+        return started, busy
+
+    def _blocked(self) -> list[str]:
+        """Registrations whose lanes cannot start a send now (left out of the claims)."""
+        blocked = self.lanes.blocked()
+        if not blocked:
+            return []
+        with self._lock:
+            return [reg for reg, lane in self._lane_of.items() if lane in blocked]
+
+    def _start(self, notice: Notice) -> tuple[bool, float | None]:
+        """(True, None): `notice` is being sent in its lane, or was settled without a send.
+        (False, until): it is given back, to wait until then (None: while its lane is busy)."""
+        with self._lock:
+            if notice.delivery_id in self._leases:  # still being sent here (lease renewed)
+                return True, None
         reg = self.view.registration(notice.registration_id)
         now = self.clock()
         if reg is None:  # deleted since: nothing to send, nowhere to send it
             self.view.finish(notice.delivery_id, "dropped", now, None)
-            return
+            return True, None
         if notice.reminder >= 0 and self.view.is_present(notice.match_id, notice.seat, now):
             self.view.finish(notice.delivery_id, "suppressed", now, None)
-            return
-        answer = self.channels.send(reg.kind, reg, notice.delivery_id, notice.payload)
+            return True, None
+        lane = lane_of(reg.kind, reg.target, self.relay)
+        with self._lock:
+            if len(self._lane_of) >= 20 * SKIP_AT_MOST:
+                self._lane_of.clear()
+            self._lane_of[reg.registration_id] = lane
+        admitted, until = self.lanes.admit(lane)
+        if not admitted:
+            return False, until
+        with self._lock:
+            self._leases[notice.delivery_id] = now + self.config.lease
+        self._pool().submit(self._send, notice, reg, lane)
+        return True, None
+
+    def _send(self, notice: Notice, reg: Registration, lane: str) -> None:
+        failed: bool | None = None
+        try:
+            at = self.clock()
+            answer = self.channels.send(reg.kind, reg, notice.delivery_id, notice.payload)
+            failed = host_failed(answer.status_code, answer.error)
+            self._settle(notice, reg, answer, at)
+        except Exception:  # a sender that stops is none: the lease runs out, it is sent again
+            log.exception("notice %s: sending or recording failed", notice.delivery_id)
+        finally:
+            with self._lock:
+                self._leases.pop(notice.delivery_id, None)
+            self.lanes.done(lane, failed)
+            with self._ended:
+                self._ends += 1
+                self._ended.notify_all()
+            self.wake()
+
+    def _settle(self, notice: Notice, reg: Registration, answer: Answer, at: float) -> None:
         attempt = {"delivery_id": notice.delivery_id, "registration_id": reg.registration_id,
-                   "at": now, "status_code": answer.status_code, "error": answer.error,
-                   "duration_ms": round(answer.duration_ms, 1)}
+                   "at": at, "status_code": answer.status_code,
+                   "error": answer.error, "duration_ms": round(answer.duration_ms, 1)}
         if answer.ok:
             self.view.finish(notice.delivery_id, "sent", self.clock(), attempt)
         elif answer.final or notice.attempts >= self.config.max_attempts:
@@ -102,6 +195,19 @@ class Deliverer:
             self.view.retry(notice.delivery_id,
                             self.clock() + backoff(self.config, notice.attempts, self.draw),
                             attempt)
+
+    def _keep_leases(self) -> None:
+        """Lengthen, by a whole lease, the leases of sends under way that are half over."""
+        now = self.clock()
+        with self._lock:
+            ending = [d for d, until in self._leases.items()
+                      if until - now < self.config.lease / 2]
+        if ending:
+            self.view.extend(ending, now + self.config.lease)
+            with self._lock:
+                for delivery_id in ending:
+                    if delivery_id in self._leases:
+                        self._leases[delivery_id] = now + self.config.lease
 
 
 def _said(answer: Answer) -> str:

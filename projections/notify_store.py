@@ -13,6 +13,7 @@ since the epoch (floats)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
@@ -195,22 +196,47 @@ class _NotifySQL:
 
     # ---- delivery -----------------------------------------------------------------------
 
-    def claim(self, now: float, lease: float, limit: int) -> list[Notice]:
+    def claim(self, now: float, lease: float, limit: int,
+              skip: Sequence[str] = ()) -> list[Notice]:
         """Due pending notices, leased to the caller until `now + lease` (another worker
-        skips them until then; PostgreSQL: rows locked by another claim are skipped). A
-        read first: with nothing due, no write transaction."""
+        skips them until then; PostgreSQL: rows locked by another claim are skipped), but
+        none of the registrations in `skip` (the delivery's lanes that cannot start one
+        now). A read first: with nothing due, no write transaction."""
         p = self.P
-        if not self._fetch(f"SELECT 1 FROM {OUTBOX} WHERE status = 'pending' AND due <= {p} "
-                           f"AND (lease_until IS NULL OR lease_until <= {p}) LIMIT 1",
-                           (now, now)):
+        due = (f"status = 'pending' AND due <= {p} AND (lease_until IS NULL OR "
+               f"lease_until <= {p})")
+        if skip:
+            due += f" AND registration_id NOT IN ({', '.join([p] * len(skip))})"
+        if not self._fetch(f"SELECT 1 FROM {OUTBOX} WHERE {due} LIMIT 1",
+                           (now, now, *skip)):
             return []
         rows = self._claim(
             f"UPDATE {OUTBOX} SET lease_until = {p}, attempts = attempts + 1 "
-            f"WHERE delivery_id IN (SELECT delivery_id FROM {OUTBOX} WHERE status = 'pending' "
-            f"AND due <= {p} AND (lease_until IS NULL OR lease_until <= {p}) ORDER BY due "
+            f"WHERE delivery_id IN (SELECT delivery_id FROM {OUTBOX} WHERE {due} ORDER BY due "
             f"LIMIT {p}{self.SKIP_LOCKED}) RETURNING {', '.join(OUTBOX_COLUMNS)}",
-            (now + lease, now, now, limit))
+            (now + lease, now, now, *skip, limit))
         return [self._notice(r) for r in rows]
+
+    def release(self, delivery_ids: Sequence[str], due: float | None) -> None:
+        """Give claimed notices back unsent: no lease, the claim's attempt not counted, and
+        due at `due` (None: when they were)."""
+        if not delivery_ids:
+            return
+        p = self.P
+        later, ids = "" if due is None else f", due = {p}", ", ".join([p] * len(delivery_ids))
+        self._execute([((f"UPDATE {OUTBOX} SET lease_until = NULL, attempts = attempts - 1"
+                         f"{later} WHERE status = 'pending' AND delivery_id IN ({ids})"),
+                        (*(() if due is None else (due,)), *delivery_ids))])
+
+    def extend(self, delivery_ids: Sequence[str], until: float) -> None:
+        """Lengthen the lease of notices still being sent (a send may outlast a lease)."""
+        if not delivery_ids:
+            return
+        p = self.P
+        ids = ", ".join([p] * len(delivery_ids))
+        self._execute([((f"UPDATE {OUTBOX} SET lease_until = {p} WHERE status = 'pending' "
+                         f"AND lease_until IS NOT NULL AND delivery_id IN ({ids})"),
+                        (until, *delivery_ids))])
 
     def _claim(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         raise NotImplementedError
@@ -309,7 +335,10 @@ class NotifyView(Protocol):
     def waiting(self, match_id: str) -> tuple[dict[str, int], int] | None: ...
     def waiting_sql(self, match_id: str, seats: dict[str, int], version: int) -> Sql: ...
     def notice_sql(self, n: Notice) -> Sql: ...
-    def claim(self, now: float, lease: float, limit: int) -> list[Notice]: ...
+    def claim(self, now: float, lease: float, limit: int,
+              skip: Sequence[str] = ()) -> list[Notice]: ...
+    def release(self, delivery_ids: Sequence[str], due: float | None) -> None: ...
+    def extend(self, delivery_ids: Sequence[str], until: float) -> None: ...
     def finish(self, delivery_id: str, status: str, done: float,
                attempt: dict[str, Any] | None) -> None: ...
     def retry(self, delivery_id: str, due: float, attempt: dict[str, Any]) -> None: ...
