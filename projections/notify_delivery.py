@@ -99,10 +99,13 @@ class Deliverer:
             if not wait:
                 return done
             with self._ended:
-                if not self.lanes.sending() and not waiting:
-                    return done
-                if self._ends == ends and self.lanes.sending():
-                    self._ended.wait(timeout=self.config.lease / 4)
+                if self._ends != ends:  # a send ended during the round: another round
+                    continue
+                if not self.lanes.sending():
+                    if not waiting:
+                        return done
+                    continue
+                self._ended.wait(timeout=self.config.lease / 4)
 
     def _round(self) -> tuple[int, int]:
         """Claim and start while senders are free: (notices started or settled, notices
