@@ -13,6 +13,7 @@ from pathlib import Path
 import hostile
 import legal
 import notify
+import notify_lanes
 import scale
 import targets
 
@@ -118,7 +119,7 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
             f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
             " KiB per match")
-    return out + hostile.rows(f) + notify.rows(f) + legal.rows(f)
+    return out + hostile.rows(f) + notify.rows(f) + legal.rows(f) + notify_lanes.rows(f)
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:

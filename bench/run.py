@@ -53,6 +53,7 @@ import http_load
 import legal as legal_bench
 import live
 import notify
+import notify_lanes
 import rebuild as rebuilding
 import roundtrip
 import scale
@@ -379,6 +380,9 @@ def main() -> int:
             figures.update(legal_bench.measure(3, 20 if args.quick else 40))
         if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
             figures.update(notify.measure(tmp, 50 if args.quick else 200))
+            print("notify: a notice beside a blackholed target (bench/notify_lanes.py) ...",
+                  flush=True)
+            figures.update(notify_lanes.measure(tmp))
 
     report(figures, Path(args.out))
     return 0

@@ -51,6 +51,8 @@ TARGETS = [
            "raw 1-row commits/s, 1 conn"),
     Target("PostgreSQL, 2 API processes / 1", "pg_2_actions_per_s", "pg_1_actions_per_s",
            _over, 1.6, False, "x", "1 API process, actions/s"),
+    Target("notify: a notice beside a blackholed target, p50", "notify_beside_blackhole_p50_s",
+           "notify_alone_p50_s", _over, 2.0, True, "x", "the same notice alone, p50"),
 ]
 
 # What must not regress: (name, key, True when higher is better, its own limit or None).

@@ -1,0 +1,147 @@
+"""A healthy "your turn" notice beside a target that never answers: its delay (from the
+handoff event's stored time to the webhook's arrival) with nobody else to notify, and
+again while 40 webhooks of 4 other matches hang at a blackhole (a loopback listener that
+takes every connection and never says a word; each attempt waits for the sender's
+timeout), in the same run against one `battlelog serve` on SQLite. Issue 25's target: the
+delay beside the blackhole within 2x of the delay alone (before the delivery lanes, a
+notice waited for the whole claimed batch: 0.01 s became 50.8 s).
+
+    .venv/bin/python bench/notify_lanes.py [--handoffs 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import http_load
+from notify import Receiver, play, seat_match
+
+BLACKHOLED = 40  # webhooks at the blackhole: 10 on a seat of each of 4 matches
+
+
+class Blackhole:
+    """Takes every connection on 127.0.0.2 (loopback, but another host than the
+    receiver's 127.0.0.1) and holds it open without a word."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.2", 0))
+        self.url = f"http://127.0.0.2:{self.server.getsockname()[1]}/hook"
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._take, daemon=True).start()
+
+    def _take(self) -> None:
+        while True:
+            try:
+                self.held.append(self.server.accept()[0])
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.server.close()
+        for conn in self.held:
+            conn.close()
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def blackholed_match(client: httpx.Client, url: str, body: dict[str, Any], target: str,
+                     hooks: int) -> tuple[str, str]:
+    """A seated match whose blue seat has `hooks` webhooks at `target`: (match, red's token)."""
+    made = client.post(f"{url}/api/matches", json=body).json()
+    match, tokens = made["match_id"], dict(made["tokens"])
+    for side in ("red", "blue"):
+        tokens[side] = client.post(f"{url}/api/matches/{match}/seats", json={"player": side},
+                                   headers=_auth(tokens[f"join:{side}"])).json()["token"]
+    for _ in range(hooks):
+        reg = client.post(f"{url}/api/matches/{match}/notifications",
+                          json={"kind": "webhook", "url": target}, headers=_auth(tokens["blue"]))
+        assert reg.status_code == 201, reg.text
+    return match, tokens["red"]
+
+
+def delays(client: httpx.Client, url: str, body: dict[str, Any], receiver: Receiver,
+           handoffs: int) -> list[float]:
+    """A fresh healthy match's `handoffs` handoffs: each notice's delay, in seconds."""
+    before = set(receiver.arrived)
+    match, tokens = seat_match(client, url, body, receiver)
+    play(client, [url, url], match, tokens["red"], handoffs)
+    deadline = time.monotonic() + 120
+    while len(set(receiver.arrived) - before) < handoffs and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return [at - datetime.fromisoformat(p["handed_over_at"]).timestamp()
+            for d, (at, p) in receiver.arrived.items() if d not in before]
+
+
+def measure(tmp: str, handoffs: int = 8) -> dict[str, float]:
+    receiver, blackhole = Receiver(), Blackhole()
+    server = http_load.start_server(str(Path(tmp) / "lanes.db"), {
+        "BATTLELOG_NOTIFY_ALLOW_PRIVATE": "1", "BATTLELOG_CREATE_RATE": "off",
+        "BATTLELOG_NOTIFY_MAX_PER_SEAT": "10"})
+    try:
+        with httpx.Client(timeout=30) as client:
+            body = client.get(f"{server.url}/api/scenarios/atomic-africa-demo").json()
+            alone = delays(client, server.url, body, receiver, handoffs)
+            stuck = [blackholed_match(client, server.url, body, blackhole.url,
+                                      BLACKHOLED // 4) for _ in range(4)]
+            for match, red in stuck:  # blue is told: 40 notices to the blackhole
+                play(client, [server.url] * 2, match, red, 1)
+            deadline = time.monotonic() + 30
+            while not blackhole.held and time.monotonic() < deadline:
+                time.sleep(0.01)
+            beside = delays(client, server.url, body, receiver, handoffs)
+            hanging = len(blackhole.held)
+    finally:
+        server.stop()
+        blackhole.close()
+        receiver.close()
+    return {"notify_alone_p50_s": statistics.median(alone),
+            "notify_beside_blackhole_p50_s": statistics.median(beside),
+            "notify_beside_blackhole_max_s": max(beside),
+            "notify_blackhole_connections": hanging,
+            "notify_lanes_missed": 2 * handoffs - len(alone) - len(beside)}
+
+
+def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
+    """The report's rows (bench/report.py): figure, value, anchor, key."""
+    if "notify_beside_blackhole_p50_s" not in f:
+        return []
+    ms = lambda s: f"{s * 1000:.0f} ms"
+    return [("notify: a notice beside 40 webhooks at a blackhole, p50",
+             ms(f["notify_beside_blackhole_p50_s"]),
+             (f"the same notice alone p50 {ms(f['notify_alone_p50_s'])} (same run); max "
+              f"{ms(f['notify_beside_blackhole_max_s'])}; connections the blackhole held "
+              f"{f['notify_blackhole_connections']:.0f}; missed "
+              f"{f['notify_lanes_missed']:.0f}"), "notify_beside_blackhole_p50_s")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--handoffs", type=int, default=8, help="healthy handoffs per phase")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        f = measure(tmp, args.handoffs)
+    for name, value in f.items():
+        print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
+    ratio = f["notify_beside_blackhole_p50_s"] / f["notify_alone_p50_s"]
+    print(f"beside a blackhole / alone: {ratio:.2f}x (target <= 2x): "
+          f"{'PASS' if ratio <= 2 else 'MISS'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
