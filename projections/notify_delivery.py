@@ -115,7 +115,7 @@ class Deliverer:
         while (free := min(self.config.batch, self.lanes.free())) > 0:
             blocked = self._blocked()
             claimed = self.view.claim(self.clock(), self.config.lease, free,
-                                      blocked[:SKIP_AT_MOST])
+                                      sorted(blocked)[:SKIP_AT_MOST])
             back: dict[float | None, list[str]] = {}
             learned = False  # a registration given back that the claims did not leave out
             for notice in claimed:
@@ -132,13 +132,13 @@ class Deliverer:
                 break  # nothing more due, or only what the lanes cannot take yet
         return started, busy
 
-    def _blocked(self) -> list[str]:
+    def _blocked(self) -> set[str]:
         """Registrations whose lanes cannot start a send now (left out of the claims)."""
         blocked = self.lanes.blocked()
         if not blocked:
-            return []
+            return set()
         with self._lock:
-            return [reg for reg, lane in self._lane_of.items() if lane in blocked]
+            return {reg for reg, lane in self._lane_of.items() if lane in blocked}
 
     def _start(self, notice: Notice) -> tuple[bool, float | None]:
         """(True, None): `notice` is being sent in its lane, or was settled without a send.
