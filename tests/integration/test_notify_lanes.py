@@ -17,6 +17,7 @@ import pytest
 from notify_targets import Target, notice, registered
 
 from domain.application import Matches
+from projections.egress import Egress, EgressConfig
 from projections.notify_channels import Channels, SmtpConfig
 from projections.notify_delivery import Deliverer, DeliveryConfig
 from projections.notify_lanes import LaneConfig
@@ -55,7 +56,10 @@ def target(targets: list[Target], host: str, mode: str) -> Target:
 
 def deliverer(view: NotifyView, lanes: LaneConfig,
               clock: Callable[[], float] = time.time, lease: float = 30.0) -> Deliverer:
-    return Deliverer(view, Channels(allow_private=True, smtp=SmtpConfig()),
+    """A deliverer whose sends wait for an answer as long as the test lasts (an attempt at
+    the blackhole hangs until the test closes it, however slow the machine)."""
+    egress = Egress(EgressConfig(ports=None, allow_private=True, timeout=3600.0))
+    return Deliverer(view, Channels(allow_private=True, smtp=SmtpConfig(), egress=egress),
                      DeliveryConfig(lease=lease, backoff=2.0, lanes=lanes), clock,
                      draw=lambda: 1.0)
 
