@@ -6,7 +6,7 @@ timeout), in the same run against one `battlelog serve` on SQLite. Issue 25's ta
 delay beside the blackhole within 2x of the delay alone (before the delivery lanes, a
 notice waited for the whole claimed batch: 0.01 s became 50.8 s).
 
-    .venv/bin/python bench/notify_lanes.py [--handoffs 8]
+    .venv/bin/python bench/notify_lanes.py [--handoffs 8] [--json]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import http_load
+import shown
 from notify import Receiver, play, seat_match
 
 BLACKHOLED = 40  # webhooks at the blackhole: 10 on a seat of each of 4 matches
@@ -129,19 +130,24 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
               f"{f['notify_lanes_missed']:.0f}"), "notify_beside_blackhole_p50_s")]
 
 
-def main() -> int:
+def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
+    """Issue 25's target, and that nothing was lost: (name, PASS, what was seen)."""
+    ratio = f["notify_beside_blackhole_p50_s"] / f["notify_alone_p50_s"]
+    return [("a notice beside a blackhole within 2x of the same notice alone", ratio <= 2,
+             f"{ratio:.2f}x"),
+            ("every healthy notice arrived", f["notify_lanes_missed"] == 0,
+             f"missed {f['notify_lanes_missed']:.0f}")]
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--handoffs", type=int, default=8, help="healthy handoffs per phase")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         f = measure(tmp, args.handoffs)
-    for name, value in f.items():
-        print(f"{name}: {value:.4f}" if isinstance(value, float) else f"{name}: {value}")
-    ratio = f["notify_beside_blackhole_p50_s"] / f["notify_alone_p50_s"]
-    print(f"beside a blackhole / alone: {ratio:.2f}x (target <= 2x): "
-          f"{'PASS' if ratio <= 2 else 'MISS'}")
-    return 0
+    shown.show(f, rows, checks, as_json=args.json)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
