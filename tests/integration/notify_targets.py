@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Callable
 
 from projections.notify_channels import new_secret
-from projections.notify_store import Notice, NotifyView, Registration
+from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration
 
 
 class Target:
@@ -101,11 +101,11 @@ def _request(conn: socket.socket) -> str:
 
 
 def registered(view: NotifyView, url: str, match_id: str, seat: str, at: float) -> str:
-    """A webhook registration for `url`, stored; its id."""
+    """A confirmed webhook registration for `url`, stored; its id."""
     reg = Registration(registration_id=str(uuid.uuid4()), match_id=match_id, seat=seat,
                        kind="webhook", target=url, secret=new_secret(), p256dh=None,
-                       auth=None, created=at)
-    assert view.add_registration(reg, 100)
+                       auth=None, created=at, status=CONFIRMED, confirmed=at)
+    assert view.add_registration(reg, 100, 100) is None
     return reg.registration_id
 
 
