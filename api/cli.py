@@ -239,14 +239,17 @@ def import_file(path: str, db: str | None) -> int:
 
 
 def verify(path: str) -> int:
+    from domain.integrity import revealed_seeds
     from domain.integrity import verify as check
 
     try:
         if path == "-":
-            report = check(sys.stdin)
-        else:
+            report = check(sys.stdin)  # read once: each roll waits for its seed's reveal
+        else:  # read twice, one line at a time: the seeds revealed, then every line checked
             with open(path, encoding="utf-8", newline="") as lines:
-                report = check(lines)
+                seeds = revealed_seeds(lines)
+            with open(path, encoding="utf-8", newline="") as lines:
+                report = check(lines, seeds)
     except (OSError, UnicodeDecodeError) as error:
         print(f"battlelog verify: cannot read {path}: {error}", file=sys.stderr)
         return 2

@@ -2,41 +2,42 @@
 `POST /api/matches/import` and `battlelog import`.
 
 The file is spooled as it arrives (in memory up to SPOOL_IN_MEMORY, then to a temporary
-file) and read back one line at a time: each line at most MAX_LINE_BYTES, UTF-8, and
-nesting at most MAX_DEPTH, or the import is refused naming the line. The whole file is
-then checked as `battlelog verify` checks it, streaming, before the application sees it:
-a file that does not verify (whatever its size, however many lines) costs one line of
-memory and is refused with the application's own words. Only a file that verifies is
-handed to `Matches.import_match`, as an iterator of its lines; the application holds the
-match whole as it rebuilds it (about 25 times the file), so a file larger than
-ISOLATE_ABOVE is checked and imported by a child process on the same store: its memory is
-returned when it ends, and its CPU (and its garbage collector's pauses) are not the
-server's. Nothing here runs on the event loop but the spooling: the route runs the rest
-in a worker thread."""
+file; the body's size is capped before, by `BATTLELOG_MAX_IMPORT_BYTES`) and read back one
+line at a time, from any line (`lines(start)`, through an index of every INDEX_EVERY-th
+line's offset): each line at most MAX_LINE_BYTES, UTF-8, and nesting at most MAX_DEPTH, or
+the import is refused naming the line. `Matches.import_match` reads it through (verify,
+check, replay) and only then once more to save it in batches; the replay's checkpoint
+frames go to a temporary file (`SpilledFrames`), not to memory. A file larger than
+ISOLATE_ABOVE is imported by a child process on the same store: its memory is returned
+when it ends, and its CPU (and its garbage collector's pauses) are not the server's.
+Nothing here runs on the event loop but the spooling: the route runs the rest in a worker
+thread."""
 
 from __future__ import annotations
 
 import io
 import os
+import pickle
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from itertools import count
+from datetime import datetime
 from multiprocessing import get_context
-from typing import IO, Any
+from typing import IO, Any, Self
 from uuid import UUID
 
 from api.nesting import MAX_DEPTH, too_deep
 from domain import errors
 from domain.application import Matches
 from domain.errors import DomainError, InvalidAction
-from domain.integrity import verify
+from domain.history import Frame
 
 MiB = 1024 * 1024
 SPOOL_IN_MEMORY = 1 * MiB
 MAX_LINE_BYTES = 1 * MiB  # the longest event line battlelog writes is far shorter
 ISOLATE_ABOVE = 1 * MiB  # bytes: a larger file is imported by a child process
+INDEX_EVERY = 256  # lines: `lines(start)` seeks to the offset of the line at or before
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class ImportFile:
                  size: int = 0) -> None:
         self.file, self.path, self.size = file, path, size
         self.owned = owned  # a spool file of ours, to delete when closed
+        self._index = [0]  # the offset of line 1, 1 + INDEX_EVERY, 1 + 2 * INDEX_EVERY, ...
 
     @classmethod
     def open(cls, path: str) -> ImportFile:
@@ -102,47 +104,86 @@ class ImportFile:
         if self.owned and self.path is not None:
             os.unlink(self.path)
 
-    def lines(self) -> Iterator[str]:
-        """The lines from the start, each with its `\\n` (only `\\n` ends a line, as in
-        `domain.integrity.split_lines`); refuses a line too long, too deep or not UTF-8."""
-        self.file.seek(0)
-        for number in count(1):
+    def lines(self, start: int = 1) -> Iterator[str]:
+        """The lines from line `start` on, each with its `\\n` (only `\\n` ends a line, as in
+        `domain.integrity.split_lines`); refuses a line too long, too deep or not UTF-8.
+        Each reading keeps its own place: several may be under way at once."""
+        known = min((start - 1) // INDEX_EVERY, len(self._index) - 1)
+        number, at = known * INDEX_EVERY + 1, self._index[known]
+        while True:
+            self.file.seek(at)
             raw = self.file.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 return
             if len(raw) > MAX_LINE_BYTES:
                 raise refused(f"line {number}: longer than {MAX_LINE_BYTES} bytes")
-            if too_deep(raw):
-                raise refused(f"line {number}: the JSON nests deeper than {MAX_DEPTH} levels")
-            try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise refused(f"line {number}: not UTF-8 text") from None
+            at += len(raw)
+            if number % INDEX_EVERY == 0 and len(self._index) == number // INDEX_EVERY:
+                self._index.append(at)
+            if number >= start:
+                if too_deep(raw):
+                    raise refused(f"line {number}: the JSON nests deeper than {MAX_DEPTH} "
+                                  "levels")
+                try:
+                    yield raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise refused(f"line {number}: not UTF-8 text") from None
+            number += 1
 
-    def check(self) -> None:
-        """Refuse, as the application would, a file that does not verify: before anything
-        holds more than one of its lines."""
-        if next(self.lines(), None) is None:
-            raise refused("line 1: not a battlelog match export (the file is empty)")
-        report = verify(self.lines())
-        if not report.ok:
-            raise refused(f"the file does not verify: {report.problems[0]}")
-
-    def import_into(self, matches: Matches, *, isolate: bool = True) -> Imported:
-        """Check the file, then import it: in this thread or, past ISOLATE_ABOVE and when
-        `isolate`, both in a child process (blocking: a server runs it in a worker
-        thread)."""
+    def import_into(self, matches: Matches, *, isolate: bool = True,
+                    now: datetime | None = None) -> Imported:
+        """Import the file (checked as it is read): in this thread or, past ISOLATE_ABOVE and
+        when `isolate`, in a child process (blocking: a server runs it in a worker thread).
+        `now`, the import's own time, is the application's clock's by default."""
+        now = now or matches.clock()
         if (isolate and self.size > ISOLATE_ABOVE and self.path is not None
                 and not _in_memory(matches)):
             self.file.flush()
             with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as child:
-                outcome = child.submit(_import_in_child, dict(matches.env), self.path).result()
+                outcome = child.submit(_import_in_child, dict(matches.env), self.path,
+                                       now).result()
             if isinstance(outcome, Imported):
                 return outcome
             kind, detail, rule, allowed = outcome
             raise getattr(errors, kind, InvalidAction)(detail, rule=rule, allowed=allowed)
-        self.check()
-        return _imported(matches.import_match(self.lines()))
+        with SpilledFrames() as frames:
+            return _imported(matches.import_match(self, now=now, frames=frames))
+
+
+class SpilledFrames(MutableMapping[int, Frame]):
+    """An import's checkpoint frames, pickled to a temporary file (deleted when closed);
+    only their offsets are held."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="battlelog-frames-")  # noqa: SIM115
+        self._at: dict[int, tuple[int, int]] = {}
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._file.close()
+
+    def __setitem__(self, version: int, frame: Frame) -> None:
+        data = pickle.dumps(frame, pickle.HIGHEST_PROTOCOL)
+        self._file.seek(0, os.SEEK_END)
+        self._at[version] = (self._file.tell(), len(data))
+        self._file.write(data)
+
+    def __getitem__(self, version: int) -> Frame:
+        at, size = self._at[version]
+        self._file.seek(at)
+        frame: Frame = pickle.loads(self._file.read(size))  # our own file, written above
+        return frame
+
+    def __delitem__(self, version: int) -> None:
+        del self._at[version]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(list(self._at))
+
+    def __len__(self) -> int:
+        return len(self._at)
 
 
 def _imported(result: Any) -> Imported:
@@ -154,13 +195,14 @@ def _in_memory(matches: Matches) -> bool:
     return name == ":memory:" or "mode=memory" in name
 
 
-def _import_in_child(env: dict[str, str], path: str) -> Imported | tuple[Any, ...]:
+def _import_in_child(env: dict[str, str], path: str,
+                     now: datetime) -> Imported | tuple[Any, ...]:
     """In the child: check and import the file at `path` into the store `env` names. A
     refusal comes back as (error class, detail, rule, allowed): the parent raises it."""
     matches = Matches(env=env)
     upload = ImportFile.open(path)
     try:
-        return upload.import_into(matches, isolate=False)
+        return upload.import_into(matches, isolate=False, now=now)
     except DomainError as error:
         return type(error).__name__, error.detail, error.rule, error.allowed
     finally:

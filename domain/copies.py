@@ -3,10 +3,14 @@ import from an export, and the referee's ruling on a dispute (which may order a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, replace
+from datetime import datetime
+from itertools import islice
 from typing import Any, cast
 from uuid import UUID, uuid4
+
+from eventsourcing.persistence import IntegrityError
 
 from domain import events as ev
 from domain import json_input
@@ -31,16 +35,18 @@ from domain.history import (
     same_game,
 )
 from domain.integrity import GENESIS, chained
-from domain.interchange import read_export
+from domain.interchange import ExportFile, ExportReader, ListedExport, checked, read_export
 from domain.persistence import Checkpoint
 from domain.state import MatchState
 from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
 from domain.usecases import MatchUseCases
 
+IMPORT_BATCH = 500  # events saved at once by an import (and a tenth as many checkpoints)
 
-def _header(lines: list[str]) -> dict[str, Any]:
+
+def _header(line: str | None) -> dict[str, Any]:
     try:
-        header = json_input.loads(lines[0]) if lines else None
+        header = json_input.loads(line) if line is not None else None
     except ValueError:
         header = None
     if not isinstance(header, dict):
@@ -144,30 +150,83 @@ class MatchCopies(MatchUseCases):
         self._remember(match_id, frame)
         return Result(frame, copy.events[:1], tokens=copy.tokens)
 
-    def import_match(self, lines: Iterable[str]) -> Result:
+    def import_match(self, export: ExportFile | Iterable[str], *, now: datetime | None = None,
+                     frames: MutableMapping[int, Frame] | None = None) -> Result:
         """Rebuild a match from a referee's export: identical events, versions, state and
         hash chain, under the match id it had. All or nothing: a bad file is refused naming
-        its line, and nothing is stored. The answer holds fresh seat tokens."""
+        its line, and nothing is stored. The answer holds fresh seat tokens.
+
+        Streaming (docs/interchange.md): the file is read through, one event at a time,
+        to verify it, check every event (`interchange.checked`, against the import's own
+        time `now`, by default this application's clock) and replay it; only then is it read
+        once more and saved, IMPORT_BATCH events at a time. The replay's checkpoint frames
+        go to `frames` (a disk-backed mapping from a caller that spools the file; a dict
+        by default), and an undo to an earlier version re-reads the file from the nearest
+        checkpoint: what is held is a batch, a few frames, and the file's seeds."""
         tokens: dict[str, str] = {}
         hashes: dict[str, str] = {}
+        file = export if isinstance(export, ExportFile) else ListedExport(export)
+        header = _header(next(file.lines(), None))
+        for seat in (REFEREE, SPECTATOR, *(f"{JOIN}{side['id']}"
+                                           for side in header.get("sides", []))):
+            tokens[seat] = self.token_source()
+            hashes[seat] = token_hash(tokens[seat])
+        reader = read_export(file, hashes)
+        self._not_here(reader.match_id)
+        kept = {} if frames is None else frames
+        head = self._replayed_file(reader, checked(reader.events(), now or self.clock()), kept)
+        return self._keep_file(reader, kept, head, tokens)
 
-        def seats(sides: Iterable[str]) -> dict[str, str]:
-            for seat in (REFEREE, SPECTATOR, *(f"{JOIN}{side}" for side in sides)):
-                tokens[seat] = self.token_source()
-                hashes[seat] = token_hash(tokens[seat])
-            return hashes
-
-        text = list(lines)
-        header = _header(text)
-        match_id, events = read_export(text, seats(s["id"] for s in header.get("sides", [])))
+    def _not_here(self, match_id: UUID) -> None:
         if self.recorder.select_events(match_id, limit=1):
             raise InvalidAction(f"match {match_id} is already here", rule="core-import")
+
+    def _replayed_file(self, reader: ExportReader, events: Iterator[ev.Event],
+                       frames: MutableMapping[int, Frame]) -> Frame:
+        """Replay `events` (the file's, checked) one checkpoint interval at a time, keeping
+        the frame at version 1 and after each interval in `frames`; the head frame."""
+        interval = self.checkpoint_interval
+        created = next(events, None)
+        if created is None:
+            raise InvalidAction("line 1: the file holds no events", rule="core-import")
+        frame = frames[1] = first_frame(cast(ev.MatchCreated, created))
+
+        def state_at(k: int) -> MatchState:  # before the interval being folded
+            base = frames[1 + (k - 1) // interval * interval]
+            return fold(base, islice(reader.events(base.version + 1), k - base.version),
+                        state_at).state
+
+        while chunk := list(islice(events, interval)):
+            try:
+                frame = fold(frame, chunk, state_at)
+            except (DomainError, KeyError, ValueError) as error:
+                raise InvalidAction(f"the events do not replay to a match: {error}",
+                                    rule="core-import") from None
+            frames[frame.version] = frame
+        return frame
+
+    def _keep_file(self, reader: ExportReader, frames: MutableMapping[int, Frame],
+                   head: Frame, tokens: dict[str, str]) -> Result:
+        """Save an import that replayed: its events read once more, IMPORT_BATCH at a time
+        (the first batch, with version 1, fails if another import of the same match won),
+        then its checkpoints; and remember it."""
+        match_id = reader.match_id
+        events = reader.events()
+        first = list(islice(events, IMPORT_BATCH))
         try:
-            frames = self._replayed(events)
-        except (DomainError, KeyError, ValueError) as error:
-            raise InvalidAction(f"the events do not replay to a match: {error}",
+            self.save(*first)
+        except IntegrityError:
+            raise InvalidAction(f"match {match_id} is already here",
                                 rule="core-import") from None
-        return self._keep(Copy(events, frames, tokens))
+        while batch := list(islice(events, IMPORT_BATCH)):
+            self.save(*batch)
+        assert self.snapshots is not None
+        versions = iter(sorted(v for v in frames if v > 1))
+        while kept := list(islice(versions, IMPORT_BATCH // 10)):
+            self.snapshots.put([Checkpoint.of(match_id, frames[v], self.clock()) for v in kept])
+        frame = replace(head, checkpoint=head.version)
+        self._remember(match_id, frame)
+        return Result(frame, first[:1], tokens=tokens)
 
     def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
                      to: int | None = None, actor: str = REFEREE,

@@ -10,14 +10,16 @@ null default leaves old hashes valid), keys sorted, no spaces, UTF-8. Changing a
 hash and its agreement with the events, each link, each hash, and, once the dice seed is
 revealed, every server roll recomputed from the seed, the players' entropy and the roll
 index; once the card seed is revealed (at the end), every shuffle likewise (a match created
-before card seeds shuffled with the dice seed). Pure: no store, no clock.
+before card seeds shuffled with the dice seed). Read once, a roll waits for its seed's
+reveal further on; a file that can be read twice passes `revealed_seeds` of a first pass,
+and then each roll is checked as it is read, nothing held per roll. Pure: no store, no clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,8 +145,33 @@ class Report:
                 "problems": self.problems}
 
 
-def verify(lines: Iterable[str]) -> Report:
-    """Check an export: a header line, then one event per line (docs/integrity.md)."""
+REVEALED = '"type":"DiceSeedRevealed"'  # how a reveal's line says its type (canonical JSON)
+
+
+def revealed_seeds(lines: Iterable[str]) -> dict[str, str]:
+    """The seeds an export reveals (`DiceSeedRevealed`), dice and card seeds alike, by the
+    commitment each opens (as the line states it: `verify` checks it), in hex. Only lines
+    that name the type are parsed."""
+    seeds: dict[str, str] = {}
+    for line in lines:
+        if REVEALED not in line:
+            continue
+        try:
+            body = json_input.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(body, dict) or body.get("type") != "DiceSeedRevealed":
+            continue
+        for said, seed in (("dice_commitment", "seed"), ("card_commitment", "card_seed")):
+            if isinstance(body.get(said), str) and isinstance(body.get(seed), str):
+                seeds[body[said]] = body[seed]
+    return seeds
+
+
+def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None) -> Report:
+    """Check an export: a header line, then one event per line (docs/integrity.md).
+    `seeds`: `revealed_seeds` of the same file, read before: each server roll is then
+    recomputed as it is read (a seed that does not open its commitment recomputes none)."""
     report = Report()
     prev = GENESIS
     epochs: list[tuple[str, bytes | None]] = []  # (commitment, seed once revealed) per epoch
@@ -220,12 +247,17 @@ def verify(lines: Iterable[str]) -> Report:
             epochs.append((body["dice_commitment"], None))
             if cards and body.get("card_commitment") != cards[-1][0]:  # else carried on
                 cards.append((body.get("card_commitment"), None))
-        if body.get("roll_index") is not None and version <= inherited:
+        epoch = cards if kind == "DeckShuffled" and cards else epochs
+        if body.get("roll_index") is None:
+            continue
+        if version <= inherited:
             report.rolls_inherited += 1
-        elif body.get("roll_index") is not None and kind == "DeckShuffled" and cards:
-            rolls.append((number, cards, len(cards) - 1, entropy, body))
-        elif body.get("roll_index") is not None and epochs:
-            rolls.append((number, epochs, len(epochs) - 1, entropy, body))
+        elif not epoch:
+            continue
+        elif seeds is None:
+            rolls.append((number, epoch, len(epoch) - 1, entropy, body))
+        elif not _roll_checked(report, number, _opening(seeds, epoch[-1][0]), entropy, body):
+            return report
     report.chain_head = prev
     if header is None:
         report.problems.append("the file is empty")
@@ -233,20 +265,34 @@ def verify(lines: Iterable[str]) -> Report:
     if (header.get("chain_head"), header.get("events")) != (prev, report.events):
         report.problems.append("line 1: the header's chain head or event count is not the "
                                "export's: events are missing at the end")
-    for number, seeds, epoch, known, body in rolls:
-        revealed = seeds[epoch][1]
-        if revealed is None:
-            report.rolls_unchecked += 1
-            continue
-        expected = server_faces(revealed, known, body)
-        if expected is None:
-            continue
-        report.rolls_checked += 1
-        if expected != _faces_of(body):
-            report.problems.append(f"line {number}: event {body['version']}: server roll "
-                                   f"{body['roll_index']} should be {expected}, not "
-                                   f"{_faces_of(body)}")
+    for number, held, at, known, body in rolls:
+        _roll_checked(report, number, held[at][1], known, body)
     return report
+
+
+def _opening(seeds: Mapping[str, str], said: str | None) -> bytes | None:
+    """The revealed seed that opens the commitment `said`; None if none does."""
+    seed = _hex(seeds.get(said)) if said is not None else None
+    return seed if seed is not None and commitment(seed) == said else None
+
+
+def _roll_checked(report: Report, number: int, seed: bytes | None, known: tuple[str, ...],
+                  body: dict[str, Any]) -> bool:
+    """Recompute one server roll from its seed (None: not revealed, counted unchecked);
+    False, with the problem noted, if its faces are not the seed's."""
+    if seed is None:
+        report.rolls_unchecked += 1
+        return True
+    expected = server_faces(seed, known, body)
+    if expected is None:
+        return True
+    report.rolls_checked += 1
+    if expected != _faces_of(body):
+        report.problems.append(f"line {number}: event {body['version']}: server roll "
+                               f"{body['roll_index']} should be {expected}, not "
+                               f"{_faces_of(body)}")
+        return False
+    return True
 
 
 def _hex(value: Any) -> bytes | None:

@@ -1,17 +1,25 @@
 """Reading a match export back (docs/interchange.md): the events exactly as they were, for
-`Matches.import_match`. Pure: the caller supplies the new seat token hashes.
+`Matches.import_match`, one at a time. Pure: the caller supplies the file (anything that
+reads its lines again from a given line: `ExportFile`), the new seat token hashes and the
+import's own time.
 
 The export leaves out what is private on every surface: the dice seed (unless revealed) and
 the SHA-256 of seat tokens. An imported match gets fresh seat tokens; its seed is the one
 revealed in the file, or unknown (then the referee commits a fresh seed before any server
 roll: `POST .../dice/reveal`). Likewise its card seed (revealed when the match ended), or
 unknown: then its decks cannot be shuffled.
+
+Nothing holds the file: `read_export` reads it twice (the seeds it reveals, then `verify`),
+and `ExportReader.events` once more for each use, each line loaded and let go.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from itertools import islice
+from typing import Any, Protocol, runtime_checkable
 from uuid import UUID
 
 from pydantic import ValidationError
@@ -20,67 +28,141 @@ from domain import events as ev
 from domain import json_input
 from domain.dice import commitment
 from domain.errors import InvalidAction
-from domain.integrity import content_hash, verify
-from domain.rulesets import get_ruleset
+from domain.integrity import content_hash, revealed_seeds, verify
+from domain.rulesets import Ruleset, get_ruleset
 
 UNKNOWN_SEED = ""  # the dice seed of an imported match whose seed was never revealed
 IMPORTED_TOKEN = "imported"  # a seat token hash no token can have (not a SHA-256)
+# (ours) The window an imported event's timestamp must fall in: not before battlelog's
+# earliest plausible date, and not after the import's own time plus a little clock skew
+# between the instance that exported and this one. A timestamp outside it would poison every
+# reader that does arithmetic with it (the game clock's flag moment, the catalogue, ...).
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+SKEW = timedelta(minutes=5)
 
 
 def refused(detail: str) -> InvalidAction:
     return InvalidAction(detail, rule="core-import")
 
 
-def read_export(lines: Iterable[str], token_hashes: dict[str, str]
-                ) -> tuple[UUID, list[ev.Event]]:
-    """The match id and the events of a complete (referee's) export, each checked: the file
-    verifies, every line is an event that loads and hashes as exported."""
-    text = list(lines)
-    report = verify(text)
+@runtime_checkable
+class ExportFile(Protocol):
+    def lines(self, start: int = 1) -> Iterator[str]:
+        """The file's lines from line `start` on (1: the header), each with its newline."""
+        ...
+
+
+class ListedExport:
+    """An export whose lines are held already (a test's, a bench's)."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = list(lines)
+
+    def lines(self, start: int = 1) -> Iterator[str]:
+        return islice(self._lines, start - 1, None)
+
+
+@dataclass(frozen=True)
+class ExportReader:
+    """A referee's export that verified: its events, loaded again at each reading."""
+
+    file: ExportFile
+    match_id: UUID
+    revealed: dict[str, str]  # seed by the commitment it opens, as the file reveals them
+    token_hashes: dict[str, str]
+
+    def events(self, start: int = 1) -> Iterator[ev.Event]:
+        """The events from version `start` on, each loaded and checked as exported."""
+        for number, line in enumerate(self.file.lines(start + 1), start=start + 1):
+            yield _event(number, json_input.loads(line), self.match_id, self.revealed,
+                         self.token_hashes)
+
+
+def read_export(file: ExportFile, token_hashes: dict[str, str]) -> ExportReader:
+    """A complete (referee's) export that verifies, ready to be read event by event: the
+    file is read through twice (what it reveals; then `verify`), one line at a time."""
+    revealed = revealed_seeds(file.lines())
+    report = verify(file.lines(), revealed)
     if not report.ok:
         raise refused(f"the file does not verify: {report.problems[0]}")
-    header = json_input.loads(text[0])
+    header = json_input.loads(next(file.lines()))
     try:
         match_id = UUID(str(header.get("match_id")))
     except ValueError:
         raise refused("line 1: no match id in the header") from None
-    bodies = [json_input.loads(line) for line in text[1:]]
-    revealed = {body["dice_commitment"]: body["seed"] for body in bodies
-                if body.get("type") == "DiceSeedRevealed"}
-    revealed.update({body["card_commitment"]: body["card_seed"] for body in bodies
-                     if body.get("type") == "DiceSeedRevealed" and body.get("card_seed")})
-    events = []
-    for number, body in enumerate(bodies, start=2):
-        events.append(_event(number, body, match_id, revealed, token_hashes))
-    diverged = divergence(events)
-    if diverged is not None:
-        raise refused(diverged)
-    return match_id, events
+    return ExportReader(file, match_id, revealed, token_hashes)
 
 
-def divergence(events: list[ev.Event]) -> str | None:
-    """Where a log stops fitting the rules this battlelog has: the match pins its ruleset
-    and version (`MatchCreated`); every step the turn marker stood on must still exist. The
-    first divergence, with its line, event and rule; None if the log fits."""
-    created = events[0]
-    assert isinstance(created, ev.MatchCreated)
-    try:
-        ruleset = get_ruleset(created.ruleset, created.options)
-        ruleset.sides.check(len(created.sides), ruleset.title)
-    except InvalidAction as error:
-        return f"line 2: event 1 (MatchCreated): {error.detail}"
-    played = f"played under {created.ruleset} v{created.ruleset_version}"
+def checked(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
+    """`events` (from `MatchCreated`), each checked as it passes: `fitting`, then `timely`."""
+    return timely(fitting(events), now)
+
+
+def timely(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
+    """`events`, refused at the first whose timestamp is not a moment every reader can use:
+    it has a time zone, falls from EARLIEST to the import's time `now` plus SKEW, and is not
+    before the event before it. The refusal names its line and event."""
+    latest = now + SKEW
+    previous = EARLIEST
     for event in events:
+        moment = event.timestamp
+        if moment.utcoffset() is None:
+            raise refused(f"{_where(event)}: its timestamp has no time zone")
+        if not EARLIEST <= moment <= latest:
+            raise refused(f"{_where(event)}: its timestamp {moment.isoformat()} is outside "
+                          f"{EARLIEST.date()} to the import's time plus {SKEW}")
+        if moment < previous:
+            raise refused(f"{_where(event)}: its timestamp {moment.isoformat()} is before "
+                          f"the event before it ({previous.isoformat()})")
+        previous = moment
+        yield event
+
+
+def fitting(events: Iterable[ev.Event]) -> Iterator[ev.Event]:
+    """`events` (from `MatchCreated`), refused at the first where the log stops fitting the
+    rules this battlelog has: the match pins its ruleset and version (`MatchCreated`); every
+    step the turn marker stood on must still exist. The refusal names the line, event and
+    rule."""
+    ruleset: Ruleset | None = None
+    played = ""
+    for event in events:
+        if ruleset is None:
+            if not isinstance(event, ev.MatchCreated):
+                raise refused(f"{_where(event)}: a match starts with MatchCreated")
+            try:
+                ruleset = get_ruleset(event.ruleset, event.options)
+                ruleset.sides.check(len(event.sides), ruleset.title)
+            except InvalidAction as error:
+                raise refused(f"{_where(event)}: {error.detail}") from None
+            played = f"played under {event.ruleset} v{event.ruleset_version}"
         marker = getattr(event, "marker", None)
-        if marker is None:
-            continue
-        try:
-            ruleset.sequence.step(marker.step)
-        except KeyError:
-            return (f"line {event.version + 1}: event {event.version} ({event.type_name()}): "
-                    f"{ruleset.title} v{ruleset.version} has no step '{marker.step}' "
-                    f"({played}; rule {event.rule or 'core-sequence'})")
+        if marker is not None and not _has_step(ruleset, marker.step):
+            raise refused(f"{_where(event)}: {ruleset.title} v{ruleset.version} has no step "
+                          f"'{marker.step}' ({played}; rule {event.rule or 'core-sequence'})")
+        yield event
+
+
+def divergence(events: Iterable[ev.Event]) -> str | None:
+    """Where a log stops fitting the rules this battlelog has (`fitting`); None if it fits."""
+    try:
+        for _ in fitting(events):
+            pass
+    except InvalidAction as error:
+        return error.detail
     return None
+
+
+def _where(event: ev.Event) -> str:
+    version = event.originator_version
+    return f"line {version + 1}: event {version} ({event.type_name()})"
+
+
+def _has_step(ruleset: Ruleset, step: str) -> bool:
+    try:
+        ruleset.sequence.step(step)
+    except KeyError:
+        return False
+    return True
 
 
 def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str, str],
