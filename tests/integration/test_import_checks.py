@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 from test_hostile_input import _import
 
-from api.imports import ImportFile
+from api.imports import ImportFile, SpilledFrames
 from domain import copies
 from domain import events as ev
 from domain.application import Matches
@@ -29,7 +29,8 @@ FAR_FUTURE = "9999-12-31T23:59:59.500000Z"  # as an event writes it (the issue's
 def exported(m: Played) -> list[str]:
     r = m.client.get(f"/api/matches/{m.match}/export", headers=m.auth("referee"))
     assert r.status_code == 200, r.text
-    return r.text.splitlines(keepends=True)
+    text: str = r.text
+    return text.splitlines(keepends=True)
 
 
 def rechained(lines: list[str], change: Callable[[int, dict[str, Any]], None],
@@ -212,3 +213,37 @@ def rechained_tail(lines: list[str], at: int, body: dict[str, Any]) -> list[str]
     header["chain_head"] = prev
     header["hash"] = content_hash(header)
     return [canonical(header) + "\n", *out[1:]]
+
+
+def test_an_undo_back_past_a_checkpoint_replays_from_the_file(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay keeps no event: an undo to a version before the interval being replayed
+    is served by the nearest checkpoint frame and the file read again from there."""
+    m = Played(client, scenario("atomic-africa-demo"))
+    for i in range(12):
+        m.act("referee", type="place_marker", kind="suppression", unit_id="ml1")
+        m.act("referee", type="add_note", text=f"note {i}")
+    to = m.get("")["version"] - 17
+    assert client.post(f"/api/matches/{m.match}/undo", json={"to": to},
+                       headers=m.auth("referee")).status_code == 201
+    assert client.post(f"/api/matches/{m.match}/redo", json={},
+                       headers=m.auth("referee")).status_code == 201
+    m.act("referee", type="add_note", text="after")
+    m.act("referee", type="end_match", winner="red")  # the seeds revealed: the same decks
+    matches: Matches = client.app.state.matches  # type: ignore[attr-defined]
+    monkeypatch.setattr(matches, "checkpoint_interval", 5)  # the undo crosses three
+    read: list[int] = []
+    frame_at = SpilledFrames.__getitem__
+
+    def reading(self: SpilledFrames, version: int) -> Any:
+        read.append(version)
+        return frame_at(self, version)
+
+    monkeypatch.setattr(SpilledFrames, "__getitem__", reading)
+    forged = uuid4()
+    made = _import(client, rechained(exported(m), lambda _, e: None, forged), "10.25.0.5")
+    assert made.status == 201, made.body
+    referee = {"Authorization": f"Bearer {made.json()['tokens']['referee']}"}
+    board = client.get(f"/api/matches/{forged}/board", headers=referee)
+    assert board.json() == m.get("/board")
+    assert read and min(read) <= to  # a checkpoint before the undo's target, read back
