@@ -7,7 +7,10 @@ figure beside its anchor measured in the same run:
     probe asks /api/health/live every 50 ms: the server's RSS growth (VmHWM during the
     import less VmRSS before it, from /proc) and the slowest health answer. Anchors: the
     server's idle RSS, and the slowest of the same probes just before the import.
-    Targets: growth <= 64 MiB; health answers within 250 ms.
+    Targets: growth <= 64 MiB; health answers within 250 ms. Then a valid export of the
+    same size, posted likewise (the server's child imports it), and imported again by
+    `battlelog import` in a process of its own: that process's peak RSS (VmHWM) beside
+    the same process's peak for a tiny export. Target: under 128 MiB.
 (2) flood: one address creates matches as fast as it can (60 tries) while another, a normal
     user, creates ten amid it. Anchor: the quota (30 a minute per address). Targets: the
     flood meets 429s (each with Retry-After); none of the user's ten is refused.
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -43,6 +47,8 @@ MiB = 1024 * 1024
 QUOTA = 30  # the default BATTLELOG_CREATE_RATE, 30/minute
 HEALTH_TARGET_S = 0.250
 GROWTH_TARGET_MIB = 64
+CHILD_TARGET_MIB = 128  # a valid 20 MiB import's own process, at its peak
+ROOT = Path(__file__).resolve().parent.parent
 SIDES = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
 # `battlelog serve` as it ships (an empty variable is the default; bench/run.py turns the
 # creation quota off for the load benches).
@@ -143,11 +149,47 @@ def children_peak_kib(pid: int) -> int:
     return peak
 
 
-def valid_import_figures(server: http_load.Server, mib: float) -> dict[str, float]:
+# `battlelog import FILE --db DB`, then its own peak RSS (VmHWM, KiB) as the last line of
+# standard error. Not ru_maxrss: on Linux that counts the forked copy of the parent before
+# the exec, here the bench's own memory.
+CHILD = """import sys
+from api.cli import main
+code = main(["import", sys.argv[1], "--db", sys.argv[2]])
+with open("/proc/self/status") as status:
+    print(next(l.split()[1] for l in status if l.startswith("VmHWM:")), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def child_peak_kib(body: bytes, tmp: str) -> int:
+    """The peak RSS (VmHWM, KiB) of one `battlelog import` process importing `body` into a
+    fresh SQLite file: the same import, in a process of its own, that the server's child
+    runs past 1 MiB. It must succeed."""
+    path, db = Path(tmp) / "import.jsonl", Path(tmp) / f"import-{len(body)}.db"
+    path.write_bytes(body)
+    done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(db)], cwd=ROOT,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-500:]
+    return int(done.stderr.split()[-1])
+
+
+def child_peak_figures(body: bytes) -> dict[str, float]:
+    """The import's peak memory in a process of its own for the valid export `body`, beside
+    the same process's peak for a tiny export (its baseline: the interpreter, the code and
+    the store), measured in the same run. Target: under 128 MiB (streaming: a constant
+    plus the largest event, not the file)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tiny = child_peak_kib(valid_export(0.05), tmp)
+        large = child_peak_kib(body, tmp)
+    return {"child_mib": len(body) / MiB, "child_peak_mib": large / 1024,
+            "child_tiny_peak_mib": tiny / 1024}
+
+
+def valid_import_figures(server: http_load.Server, body: bytes) -> dict[str, float]:
     """The same for an export that verifies: every line is parsed, the match replayed and
-    stored. The application holds the match whole as it rebuilds it: past 1 MiB the server
-    has a child process import it (api/imports.py), whose peak RSS is sampled here."""
-    body = valid_export(mib)
+    stored. Past 1 MiB the server has a child process import it (api/imports.py), whose
+    peak RSS is sampled here."""
     before = server.rss_kib() / 1024
     child_peak = [0]
     done = threading.Event()
@@ -253,7 +295,9 @@ def measure(import_mib: int = 20, sockets: int = 48) -> dict[str, float]:
         server = http_load.start_server(str(Path(tmp) / "hostile.db"), DEFAULTS)
         try:
             figures = import_figures(server, import_mib)
-            figures.update(valid_import_figures(server, import_mib))
+            body = valid_export(import_mib)
+            figures.update(valid_import_figures(server, body))
+            figures.update(child_peak_figures(body))
             figures.update(flood_figures(server.url))
             figures.update(slowloris_figures(server.url, sockets))
         finally:
@@ -291,6 +335,12 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
           f"{f['hostile_valid_child_peak_mib']:.0f} MiB "
           f"({f['hostile_valid_child_peak_mib'] / f['hostile_valid_mib']:.0f}x the body)"),
          "hostile_valid_rss_growth_mib"),
+        (f"import of a valid {f['hostile_child_mib']:.0f} MiB export, its process's peak",
+         f"{f['hostile_child_peak_mib']:.0f} MiB",
+         (f"{f['hostile_child_peak_mib'] / f['hostile_child_tiny_peak_mib']:.2f}x the same "
+          f"process importing a tiny export ({f['hostile_child_tiny_peak_mib']:.0f} MiB); "
+          f"target {CHILD_TARGET_MIB} MiB (battlelog import, VmHWM)"),
+         "hostile_child_peak_mib"),
         ("health during that import, slowest", ms(f["hostile_valid_health_max_s"]),
          (f"{f['hostile_valid_health_max_s'] / f['hostile_idle_health_max_s']:.1f}x the "
           f"slowest when idle; p50 {ms(f['hostile_valid_health_p50_s'])}; target 250 ms"),
@@ -322,6 +372,11 @@ def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
          growth <= GROWTH_TARGET_MIB, f"{growth:.1f} MiB"),
         ("health answers within 250 ms during that import", health <= HEALTH_TARGET_S,
          ms(health)),
+        ((f"a valid {f['hostile_child_mib']:.0f} MiB import peaks under "
+         f"{CHILD_TARGET_MIB} MiB in its own process"),
+         f["hostile_child_peak_mib"] < CHILD_TARGET_MIB,
+         (f"{f['hostile_child_peak_mib']:.0f} MiB (a tiny one: "
+         f"{f['hostile_child_tiny_peak_mib']:.0f} MiB)")),
         ("health answers within 250 ms while a valid export is parsed and stored",
          f["hostile_valid_health_max_s"] <= HEALTH_TARGET_S, ms(f["hostile_valid_health_max_s"])),
         ("an anonymous flood gets 429s (with Retry-After), within the quota",

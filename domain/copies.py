@@ -41,7 +41,7 @@ from domain.state import MatchState
 from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
 from domain.usecases import MatchUseCases
 
-IMPORT_BATCH = 500  # events saved at once by an import (and a tenth as many checkpoints)
+IMPORT_BATCH = 500  # events saved at once by an import
 
 
 def _header(line: str | None) -> dict[str, Any]:
@@ -209,7 +209,7 @@ class MatchCopies(MatchUseCases):
                    head: Frame, tokens: dict[str, str]) -> Result:
         """Save an import that replayed: its events read once more, IMPORT_BATCH at a time
         (the first batch, with version 1, fails if another import of the same match won),
-        then its checkpoints; and remember it."""
+        each followed by its checkpoints; and remember it."""
         match_id = reader.match_id
         events = reader.events()
         first = list(islice(events, IMPORT_BATCH))
@@ -218,15 +218,27 @@ class MatchCopies(MatchUseCases):
         except IntegrityError:
             raise InvalidAction(f"match {match_id} is already here",
                                 rule="core-import") from None
-        while batch := list(islice(events, IMPORT_BATCH)):
-            self.save(*batch)
-        assert self.snapshots is not None
-        versions = iter(sorted(v for v in frames if v > 1))
-        while kept := list(islice(versions, IMPORT_BATCH // 10)):
-            self.snapshots.put([Checkpoint.of(match_id, frames[v], self.clock()) for v in kept])
+        checkpoints = sorted(v for v in frames if v > 1)
+        batch = first
+        while batch:
+            # Each batch's checkpoints right after it: a reader meanwhile (the catalogue)
+            # folds from one, not from the start of the match.
+            last = batch[-1].originator_version
+            self._checkpoints(match_id, frames, [v for v in checkpoints if v <= last])
+            checkpoints = [v for v in checkpoints if v > last]
+            batch = list(islice(events, IMPORT_BATCH))
+            if batch:
+                self.save(*batch)
         frame = replace(head, checkpoint=head.version)
         self._remember(match_id, frame)
         return Result(frame, first[:1], tokens=tokens)
+
+    def _checkpoints(self, match_id: UUID, frames: MutableMapping[int, Frame],
+                     versions: list[int]) -> None:
+        assert self.snapshots is not None
+        if versions:
+            self.snapshots.put([Checkpoint.of(match_id, frames[v], self.clock())
+                                for v in versions])
 
     def rule_dispute(self, match_id: UUID, dispute: int, *, ruling: str, order: str = "none",
                      to: int | None = None, actor: str = REFEREE,

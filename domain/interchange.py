@@ -99,11 +99,14 @@ def checked(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
 
 
 def timely(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
-    """`events`, refused at the first whose timestamp is not a moment every reader can use:
-    it has a time zone, falls from EARLIEST to the import's time `now` plus SKEW, and is not
-    before the event before it. The refusal names its line and event."""
+    """`events` (from `MatchCreated`), refused at the first whose timestamp is not a moment
+    every reader can use: it has a time zone, falls from EARLIEST to the import's time `now`
+    plus SKEW, and is not before the event before it. A fork's copied events keep their
+    times from its origin, before its own creation: they follow each other, and the events
+    after them follow both. The refusal names its line and event."""
     latest = now + SKEW
     previous = EARLIEST
+    created, copied = EARLIEST, 1  # the creation's moment; the last copied event's version
     for event in events:
         moment = event.timestamp
         if moment.utcoffset() is None:
@@ -115,6 +118,12 @@ def timely(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
             raise refused(f"{_where(event)}: its timestamp {moment.isoformat()} is before "
                           f"the event before it ({previous.isoformat()})")
         previous = moment
+        if isinstance(event, ev.MatchCreated):
+            created, copied = moment, 1 + (event.inherited_events or 0)
+            if copied > 1:
+                previous = EARLIEST  # the copied events: their times in the origin
+        if event.originator_version == copied:
+            previous = max(moment, created)
         yield event
 
 
