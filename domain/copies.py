@@ -3,6 +3,7 @@ import from an export, and the referee's ruling on a dispute (which may order a 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -42,6 +43,7 @@ from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
 from domain.usecases import MatchUseCases
 
 IMPORT_BATCH = 500  # events saved at once by an import
+READ_AGAIN = 4  # intervals of an import's events kept once read again for an undo
 
 
 def _header(line: str | None) -> dict[str, Any]:
@@ -162,7 +164,8 @@ class MatchCopies(MatchUseCases):
         once more and saved, IMPORT_BATCH events at a time. The replay's checkpoint frames
         go to `frames` (a disk-backed mapping from a caller that spools the file; a dict
         by default), and an undo to an earlier version re-reads the file from the nearest
-        checkpoint: what is held is a batch, a few frames, and the file's seeds."""
+        checkpoint (the last READ_AGAIN intervals so read are kept): what is held is a
+        batch, a few intervals of events and frames, and the file's seeds."""
         tokens: dict[str, str] = {}
         hashes: dict[str, str] = {}
         file = export if isinstance(export, ExportFile) else ListedExport(export)
@@ -190,11 +193,15 @@ class MatchCopies(MatchUseCases):
         if created is None:
             raise InvalidAction("line 1: the file holds no events", rule="core-import")
         frame = frames[1] = first_frame(cast(ev.MatchCreated, created))
+        read: OrderedDict[int, list[ev.Event]] = OrderedDict()  # a few intervals read again
 
         def state_at(k: int) -> MatchState:  # before the interval being folded
             base = frames[1 + (k - 1) // interval * interval]
-            return fold(base, islice(reader.events(base.version + 1), k - base.version),
-                        state_at).state
+            if base.version not in read:
+                read[base.version] = list(islice(reader.events(base.version + 1), interval))
+                if len(read) > READ_AGAIN:
+                    read.popitem(last=False)
+            return fold(base, read[base.version][:k - base.version], state_at).state
 
         while chunk := list(islice(events, interval)):
             try:
