@@ -26,6 +26,7 @@ from domain.history import Frame, fold
 from domain.use_results import Result
 
 CLOCK_TYPES = (cc.StartClock, cc.PauseClock, cc.ResumeClock, cc.AdjustClock)
+FOLD_CHUNK = 500  # events read at once when a clock is folded on (memory: one chunk)
 
 
 class ClockUseCases(MatchCopies):
@@ -46,9 +47,13 @@ class ClockUseCases(MatchCopies):
             known = self._clocks.get(match_id, (ClockFold(), None, 0))
         if known[2] > head.version:  # an older head than the one folded: start again
             known = (ClockFold(), None, 0)
-        if known[2] < head.version:
-            events = list(self.events_of(match_id, after=known[2], upto=head.version))
-            known = self._fold_on(match_id, known, events)
+        while known[2] < head.version:  # a chunk at a time: a long log is never held whole
+            events = list(self.events_of(match_id, after=known[2], upto=head.version,
+                                         limit=FOLD_CHUNK))
+            folded = self._fold_on(match_id, known, events)
+            if folded[2] == known[2]:  # nothing more to read (or a gap): as far as it goes
+                break
+            known = folded
         return known[0]
 
     def _fold_on(self, match_id: UUID, known: tuple[ClockFold, Frame | None, int],

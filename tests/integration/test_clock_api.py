@@ -236,3 +236,40 @@ def test_time_controls_at_creation_are_refused_whole(timed: TestClient, clock: A
     assert r.headers["content-type"].startswith("application/problem+json")
     after = timed.get("/api/matches", headers={"Authorization": "Bearer admin-token"}).json()
     assert after == before  # nothing created
+
+
+def test_a_process_folds_a_long_clock_a_chunk_at_a_time_to_the_same_clock(
+        matches: Matches, store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that first meets a long match (the flag watcher after an import) reads its
+    log in chunks, never whole, and works out the same clocks as the process that was there."""
+    from domain import clock_usecases
+    from domain.commands import AddNote
+
+    newcomer = Matches(env=store_env)
+    read: list[int] = []
+    events_of = newcomer.events_of
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        chunk = list(events_of(*args, **kwargs))
+        read.append(len(chunk))
+        return iter(chunk)
+
+    try:
+        with freeze_time(START) as clock:
+            match = matches.create_match(
+                scenarios.load("atomic-africa-demo")).events[0].originator_id
+            for n in range(2):  # read again once the start is found: fewer than a chunk
+                matches.act(match, AddNote(text=f"before the clock {n}"), actor="red")
+            matches.act(match, StartClock.model_validate(
+                {"controls": {"red": {"total": 600}, "blue": {"total": 600}}}))
+            for n in range(12):
+                clock.tick(timedelta(seconds=7))
+                matches.act(match, AddNote(text=f"on the clock {n}"), actor="blue")
+            monkeypatch.setattr(clock_usecases, "FOLD_CHUNK", 5, raising=False)
+            head = newcomer.head(match)
+            monkeypatch.setattr(newcomer, "events_of", counted)
+            assert newcomer.clock_of(match, head) == matches.clock_of(match)
+        assert read and max(read) <= 5
+        assert sum(read) >= head.version  # the whole log was read, in chunks
+    finally:
+        newcomer.close()
