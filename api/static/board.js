@@ -5,6 +5,7 @@
 // zoom.js's.
 
 import { h, s } from "./dom.js";
+import { layOut, screenOf } from "./layout.js";
 import { zoomable } from "./zoom.js";
 
 const SQRT3 = Math.sqrt(3);
@@ -28,6 +29,21 @@ export function shortName(name, max = 14) {
   return cut.length <= max ? cut : `${cut.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A counter's name in one line, or two when it has no badges and is long ("4e Ligne" over
+ *  "2nd battalion": cut at a comma, else between words near the middle). */
+export function nameLines(name, two) {
+  if (name.length <= 14 || !two) return [shortName(name)];
+  const comma = name.indexOf(", ");
+  const words = name.split(" ");
+  let cut = comma > 0 ? [name.slice(0, comma), name.slice(comma + 2)] : null;
+  if (!cut && words.length > 1) {
+    let first = words[0];
+    for (const word of words.slice(1, -1)) if (first.length + word.length < name.length / 2 + 2) first += ` ${word}`;
+    cut = [first, name.slice(first.length + 1)];
+  }
+  return cut ? cut.map((line) => shortName(line)) : [shortName(name)];
+}
+
 /** The letters of each marker kind on a mark: the first letter, two when two kinds share it. */
 function markerLetters(kinds) {
   const firsts = kinds.map((k) => k.slice(0, 1).toUpperCase());
@@ -39,8 +55,10 @@ function markerWords(kind, count) {
   return `${count} ${kind.replaceAll("_", " ")} marker${count === 1 ? "" : "s"}`;
 }
 
-/** A row of small badges, one per marker kind: "W2", its kind spelled out for the ear. */
-function badges(markers, cx, cy, font, letters) {
+/** A row of small badges, one per marker kind: "W2", its kind spelled out in its tooltip. A
+ *  location's badges are images named in words; a counter's are part of the counter, whose
+ *  name says them ("… W2 …, 2 wound markers"). */
+function badges(markers, cx, cy, font, letters, named = false) {
   const entries = Object.entries(markers || {}).filter(([, n]) => n);
   if (!entries.length) return null;
   const widths = entries.map(([k, n]) => (`${letters[k]}${n}`.length * 0.62 + 0.7) * font);
@@ -49,8 +67,8 @@ function badges(markers, cx, cy, font, letters) {
   return s("g", { class: "badges" }, entries.map(([kind, n], i) => {
     const w = widths[i];
     const words = markerWords(kind, n);
-    const g = s("g", { class: "badge", "data-kind": kind, "aria-label": words },
-      s("title", {}, words),
+    const g = s("g", { class: "badge", "data-kind": kind, ...(named ? { role: "img", "aria-label": words } : {}) },
+      s("title", named ? {} : { "aria-hidden": "true" }, words),
       s("rect", { x, y: cy - font * 0.65, width: w, height: font * 1.3, rx: font * 0.3 }),
       s("text", { x: x + w / 2, y: cy, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central" }, `${letters[kind]}${n}`));
     x += w + gap;
@@ -58,14 +76,20 @@ function badges(markers, cx, cy, font, letters) {
   }));
 }
 
-function unitLabel(unit, names, cities) {
+/** What a unit's counter is called: first what it shows (its short name and its badges, so
+ *  a player who says what they see names it), then its whole name, side, markers and place. */
+function unitLabel(unit, shown, ctx) {
   const hex = unit.position?.hex;
-  const city = hex && cities[hex]?.name;
+  const city = hex && ctx.cities[hex]?.name;
   const where = hex ? (city ? `in ${city}, hex ${hex}` : `hex ${hex}`)
     : unit.position?.box ? `${unit.position.box} box`
       : unit.position ? `at ${unit.position.x}, ${unit.position.y}` : "not placed";
-  const markers = Object.entries(unit.markers || {}).filter(([, n]) => n).map(([k, n]) => markerWords(k, n));
-  return [`${unit.name} (${names[unit.side] || unit.side})`, ...markers, where].join(", ");
+  const entries = Object.entries(unit.markers || {}).filter(([, n]) => n);
+  const letters = (text) => text.replace(/[^\p{L}\p{N}]+/gu, "");
+  const same = letters(shown) === letters(unit.name);
+  const seen = [same ? unit.name : shown, ...entries.map(([k, n]) => `${ctx.letters[k]}${n}`)].join(" ");
+  const whole = `${seen}${same ? "" : `: ${unit.name}`} (${ctx.names[unit.side] || unit.side})`;
+  return [whole, ...entries.map(([k, n]) => markerWords(k, n)), where].join(", ");
 }
 
 /** A unit's counter: a box in its side's colour with its short name and its marker badges.
@@ -73,13 +97,12 @@ function unitLabel(unit, names, cities) {
 function unitMark(unit, box, colour, ctx) {
   const { opts } = ctx;
   const selected = opts.selected === unit.id;
-  const label = unitLabel(unit, ctx.names, ctx.cities);
   const kinds = Object.keys(unit.markers || {}).filter((k) => unit.markers[k]);
-  const font = box.h * 0.3;
+  const lines = nameLines(unit.name, !kinds.length);
+  const font = box.h * (lines.length > 1 ? 0.27 : 0.3);
   const cx = box.x + box.w / 2;
-  const nameY = box.y + box.h * (kinds.length ? 0.32 : 0.5);
-  const name = shortName(unit.name);
-  const fits = name.length * 0.56 * font <= box.w * 0.92;
+  const tops = lines.length > 1 ? [0.3, 0.7] : [kinds.length ? 0.32 : 0.5];
+  const label = unitLabel(unit, lines.join(" "), ctx);
   return s("g", {
     class: `unit${selected ? " selected" : ""}${unit.computed?.must_split ? " warn" : ""}`,
     role: "button", tabindex: 0, "aria-label": label, "aria-pressed": selected ? "true" : "false",
@@ -87,49 +110,47 @@ function unitMark(unit, box, colour, ctx) {
     onclick: (event) => { event.stopPropagation(); opts.onSelect?.(unit.id); },
     onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); opts.onSelect?.(unit.id); } },
   },
-  s("title", {}, label),
+  s("title", { "aria-hidden": "true" }, label),
   selected ? s("rect", { class: "ring", x: box.x - box.h * 0.12, y: box.y - box.h * 0.12, width: box.w + box.h * 0.24, height: box.h * 1.24, rx: box.h * 0.22 }) : null,
   s("rect", { class: "counter", x: box.x, y: box.y, width: box.w, height: box.h, rx: box.h * 0.14, fill: colour }),
-  s("text", { class: "unit-name", x: cx, y: nameY, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
-    ...(fits ? {} : { textLength: box.w * 0.92, lengthAdjust: "spacingAndGlyphs" }) }, name),
+  lines.map((line, i) => s("text", { class: "unit-name", x: cx, y: box.y + box.h * tops[i], "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
+    ...(line.length * 0.56 * font <= box.w * 0.92 ? {} : { textLength: box.w * 0.92, lengthAdjust: "spacingAndGlyphs" }) }, line)),
   badges(unit.markers, cx, box.y + box.h * 0.72, box.h * 0.28, ctx.letters));
 }
 
-/** Units on one spot fan out: two rows, as many columns as they need, centred on the spot. */
-function fanOut(count, index, cx, cy, w, hgt) {
-  const rows = Math.min(count, 2);
-  const cols = Math.ceil(count / rows);
-  const gap = hgt * 0.1;
-  const col = Math.floor(index / rows);
-  const row = index % rows;
-  const left = cx - (cols * w + (cols - 1) * gap) / 2;
-  const top = cy - (rows * hgt + (rows - 1) * gap) / 2;
-  return { x: left + col * (w + gap), y: top + row * (hgt + gap), w, h: hgt };
+/** The counters of the units, laid out by layout.js: at least MIN_PX tall on the screen at
+ *  every zoom (laid out again as the zoom changes, so zooming in brings each counter nearer
+ *  its spot instead of making it bigger), none covering another; a counter moved off its
+ *  spot is tied to it by a thin line and a dot in its side's colour. The selected one is
+ *  drawn last (on top). Sets `ctx.fit`, the view that shows them all at zoom 1, `ctx.focus`,
+ *  where "+" zooms to (the selected unit, else the middle of the units), and `ctx.draw(zoom)`. */
+function placeMarks(units, spotOf, centreOf, natural, base, colours, ctx) {
+  const layer = s("g", { class: "marks" });
+  const whole = layOut(units, spotOf, centreOf, natural, base, ctx.screen);
+  ctx.fit = whole.fit;
+  ctx.draw = (zoom) => {
+    const { boxes } = zoom === 1 ? whole
+      : layOut(units, spotOf, centreOf, natural, whole.fit, { w: ctx.screen.w * zoom, h: ctx.screen.h * zoom }, false);
+    boxes.sort((a, b) => (a.u.id === ctx.opts.selected) - (b.u.id === ctx.opts.selected));
+    const chosen = boxes.filter(({ u }) => u.id === ctx.opts.selected);
+    if (boxes.length) Object.assign(ctx.focus, { at: middle(chosen.length ? chosen : boxes), selected: chosen.length > 0 });
+    const moved = boxes.filter(({ box }) => Math.hypot(box.x + box.w / 2 - box.sx, box.y + box.h / 2 - box.sy) > box.h * 0.3);
+    layer.replaceChildren(...(moved.length ? [s("g", { class: "ties", "aria-hidden": "true" }, moved.map(({ u, box }) => {
+      const colour = colours[u.side] || NEUTRAL;
+      return [s("line", { x1: box.sx, y1: box.sy, x2: box.x + box.w / 2, y2: box.y + box.h / 2, stroke: colour }),
+        s("circle", { cx: box.sx, cy: box.sy, r: box.h * 0.12, fill: colour })];
+    }))] : []), ...boxes.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx)));
+  };
+  ctx.focus = { at: null, selected: false };
+  ctx.draw(1);
+  return layer;
 }
 
-/** The marks of units grouped by spot, the selected one drawn last (on top). */
-function placeMarks(units, spotOf, centreOf, size, colours, ctx) {
-  const spots = new Map();
-  for (const u of units) {
-    const key = spotOf(u);
-    if (!spots.has(key)) spots.set(key, []);
-    spots.get(key).push(u);
-  }
-  const marks = [];
-  for (const [key, here] of spots) {
-    const [cx, cy] = centreOf(key, here[0]);
-    here.forEach((u, i) => marks.push({ u, box: fanOut(here.length, i, cx, cy, size.w, size.h) }));
-  }
-  marks.sort((a, b) => (a.u.id === ctx.opts.selected) - (b.u.id === ctx.opts.selected));
-  // where "+" zooms to: the selected unit, else the middle of all the units
-  const middle = (list) => {
-    const xs = list.flatMap(({ box }) => [box.x, box.x + box.w]);
-    const ys = list.flatMap(({ box }) => [box.y, box.y + box.h]);
-    return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
-  };
-  const chosen = marks.filter(({ u }) => u.id === ctx.opts.selected);
-  if (marks.length) [ctx.focus, ctx.focusSelected] = [middle(chosen.length ? chosen : marks), chosen.length > 0];
-  return marks.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx));
+/** The middle of the boxes of some units. */
+function middle(list) {
+  const xs = list.flatMap(({ box }) => [box.x, box.x + box.w]);
+  const ys = list.flatMap(({ box }) => [box.y, box.y + box.h]);
+  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
 }
 
 function svgPoint(svg, event) {
@@ -143,7 +164,8 @@ function tableMap(units, colours, ctx) {
   const placed = units.filter((u) => u.position && u.position.x !== null && u.position.x !== undefined);
   const width = Math.max(48, ...placed.map((u) => Math.ceil(u.position.x) + 6));
   const height = Math.max(32, ...placed.map((u) => Math.ceil(u.position.y) + 6));
-  // a counter as tall as 0.4 of the closest distance between two spots (0.4 to 2.4 inches)
+  // a counter as tall as 0.45 of the closest distance between two spots (0.4 to 2.4 inches)
+  // when the screen has room for it (layout.js makes it bigger when not)
   const points = [...new Set(placed.map((u) => `${u.position.x},${u.position.y}`))].map((p) => p.split(",").map(Number));
   let closest = Infinity;
   for (let i = 0; i < points.length; i++) {
@@ -153,14 +175,15 @@ function tableMap(units, colours, ctx) {
   const grid = [];
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
+  const marks = placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
+    { w: tall * 2.2, h: tall }, around(points, width, height), colours, ctx);
   const svg = s("svg", {
     class: "map table", role: "group", tabindex: 0,
     "aria-label": `The table, ${width} by ${height} inches, ${placed.length} units. Drag to move the view; plus and minus keys zoom.`,
   },
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
-  placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
-    { w: tall * 2.2, h: tall }, colours, ctx));
+  marks);
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -168,7 +191,19 @@ function tableMap(units, colours, ctx) {
       ctx.opts.onPlace({ x: Math.round(p.x * 2) / 2, y: Math.round(p.y * 2) / 2 });
     });
   }
-  return { svg, fit: [-1, -1, width + 2, height + 2], kind: "table" };
+  return { svg, fit: ctx.fit || [-1, -1, width + 2, height + 2], kind: "table" };
+}
+
+/** The part of the table the units stand on, 3 inches around them, at least 12 by 8 inches
+ *  (the whole table when none is on it). */
+function around(points, width, height) {
+  if (!points.length) return [-1, -1, width + 2, height + 2];
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  const w = Math.max(12, Math.max(...xs) - Math.min(...xs) + 6);
+  const hgt = Math.max(8, Math.max(...ys) - Math.min(...ys) + 6);
+  return [cx - w / 2, cy - hgt / 2, w, hgt];
 }
 
 function hexCentre(col, row) {
@@ -224,7 +259,7 @@ function hexMap(board, colours, ctx) {
         city ? s("title", {}, `${cityWords} (hex ${id})`) : null,
         s("polygon", { points: hexPoints(x, y) }),
         city && owner ? s("polygon", { class: "held", points: hexPoints(x, y), style: `fill:${colours[owner] || NEUTRAL}` }) : null,
-        here ? badges(here, x, y + 0.62, 0.2, ctx.letters) : null));
+        here ? badges(here, x, y + 0.62, 0.2, ctx.letters, true) : null));
       // names and numbers go above every hex (and its units), so none is hidden under a counter
       labels.push(city
         ? s("g", { class: "city-label", "aria-hidden": "true" },
@@ -233,8 +268,10 @@ function hexMap(board, colours, ctx) {
         : s("text", { class: "hex-id", x, y: y - 0.62, "font-size": 0.2, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" }, id));
     }
   }
+  const pad = 0.3;
+  const drawn = [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad];
   const marks = placeMarks(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)).map((v, i) => v + (i ? 0.08 : 0)),
-    { w: 1.6, h: 0.64 }, colours, ctx);
+    { w: 1.6, h: 0.64 }, drawn, colours, ctx);
   const cities = Object.values(ctx.cities);
   const svg = s("svg", {
     class: "map hexes", role: "group", tabindex: 0,
@@ -247,8 +284,7 @@ function hexMap(board, colours, ctx) {
       if (cell) ctx.opts.onPlace({ hex: cell.dataset.hex });
     });
   }
-  const pad = 0.3;
-  return { svg, fit: [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad], kind: "hexes" };
+  return { svg, fit: ctx.fit || drawn, kind: "hexes" };
 }
 
 /** A line under the map: its cities and who holds them, and what the marker letters mean. */
@@ -268,11 +304,12 @@ export function renderMap(board, sides, opts) {
   const cities = Object.fromEntries((board.map?.cities || []).map((c) => [c.hex, c]));
   const kinds = new Set([...board.units.flatMap((u) => Object.keys(u.markers || {}).filter((k) => u.markers[k])),
     ...Object.values(board.location_markers || {}).flatMap((m) => Object.keys(m))]);
-  const ctx = { opts: opts || {}, names: sideNames(sides), cities, letters: markerLetters([...kinds].sort()) };
+  const ctx = { opts: opts || {}, names: sideNames(sides), cities, letters: markerLetters([...kinds].sort()),
+    screen: screenOf(document.querySelector("#board")) };
   const hexGame = Boolean(board.map) || board.units.some((u) => HEX_ID.test(u.position?.hex || ""));
   const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
-  const focus = ctx.focus ? { at: ctx.focus, selected: ctx.focusSelected } : null;
-  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`, focus);
+  const focus = ctx.focus?.at ? ctx.focus : null;
+  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`, focus, ctx.draw);
   return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx));
 }
 

@@ -15,8 +15,8 @@ export function renderBoard(table) {
     },
     onPlace: table.placing ? (to) => table.placing.place(to) : null,
   };
-  const boxed = table.board.units.filter((u) => u.position?.box || !u.position || (u.position.hex && !/^\d{4}$/.test(u.position.hex)));
-  const out = [renderMap(table.board, table.match.sides, opts)];
+  const boxed = table.board.units.filter((u) => !onTheMap(u));
+  const out = [renderMap(table.board, table.match.sides, opts), unitPicks(table)];
   if (table.placing) out.unshift(h("p", { class: "prompt" }, table.placing.prompt,
     h("button", { type: "button", class: "secondary", onclick: () => { table.placing = null; table.render(); } }, "Cancel")));
   if (boxed.length) out.push(h("p", { class: "hint" }, "Off the map: ", boxed.map((u) => `${u.name} (${u.position?.box || u.position?.hex || "not placed"})`).join("; ")));
@@ -29,6 +29,31 @@ export function renderBoard(table) {
     out.push(h("p", { class: "hint" }, cardsLine(cards, table.sideName(cards.side))));
   }
   return out;
+}
+
+/** A unit drawn on the map: at a point of the table or on a hex (not in a box, not placed). */
+const onTheMap = (u) => Boolean(u.position) && ((u.position.x !== null && u.position.x !== undefined) || /^\d{4}$/.test(u.position.hex || ""));
+
+/** Under the map, every unit on it by name, side by side: a tap selects it on the map (and
+ *  brings its counter into view), a second tap unselects it. */
+function unitPicks(table) {
+  const onMap = table.board.units.filter(onTheMap);
+  if (!onMap.length) return null;
+  const colours = sideColours(table.match.sides);
+  const pick = (u) => h("button", {
+    type: "button", class: `unit-pick${table.selected === u.id ? " selected" : ""}`, "data-unit": u.id,
+    "aria-pressed": table.selected === u.id ? "true" : "false", style: `border-left-color:${colours[u.side]}`,
+    onclick: () => {
+      table.selected = table.selected === u.id ? null : u.id;
+      table.render();
+      $(`#board svg.map g.unit[data-unit="${CSS.escape(u.id)}"]`)?.scrollIntoView({ block: "nearest" });
+    },
+  }, u.name);
+  return h("div", { class: "unit-picks", role: "group", "aria-label": "Units on the map" },
+    table.match.sides.map((side) => {
+      const mine = onMap.filter((u) => u.side === side.id);
+      return mine.length ? h("div", { class: "unit-picks-side" }, h("p", { class: "side-name" }, side.name), h("div", { class: "row" }, mine.map(pick))) : null;
+    }));
 }
 
 export function renderUnits(table) {

@@ -41,13 +41,23 @@ function clamp(fit, view) {
 }
 
 /** Make `svg` zoom and pan within `fit` (its whole-map viewBox); `key` names its view,
- *  `focus` ({at, selected}) is where "+" zooms to. Returns the tool buttons. */
-export function zoomable(svg, fit, key, focus) {
+ *  `focus` ({at, selected}) is where "+" zooms to, `redraw(zoom)` lays the map's counters
+ *  out again for a new zoom (at most once per half step, a pinch does not redraw for every
+ *  pixel), after which a selected unit out of the view is brought into it. Returns the tool
+ *  buttons. */
+export function zoomable(svg, fit, key, focus, redraw) {
   const view = views.get(key) || { zoom: 1, cx: 0, cy: 0, down: new Map(), start: null, moved: false };
   views.set(key, view);
   const buttons = {};
+  let drawn = 1;  // the zoom the counters are laid out for
   const apply = () => {
     clamp(fit, view);
+    const level = 2 ** (Math.round(Math.log2(view.zoom) * 2) / 2);
+    if (redraw && level !== drawn) {
+      drawn = level;
+      redraw(level);
+      follow();
+    }
     svg.setAttribute("viewBox", viewBox(fit, view).map((v) => +v.toFixed(3)).join(" "));
     svg.classList.toggle("zoomed", view.zoom > 1);
     if (buttons.out) {
@@ -55,6 +65,13 @@ export function zoomable(svg, fit, key, focus) {
       buttons.fit.disabled = view.zoom <= 1;
       buttons.in.disabled = view.zoom >= MAX_ZOOM;
     }
+  };
+  /** A unit selected (on the map or in the list under it) out of the zoomed view comes into it. */
+  const follow = () => {
+    if (!focus?.selected || view.zoom <= 1) return;
+    const [x, y, w, hgt] = viewBox(fit, view);
+    const [fx, fy] = focus.at;
+    if (fx < x || fx > x + w || fy < y || fy > y + hgt) [view.cx, view.cy] = focus.at;
   };
   /** Zoom in on the map point `focus` (the selected unit, else the units): it comes to the
    *  middle of the view when the whole map is shown or when it is selected. */
@@ -157,6 +174,7 @@ export function zoomable(svg, fit, key, focus) {
     tool("out", "Zoom out", "−", () => zoomAt(view.zoom / ZOOM_STEP)),
     tool("fit", "Fit the whole map", "Fit", () => { view.zoom = 1; apply(); }),
     h("span", { class: "map-help" }, "Drag to move, pinch or + to zoom. Tap a unit to select it."));
+  follow();
   apply();
   return tools;
 }
