@@ -6,6 +6,8 @@ typed them; each renderer quotes every one of them for its format (`projections.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html as escape
 import textwrap
 from collections import defaultdict
@@ -107,8 +109,12 @@ def build(events: Iterable[ev.Event], viewer: str = "") -> Report:
 # ---- charts -------------------------------------------------------------------------------
 
 Quote = Callable[[str], str]  # the quoting of the format (Markdown or HTML) for a player's text
-W, H, PAD = 520, 220, 40
-LEGEND_FONT, LEGEND_LINE, LEGEND_CHARS = 14, 17, 52  # a line of the legend: whole words
+# 360 px wide: drawn at its own size on a phone (a wider chart shrank its 14 px labels to 9)
+W, H, PAD = 360, 230, 44
+TITLE_FONT, AXIS_FONT = 16, 14
+LEGEND_FONT, LEGEND_LINE, LEGEND_CHARS = 14, 17, 34  # a line of the legend: whole words
+DASHES = ["", "9 4", "2 4", "12 4 2 4"]  # each side's line its own stroke, not colour alone
+DODGE = 4  # px between the lines of sides on the same value at a turn (none hides another)
 
 
 def legend(names: list[tuple[str, str, str]], top: float, q: Quote) -> tuple[list[str], float]:
@@ -116,13 +122,13 @@ def legend(names: list[tuple[str, str, str]], top: float, q: Quote) -> tuple[lis
     over as many lines as it needs, each line quoted with `q` (in Markdown, the SVG's text is
     Markdown too). `names`: (side id, name, colour). Returns the parts and their height."""
     parts, y = [], top
-    for side, name, colour in names:
+    for k, (side, name, colour) in enumerate(names):
         lines = textwrap.wrap(one_line(name), LEGEND_CHARS, break_long_words=True) or [""]
         spans = "".join(f'<tspan x="{PAD + 26}" dy="{0 if i == 0 else LEGEND_LINE}">'
                         f"{q(line)}</tspan>" for i, line in enumerate(lines))
         parts.append(f'<g data-side="{escape.escape(one_line(side))}">'
                      f'<line x1="{PAD}" y1="{y - 4}" x2="{PAD + 20}" y2="{y - 4}" '
-                     f'stroke="{colour}" stroke-width="3"/>'
+                     f'stroke="{colour}" stroke-width="3"{dash(k)}/>'
                      f'<text x="{PAD + 26}" y="{y}" font-size="{LEGEND_FONT}" fill="{colour}">'
                      f"{spans}</text></g>")
         y += LEGEND_LINE * len(lines) + 4
@@ -154,27 +160,51 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str],
              f'<rect width="{W}" height="{full:.0f}" fill="#ffffff"/>',
              f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>',
              f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#333"/>',
-             (f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">'
+             (f'<text x="{PAD}" y="{PAD - 18}" font-size="{TITLE_FONT}" fill="#111">'
              f"{escape.escape(title)}</text>"),
-             (f'<text x="{PAD - 6}" y="{y(high) + 4:.1f}" font-size="10" text-anchor="end" '
-             f'fill="#333">{high}</text>'),
-             (f'<text x="{PAD - 6}" y="{y(low) + 4:.1f}" font-size="10" text-anchor="end" '
-             f'fill="#333">{low}</text>')]
-    for i in range(n):
-        parts.append(f'<text x="{x(i):.1f}" y="{H - PAD + 14}" font-size="10" '
+             (f'<text x="{PAD - 6}" y="{y(high) + 5:.1f}" font-size="{AXIS_FONT}" '
+             f'text-anchor="end" fill="#333">{high}</text>'),
+             (f'<text x="{PAD - 6}" y="{y(low) + 5:.1f}" font-size="{AXIS_FONT}" '
+             f'text-anchor="end" fill="#333">{low}</text>')]
+    every = -(-n // 8)  # at most 8 turn numbers under the axis, so none runs into another
+    for i in range(0, n, every):
+        parts.append(f'<text x="{x(i):.1f}" y="{H - PAD + 18}" font-size="{AXIS_FONT}" '
                      f'text-anchor="middle" fill="#333">{i + 1}</text>')
-    parts.append(f'<text x="{W / 2:.0f}" y="{H - 12}" font-size="10" '
+    parts.append(f'<text x="{W / 2:.0f}" y="{H - 6}" font-size="{AXIS_FONT}" '
                  'text-anchor="middle" fill="#333">turn</text>')
-    for side, vs in series.items():
+    shift = dodges(series)
+    for k, (side, vs) in enumerate(series.items()):
         colour = colours.get(side, NEUTRAL)
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs))
+        at = [(x(i), y(v) + shift[side][i]) for i, v in enumerate(vs)]
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in at)
         parts.append(f'<polyline data-side="{escape.escape(one_line(side))}" fill="none" '
-                     f'stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts += [f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>'
-                  for i, v in enumerate(vs)]  # a match of one turn still shows its sides
+                     f'stroke="{colour}" stroke-width="2.5"{dash(k)} points="{points}"/>')
+        parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colour}"/>'
+                  for px, py in at]  # a match of one turn still shows its sides
     parts += entries
     parts.append("</svg>")
     return "".join(parts)
+
+
+def dash(k: int) -> str:
+    """The k-th side's stroke pattern (solid, dashed, dotted ...) as an SVG attribute."""
+    pattern = DASHES[k % len(DASHES)]
+    return f' stroke-dasharray="{pattern}"' if pattern else ""
+
+
+def dodges(series: dict[str, list[int]]) -> dict[str, list[float]]:
+    """How far (px, up or down) each side's point at each turn is drawn off its value: the
+    sides on the same value at a turn are spread DODGE px apart around it, the others not."""
+    shift = {side: [0.0] * len(vs) for side, vs in series.items()}
+    for i in range(max((len(vs) for vs in series.values()), default=0)):
+        on: dict[int, list[str]] = defaultdict(list)
+        for side, vs in series.items():
+            if i < len(vs):
+                on[vs[i]].append(side)
+        for same in on.values():
+            for j, side in enumerate(same):
+                shift[side][i] = (j - (len(same) - 1) / 2) * DODGE
+    return shift
 
 
 def histogram(die: str, faces: dict[int, int]) -> str:
@@ -186,8 +216,9 @@ def histogram(die: str, faces: dict[int, int]) -> str:
     parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
              f'viewBox="0 0 {W} {H}" role="img" aria-label="{title}">'),
              f"<title>{title}</title>", f'<rect width="{W}" height="{H}" fill="#ffffff"/>',
-             f'<text x="{PAD}" y="{PAD - 16}" font-size="13" fill="#111">{title}</text>',
+             f'<text x="{PAD}" y="{PAD - 18}" font-size="{TITLE_FONT}" fill="#111">{title}</text>',
              f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#333"/>']
+    every = 1 if sides <= 10 else 2 if sides <= 20 else 0  # face numbers that fit at 14 px
     for face in range(1, sides + 1):
         count = faces.get(face, 0)
         bar = (H - 2 * PAD) * count / top
@@ -195,12 +226,12 @@ def histogram(die: str, faces: dict[int, int]) -> str:
         parts.append(f'<rect data-face="{face}" data-count="{count}" x="{left + 1:.1f}" '
                      f'y="{H - PAD - bar:.1f}" width="{width - 2:.1f}" height="{bar:.1f}" '
                      f'fill="{NEUTRAL}"/>')
-        if sides <= 20 and count:
-            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD - bar - 3:.1f}" '
-                         f'font-size="10" text-anchor="middle" fill="#111">{count}</text>')
-        if sides <= 20:
-            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD + 14}" font-size="10" '
-                         f'text-anchor="middle" fill="#333">{face}</text>')
+        if every and count and (face - 1) % every == 0:
+            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD - bar - 4:.1f}" '
+                         f'font-size="{AXIS_FONT}" text-anchor="middle" fill="#111">{count}</text>')
+        if every and (face - 1) % every == 0:
+            parts.append(f'<text x="{left + width / 2:.1f}" y="{H - PAD + 18}" '
+                         f'font-size="{AXIS_FONT}" text-anchor="middle" fill="#333">{face}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -288,6 +319,14 @@ def markdown(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
+# The HTML report's one style sheet, the same text every time: the table page opens the
+# report in a tab of its own, whose Content-Security-Policy allows this text by its hash.
+STYLE = ("body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;"
+         "padding:0 1rem;color:#111;background:#fff}svg{max-width:100%;height:auto;"
+         "display:block;margin:1rem 0}li{margin:.2rem 0}")
+STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()
+
+
 def html(report: Report) -> str:
     q = escape.escape
 
@@ -303,9 +342,7 @@ def html(report: Report) -> str:
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>After-action report: {title}</title><style>"
-            "body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;"
-            "padding:0 1rem;color:#111;background:#fff}svg{max-width:100%;height:auto;"
-            "display:block;margin:1rem 0}li{margin:.2rem 0}</style></head><body>"
+            f"{STYLE}</style></head><body>"
             f"<h1>After-action report: {title}</h1><ul>"
             f"<li>Ruleset: {q(report.ruleset)}</li><li>Sides: {sides}</li>"
             f"<li>Outcome: {_outcome(report, q)}</li></ul>"

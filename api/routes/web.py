@@ -11,11 +11,15 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from projections import report
+
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # The page's own scripts and styles only; answers may be read only by the page itself.
+# The HTML report opens from the page as a blob: its one style sheet is allowed by its hash.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+        f"default-src 'self'; style-src 'self' '{report.STYLE_HASH}'; "
+        "img-src 'self' data: blob:; object-src 'none'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",

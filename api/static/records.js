@@ -9,7 +9,7 @@ import { matchLink } from "./lobby.js";
 
 const EXPORTS = [
   ["jsonl", "Match file (JSONL)", "jsonl"],
-  ["html", "Report (HTML)", "html"],
+  ["html", "Report (opens in a new tab)", "html"],
   ["md", "Report (Markdown)", "md"],
   ["csv", "Dice (CSV)", "csv"],
   ["dice", "Dice statistics (JSON)", "json"],
@@ -55,10 +55,15 @@ export function renderExports(table) {
   return h("div", { class: "row" }, EXPORTS.map(([format, label, ext]) => h("button", {
     type: "button", class: "secondary", "data-format": format,
     onclick: async () => {
+      // the HTML report opens to be read: its tab is opened at the tap (no pop-up blocker
+      // stops it), then shown the report once read with the seat's token
+      const tab = format === "html" ? window.open("", "_blank") : null;
       try {
         const response = await api(`/api/matches/${table.id}/export?format=${format}`, { token: table.token, raw: true });
-        saveBlob(await response.blob(), `battlelog-${table.id.slice(0, 8)}.${format === "dice" ? "dice." : ""}${ext}`);
-      } catch (error) { notice(error); }
+        const blob = await response.blob();
+        if (tab) tab.location.href = URL.createObjectURL(new Blob([blob], { type: "text/html" }));
+        else saveBlob(blob, `battlelog-${table.id.slice(0, 8)}.${format === "dice" ? "dice." : ""}${ext}`);
+      } catch (error) { tab?.close(); notice(error); }
     },
   }, label)));
 }

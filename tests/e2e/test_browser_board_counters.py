@@ -27,12 +27,17 @@ def test_markers_are_drawn_per_kind_with_their_count(
     page = open_table(contexts, server, match, tokens["referee"])
     sq1 = page.locator('#board svg.map g.unit[data-unit="sq1"]')
     found = {b.get_attribute("data-kind"): (b.locator("text").text_content(),
-                                            b.get_attribute("aria-label"))
+                                            b.locator("title").text_content())
              for b in sq1.locator("g.badge").all()}
     assert found == {"wound": ("W2", "2 wound markers"),
                      "suppression": ("Su1", "1 suppression marker"),
                      "smoke": ("Sm3", "3 smoke markers")}
-    assert "2 wound markers" in (sq1.get_attribute("aria-label") or "")
+    # the counter's name starts with what it shows, badges too (a player says what they see)
+    name = sq1.get_attribute("aria-label") or ""
+    shown = " ".join([sq1.locator("text.unit-name").first.text_content() or ""]
+                     + [t for t, _ in found.values()])
+    assert name.startswith(shown), (shown, name)
+    assert all(words in name for _, words in found.values())
     legend = page.locator("#board .map-legend").inner_text()
     assert "W wound" in legend and "Su suppression" in legend and "Sm smoke" in legend
     page.locator("#board svg.map").scroll_into_view_if_needed()

@@ -46,9 +46,11 @@ def test_the_normandy_map_shows_every_hex_with_a_unit_marker_or_city_and_names_t
     assert sorted(labels) == sorted(c["name"] for c in cities.values())
     legend = page.locator("#board .map-legend").inner_text()
     assert "Caen (Panzergruppe West)" in legend and "Bayeux (Second Army)" in legend
-    badge = page.locator('#board svg.map g.unit[data-unit="g-21pz"] g.badge')
+    counter = page.locator('#board svg.map g.unit[data-unit="g-21pz"]')
+    badge = counter.locator("g.badge")
     assert badge.locator("text").text_content() == "D1"
-    assert badge.get_attribute("aria-label") == "1 disorganized marker"
+    assert badge.locator("title").text_content() == "1 disorganized marker"
+    assert (counter.get_attribute("aria-label") or "").startswith("21. Pan.-Div. D1: 21. Panzer-Division")
     board_shot(page, "normandy-cities")
 
 

@@ -31,7 +31,7 @@ def rgb(colour: str) -> str:
 
 
 def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
-        contexts: Callable[..., Any], server: str, screenshots: Shot, tmp_path: Path) -> None:
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
     page = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     start_sample(page, server, SAMPLE)
     scenario = httpx.get(f"{server}/api/scenarios/{SAMPLE}").json()
@@ -47,11 +47,14 @@ def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
         counter = page.locator(f'#board svg.map g.unit[data-unit="{unit}"] rect.counter')
         assert counter.evaluate("r => getComputedStyle(r).fill") == on_table[side["id"]]
 
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Report (HTML)").click()
-    saved = tmp_path / "report.html"
-    download.value.save_as(saved)
-    html = saved.read_text()
+    opened_errors: list[str] = []
+    page.context.on("page", lambda tab: tab.on(
+        "console", lambda m: opened_errors.append(m.text) if m.type == "error" else None))
+    with page.expect_popup() as opened:  # the HTML report opens to be read, not downloaded
+        page.get_by_role("button", name="Report (opens in a new tab)").click()
+    report = opened.value
+    report.wait_for_selector("h1")
+    html = report.content()
     begin = html.index("<svg")
     chart = ET.fromstring(html[begin:html.index("</svg>", begin) + len("</svg>")])
     lines = {p.get("data-side"): rgb(p.get("stroke", "")) for p in chart.findall(f"{SVG}polyline")}
@@ -59,8 +62,17 @@ def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
     legend = {g.get("data-side"): " ".join(t.text or "" for t in g.iter(f"{SVG}tspan"))
               for g in chart.findall(f"{SVG}g[@data-side]")}
     assert legend == {s["id"]: s["name"] for s in scenario["sides"]}
-
-    report = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    report.set_content(html)
+    # its style sheet applies (the page's policy allows it), and nothing is refused
+    assert report.evaluate("getComputedStyle(document.body).maxWidth") == "832px"
+    assert opened_errors == [], opened_errors
+    # both sides start on 0 points: their lines are side by side, not one over the other
+    points = [p.get("points") for p in chart.findall(f"{SVG}polyline")]
+    assert len(set(points)) == len(points), points
+    dashes = [p.get("stroke-dasharray") for p in chart.findall(f"{SVG}polyline")]
+    assert len(set(dashes)) == len(dashes), "each side's line has its own stroke"
     assert report.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the axis labels are read at 14 px at least on the phone (the chart is not shrunk)
+    sizes = report.evaluate("""[...document.querySelectorAll('svg text')].map(t =>
+        Number(t.getAttribute('font-size')) * t.ownerSVGElement.getScreenCTM().a)""")
+    assert min(sizes) >= 13.5, sizes
     screenshots(report, "01-report-on-a-phone")
