@@ -114,7 +114,7 @@ function unitMark(unit, box, colour, ctx) {
   selected ? s("rect", { class: "ring", x: box.x - box.h * 0.12, y: box.y - box.h * 0.12, width: box.w + box.h * 0.24, height: box.h * 1.24, rx: box.h * 0.22 }) : null,
   s("rect", { class: "counter", x: box.x, y: box.y, width: box.w, height: box.h, rx: box.h * 0.14, fill: colour }),
   lines.map((line, i) => s("text", { class: "unit-name", x: cx, y: box.y + box.h * tops[i], "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
-    ...(line.length * 0.56 * font <= box.w * 0.92 ? {} : { textLength: box.w * 0.92, lengthAdjust: "spacingAndGlyphs" }) }, line)),
+    ...(line.length * 0.64 * font <= box.w * 0.9 ? {} : { textLength: box.w * 0.9, lengthAdjust: "spacingAndGlyphs" }) }, line)),
   badges(unit.markers, cx, box.y + box.h * 0.72, box.h * 0.28, ctx.letters));
 }
 
