@@ -10,6 +10,10 @@ from typing import Any
 
 import httpx
 
+# the five demos, each a scenario the service serves (GET /api/scenarios/{demo})
+DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
+         "wing-command-demo"]
+
 
 def rgb(colour: str) -> str:
     """'#b3261e' as the browser computes it: 'rgb(179, 38, 30)'."""

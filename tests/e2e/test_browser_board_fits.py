@@ -16,12 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
-from board_steps import counters, create, open_table, overflow, rgb, tap_tool
+from board_steps import DEMOS, counters, create, open_table, overflow, rgb, tap_tool
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
-DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
-         "wing-command-demo"]
 WIDTHS = [360, 390, 430]
 ZOOM_TAPS = 3  # taps on "+" after which the counters are still 44 px and the selection in view
 

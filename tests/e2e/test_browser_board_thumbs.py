@@ -13,12 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
-from board_steps import counters, demo_table, overflow, overlapping, tap_tool, view_box
+from board_steps import DEMOS, counters, demo_table, overflow, overlapping, tap_tool, view_box
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
-DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
-         "wing-command-demo"]
 MIN = 44
 
 

@@ -13,13 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-from board_steps import create, overflow
+from board_steps import DEMOS, create, overflow
+from table_steps import PHONE
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
-DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
-         "wing-command-demo"]
-PHONE = {"width": 390, "height": 844}
 
 
 def test_no_console_error_on_the_lobby_the_join_page_and_each_demos_table(
