@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,6 +15,7 @@ from fastapi.testclient import TestClient
 from freezegun import freeze_time
 
 import api
+from projections import report
 
 SIDES = [{"id": "allies", "name": "Allies"}, {"id": "axis", "name": "Axis"}]
 SQUAD = {"id": "sq1", "side": "allies", "name": "1st Squad", "figures": 11,
@@ -245,7 +248,16 @@ def test_health_names_the_store(client: TestClient, store_env: dict[str, str]) -
 def test_the_front_door_is_the_table_page_with_nothing_from_elsewhere(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert "default-src 'self'" in page.headers["content-security-policy"]
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "unsafe-inline" not in policy
+    # the one inline style allowed: the HTML report's, by its hash (it opens from the page)
+    assert f"style-src 'self' '{report.STYLE_HASH}'" in policy
+    match = _create(client)
+    html = client.get(f"/api/matches/{match}/export", params={"format": "html"},
+                      headers=auth(match)).text
+    style = re.search(r"<style>(.*?)</style>", html, re.DOTALL)
+    assert style and "sha256-" + base64.b64encode(
+        hashlib.sha256(style.group(1).encode()).digest()).decode() == report.STYLE_HASH
     assert '<script type="module" src="/static/app.js">' in page.text
     match = client.get(f"/play/{uuid4()}")
     assert match.status_code == 200 and match.text == page.text
