@@ -56,8 +56,8 @@ function place(boxes, gap, lean) {
   }
 }
 
-/** The spots from the middle of the units outwards: the crowded middle is placed first, and
- *  a counter pushed aside goes outwards, on its own side of the map. */
+/** The spots from the top of the map down, then from left to right: a counter with no room
+ *  on its spot goes beside those above it, near its own side's. */
 function order(spots, centreOf) {
   const list = [...spots].map(([key, here]) => ({ key, here, at: centreOf(key) }));
   return list.sort((a, b) => a.at[1] - b.at[1] || a.at[0] - b.at[0]).map((e) => [e.key, e.here]);
@@ -70,6 +70,20 @@ function order(spots, centreOf) {
  *  `grow` false: the view is `base` as it is (a zoomed view: the counters are not made
  *  bigger for a view that would grow to hold them). */
 export function layOut(units, spotOf, centreOf, natural, base, screen, grow = true) {
+  // the page draws the map again on every update: the same units, spots and screen are laid
+  // out once (a large board's hundred counters take a moment)
+  const key = JSON.stringify([units.map((u) => [u.id, spotOf(u)]), natural, base, screen, grow]);
+  if (!memo.has(key)) {
+    if (memo.size > 16) memo.delete(memo.keys().next().value);
+    memo.set(key, lay(units, spotOf, centreOf, natural, base, screen, grow));
+  }
+  const { fit, boxes } = memo.get(key);
+  return { fit, boxes: boxes.map(({ id, box }) => ({ u: units.find((u) => u.id === id), box })) };
+}
+
+const memo = new Map();
+
+function lay(units, spotOf, centreOf, natural, base, screen, grow) {
   const spots = new Map();
   for (const u of units) {
     const key = spotOf(u);
@@ -99,6 +113,6 @@ export function layOut(units, spotOf, centreOf, natural, base, screen, grow = tr
   }
   return {
     fit,
-    boxes: boxes.map(({ u, sx, sy, cx, cy, w, h }) => ({ u, box: { x: cx - w / 2, y: cy - h / 2, w, h, sx, sy } })),
+    boxes: boxes.map(({ u, sx, sy, cx, cy, w, h }) => ({ id: u.id, box: { x: cx - w / 2, y: cy - h / 2, w, h, sx, sy } })),
   };
 }

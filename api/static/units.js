@@ -47,6 +47,7 @@ function unitPicks(table) {
       table.selected = table.selected === u.id ? null : u.id;
       table.render();
       $(`#board svg.map g.unit[data-unit="${CSS.escape(u.id)}"]`)?.scrollIntoView({ block: "nearest" });
+      if (table.selected && table.canAct) table.loadUnit(u.id);  // as a tap on the map does
     },
   }, u.name);
   return h("div", { class: "unit-picks", role: "group", "aria-label": "Units on the map" },
