@@ -62,9 +62,10 @@ def _rule_roll(command: cmd.RuleRoll, state: MatchState, actor: str) -> set[str]
 
 
 def _battlegroup(command: cmd.ActivateBattlegroup, state: MatchState, actor: str) -> set[str]:
-    members = [u.id for u in state.units.values()
-               if u.extra.get("battlegroup") == command.battlegroup]
-    return _sides_of(state, [*members, *command.auxiliaries])
+    """A battlegroup is named within its side (BG-7): the one named is the acting side's own
+    (another side may have one of the same name). The auxiliary squads declared with it
+    must be the actor's too."""
+    return _sides_of(state, command.auxiliaries)
 
 
 def _track(command: cmd.SetTrack, state: MatchState, actor: str) -> set[str]:

@@ -26,6 +26,7 @@ from domain.state import (
     Unit,
     VictoryPoints,
     activation_fact,
+    group_fact,
 )
 
 RECENT_ROLLS = 10
@@ -273,7 +274,7 @@ def _(event: ev.UnitsActivated, state: MatchState) -> MatchState:
             update={"status": tuple(sorted({*unit.status, "activated"}))})
     facts = [activation_fact(event.run, event.side)]
     if event.group is not None:
-        facts.append(f"group:{event.group}")
+        facts.append(group_fact(event.side, event.group))
     return state.model_copy(update={"units": units, **_noted(state, *facts)})
 
 

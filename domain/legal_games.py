@@ -79,13 +79,13 @@ def pass_initiative(p: Probe) -> Offers:
 
 
 def activate_battlegroup(p: Probe) -> Offers:
-    groups: dict[str, list[Unit]] = {}
+    groups: dict[tuple[str, str], list[Unit]] = {}  # by side and name (BG-7)
     for unit in p.units:
         group = unit.extra.get("battlegroup")
         if group is not None:
-            groups.setdefault(str(group), []).append(unit)
-    for group, members in sorted(groups.items(),
-                                 key=lambda g: (g[1][0].side != p.seat, g[1][0].side, g[0])):
+            groups.setdefault((unit.side, str(group)), []).append(unit)
+    for (_, group), members in sorted(groups.items(),
+                                      key=lambda g: (g[0][0] != p.seat, *g[0])):
         yield "activate_battlegroup", [Candidate(
             label=f"{group}: {', '.join(u.name for u in members)}", side=members[0].side,
             body={"type": "activate_battlegroup", "battlegroup": group},

@@ -140,13 +140,19 @@ class Checkpoint(BaseModel):
     upcast but refused (`StaleCheckpoint`), and the state is rebuilt from the events."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played)
-    class_version: ClassVar[int] = 2
+    # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played);
+    # 3: the groups activated this turn are named with their side (`group:<side>:<name>`)
+    class_version: ClassVar[int] = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
         raise StaleCheckpoint("a version 1 checkpoint keeps discarded and played cards in "
                               "one pile")
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
+        raise StaleCheckpoint("a version 2 checkpoint names the groups activated this turn "
+                              "without their side")
 
     originator_id: UUID
     originator_version: int

@@ -209,3 +209,9 @@ class MatchState(Frozen):
 
 def activation_fact(run: int, side: str | None) -> str:
     return f"activated:{run}:{side}"
+
+
+def group_fact(side: str, group: str) -> str:
+    """A group of units activated this turn (BG-7's battlegroups, WC-8's moves): a group is
+    named within its side, so two sides may each have a group "1"."""
+    return f"group:{side}:{group}"

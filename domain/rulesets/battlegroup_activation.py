@@ -1,8 +1,9 @@
 """Battlegroup Activation (BG-7): which battlegroups may activate, the activation itself, and
 which units act while it lasts.
 
-A unit belongs to the battlegroup named by its `extra.battlegroup`; a unit without one is an
-auxiliary squad, declared with a battlegroup's activation. A unit in the `reserve` box cannot
+A unit belongs to the battlegroup named by its `extra.battlegroup` within its side (two sides
+may each have a battlegroup "1"; the one a side activates is its own); a unit without one is
+an auxiliary squad, declared with a battlegroup's activation. A unit in the `reserve` box cannot
 act. The units of the activation in progress carry the flag `acting` (the board shows it)
 until the side whose turn it is ends its activation.
 """
@@ -13,7 +14,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit
 from domain.errors import InvalidAction, NotYourTurn
-from domain.state import MatchState, Unit
+from domain.state import MatchState, Unit, group_fact
 
 STEP = "activation/activate"
 ACTING = "acting"  # the units of the activation in progress
@@ -37,7 +38,7 @@ def available(state: MatchState, side: str | None) -> list[str]:
     if side is None:
         return []
     return [group for group, able in battlegroups(state, side).items()
-            if able and not state.done(f"group:{group}")]
+            if able and not state.done(group_fact(side, group))]
 
 
 def auxiliaries(state: MatchState, side: str) -> list[str]:

@@ -65,7 +65,7 @@ from domain.rulesets.wing_command_rolls import (
     wing,
 )
 from domain.sequence import Phase, SequenceOfPlay, Step, following
-from domain.state import MatchState, Unit
+from domain.state import MatchState, Unit, group_fact
 
 PRE = "phase/pre_activation"
 RUN = "phase/activations"
@@ -208,7 +208,7 @@ def _officer_moves(officer: Unit, active: Unit | None, state: MatchState, emit: 
                                 f"while its wing activates", rule="WC-8")
         return  # (ours) the service records the moves; it does not measure them
     group = f"co-move:{officer.id}:{wing(active)}"
-    if state.done(f"group:{group}"):
+    if state.done(group_fact(officer.side, group)):
         raise InvalidAction(f"WC-8: '{officer.id}' has made its one move with wing "
                             f"{wing(active)}", rule="WC-8")
     emit(ev.UnitsActivated, side=officer.side, unit_ids=(officer.id,), group=group,

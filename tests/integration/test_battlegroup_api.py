@@ -353,3 +353,35 @@ def test_round_up_ends_when_every_side_has_resolved_its_special_rules(
     assert m.turn["step"] == "round_up" and m.turn["waiting_for"] == ["west"]
     m.act("west", type="advance")
     assert (m.turn["turn"], m.turn["step"]) == (2, "initiation/initiative")
+
+
+def test_bg_7_battlegroups_are_keyed_by_their_side_so_two_sides_may_each_own_a_1(
+        client: TestClient) -> None:
+    """Each side names its battlegroups "1" and "2": a side activates its own "1", and
+    another side's "1" is still to activate."""
+    body = scenario("battlegroup-demo")
+    for unit in body["units"]:
+        if "battlegroup" in unit["extra"]:
+            unit["extra"]["battlegroup"] = unit["extra"]["battlegroup"][-1]
+    m = Played(client, body)
+    to_activation(m)
+    assert m.turn["expects"] == ["north to activate one of: 1, 2"]
+    offered = [c for o in m.get("/legal", "north")["actions"] if o["type"] ==
+               "activate_battlegroup" for c in o["choices"]]
+    assert [(c["side"], c["body"]["battlegroup"]) for c in offered][:2] == [
+        ("north", "1"), ("north", "2")]
+    [activated, *_] = m.act("north", type="activate_battlegroup", battlegroup="1")
+    assert activated["unit_ids"] == ["n-hq", "n-rifles"]  # north's "1" only
+    m.act("north", type="advance")
+    assert (m.turn["step"], m.turn["active_side"]) == ("activation/activate", "south")
+    assert m.turn["expects"] == ["south to activate one of: 1"]
+    [activated, *_] = m.act("south", type="activate_battlegroup", battlegroup="1")
+    assert activated["unit_ids"] == ["s-hq", "s-truck", "s-rifles"]
+    m.act("south", type="advance")
+    m.act("west", type="activate_battlegroup", battlegroup="1")
+    m.act("west", type="advance")
+    assert m.turn["active_side"] == "north"
+    m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="1")
+    m.act("north", type="activate_battlegroup", battlegroup="2")
+    m.act("north", type="advance")
+    assert m.turn["step"] == "round_up"

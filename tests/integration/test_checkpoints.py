@@ -114,18 +114,22 @@ def plant_checkpoint(app: Matches, frame: Any, match_id: UUID, **record: Any) ->
         stored, state=app.mapper.transcoder.encode(changed))])
 
 
+@pytest.mark.parametrize(("class_version", "old_form"), [
+    (1, {"discards": {"red": ("CARD-SECRET",)}}),  # discarded and played cards in one pile
+    (2, {"this_turn": ("group:1",)}),  # a battlegroup activated this turn, without its side
+])
 def test_a_checkpoint_of_an_older_class_version_is_dropped_and_the_events_folded(
-    app: Matches, env: dict[str, str]
+    app: Matches, env: dict[str, str], class_version: int, old_form: dict[str, Any]
 ) -> None:
-    """A version 1 checkpoint kept discarded and played cards in one pile: a reader refuses
-    it (`StaleCheckpoint`) and folds the state from the events instead."""
+    """A checkpoint of an older class version keeps the state in an older form: a reader
+    refuses it (`StaleCheckpoint`) and folds the state from the events instead."""
     match_id = created(app, CASUAL)
     play(app, match_id, 3)
     events = list(app.events_of(match_id))
     frame = replay(events)
     assert app.snapshots is not None and not list(app.snapshots.get(match_id))
-    old = frame.state.model_copy(update={"discards": {"red": ("CARD-SECRET",)}})
-    plant_checkpoint(app, replace(frame, state=old), match_id, class_version=1)
+    old = frame.state.model_copy(update=old_form)
+    plant_checkpoint(app, replace(frame, state=old), match_id, class_version=class_version)
     cold = Matches(env=env)
     try:
         assert cold.snapshots is not None
