@@ -27,6 +27,7 @@ from domain.state import (
     VictoryPoints,
     activation_fact,
     group_fact,
+    operation_fact,
 )
 
 RECENT_ROLLS = 10
@@ -186,7 +187,7 @@ def _(event: ev.ReinforcementsAnnounced, state: MatchState) -> MatchState:
 def _(event: ev.OperationDeclared, state: MatchState) -> MatchState:
     return state.model_copy(update={
         "turn": state.turn.model_copy(update={"initiative": event.order}),
-        **_noted(state, f"operations:{event.side}")})
+        **_noted(state, f"operations:{event.side}", *map(operation_fact, event.hqs))})
 
 
 @_apply.register

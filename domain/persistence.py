@@ -141,7 +141,8 @@ class Checkpoint(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played);
-    # 3: the groups activated this turn are named with their side (`group:<side>:<name>`)
+    # 3: the groups activated this turn are named with their side (`group:<side>:<name>`),
+    # and the HQs declared in an operation are noted (`operation:<hq>`)
     class_version: ClassVar[int] = 3
 
     @staticmethod
@@ -152,7 +153,7 @@ class Checkpoint(BaseModel):
     @staticmethod
     def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
         raise StaleCheckpoint("a version 2 checkpoint names the groups activated this turn "
-                              "without their side")
+                              "without their side and notes no HQ in an operation")
 
     originator_id: UUID
     originator_version: int

@@ -211,6 +211,11 @@ def activation_fact(run: int, side: str | None) -> str:
     return f"activated:{run}:{side}"
 
 
+def operation_fact(hq: str) -> str:
+    """NO-1: an HQ declared in an operation this Game-Turn."""
+    return f"operation:{hq}"
+
+
 def group_fact(side: str, group: str) -> str:
     """A group of units activated this turn (BG-7's battlegroups, WC-8's moves): a group is
     named within its side, so two sides may each have a group "1"."""

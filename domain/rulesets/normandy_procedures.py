@@ -19,7 +19,9 @@ from domain.rulesets.normandy_rules import (
     COMBAT,
     ENGINEERING,
     ENTRENCHMENT,
+    HQ_FLIPS,
     MOVED,
+    MOVED_IN_RESERVE,
     OPERATIONS,
     REPLACEMENT,
     REPLACEMENT_COST,
@@ -83,8 +85,9 @@ def declare(command: cmd.DeclareOperation, state: MatchState, emit: Emit) -> Non
     order = (sides["german"], sides["allied"]) if command.first else state.turn.initiative
     emit(ev.OperationDeclared, side=actor, hqs=tuple(command.hqs), order=order,
          carpet_bombing=command.carpet_bombing, rule="NO-5" if command.first else "NO-1")
-    for hq_id in command.hqs:
-        emit(ev.UnitStatusChanged, unit_id=hq_id, set=("operation",), rule="NO-1")
+    if actor in (sides[role] for role in HQ_FLIPS):  # turned to its Operation side
+        for hq_id in command.hqs:
+            emit(ev.UnitStatusChanged, unit_id=hq_id, set=("operation",), rule="NO-1")
     if command.carpet_bombing is not None:  # the air units go on the target hex
         emit(ev.MarkerPlaced, kind=CARPET, count=1, location=command.carpet_bombing,
              rule="NO-1")
@@ -112,9 +115,11 @@ def resolve_combat(command: cmd.ResolveCombat, state: MatchState, emit: Emit) ->
     if any(u.side != side for u in attackers) or any(u.side == side for u in defenders):
         raise InvalidAction("NO-2: attackers are the phasing side's units, defenders the "
                             "enemy's", rule="NO-2")
-    if state.turn.step == RESERVE_STEP and any(not u.markers.get(RESERVE) for u in attackers):
-        raise InvalidAction("NO-2: after Reserve Movement only units that moved from reserve "
-                            "attack", rule="NO-2")
+    idle = [u.id for u in attackers
+            if not (u.markers.get(RESERVE) and MOVED_IN_RESERVE in u.status)]
+    if state.turn.step == RESERVE_STEP and idle:
+        raise InvalidAction(f"NO-2: after Reserve Movement only the Reserve units that moved "
+                            f"in it attack; not {', '.join(idle)}", rule="NO-2")
     modifier = sum(command.modifiers.values())
     where = ", ".join(sorted({u.position.label() for u in defenders if u.position}))
     what = f"NO-2 combat at {where or '?'}: {command.odds}, modifiers {modifier:+d}"

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from domain import events as ev
 from domain.context import Emit
-from domain.state import MatchState, Unit
+from domain.state import MatchState, Unit, operation_fact
 
 SUPPLY = ("in_supply", "out_of_supply", "isolated")
 RESERVE, DISORGANIZED, REGROUP = "reserve", "disorganized", "regroup"
 MOVED = "moved_tactically"  # NO-2: a flag the service sets; strategic movement is for the rest
+MOVED_IN_RESERVE = "moved_in_reserve"  # NO-2: a Reserve unit that moved in Reserve Movement
 CARPET = "carpet_bombing"  # NO-1: the marker on the hex of an announced carpet bombing
 ENTRENCHMENT = "entrenchment"
 ARTILLERY = "artillery"
@@ -31,6 +32,17 @@ TACTICAL, STRATEGIC = "player_turn/tactical_movement", "player_turn/strategic_mo
 CARPET_STEP, COMBAT = "player_turn/carpet_bombing", "player_turn/combat"
 RESERVE_STEP, ENGINEERING = "player_turn/reserve_movement", "player_turn/engineering"
 AIR_STEP, REGROUP_STEP = "player_turn/air_interdiction", "player_turn/regroup"
+
+# NO-2: the flag a move sets, by the step it is made in, on the units carrying the marker
+# named (None: any unit). Strategic movement is for the units that did not move tactically;
+# after Reserve Movement, the Reserve units that moved attack.
+MOVE_FLAGS: dict[str, tuple[str, str | None]] = {
+    TACTICAL: (MOVED, None), RESERVE_STEP: (MOVED_IN_RESERVE, RESERVE)}
+# NO-1: the roles whose HQs in an operation turn to their Operation side (the Allied only)
+HQ_FLIPS = ("allied",)
+# NO-2: the role whose roll in Carpet Bombing Resolution resolves the bombing (or the
+# referee's, who may act for it); the other side's rolls there resolve nothing
+CARPET_ROLLER = "allied"
 
 
 def roles(state: MatchState) -> dict[str, str]:
@@ -99,8 +111,10 @@ def unit_info(state: MatchState, unit: Unit) -> dict[str, int | bool]:
 
 
 def hq_in_operation(state: MatchState, unit: Unit) -> bool:
+    """NO-1: the unit's corps HQ was declared in an operation this Game-Turn (either side's:
+    only the Allied HQs turn to an Operation side, `operation`)."""
     hq = state.units.get(str(unit.extra.get("corps", "")))
-    return hq is not None and "operation" in hq.status
+    return hq is not None and state.done(operation_fact(hq.id))
 
 
 def carpet_targets(state: MatchState) -> list[str]:
@@ -118,7 +132,7 @@ def new_weather(state: MatchState, emit: Emit) -> None:
 
 
 def new_operations(state: MatchState, emit: Emit) -> None:
-    """NO-1: last turn's operations end; HQs flip back."""
+    """NO-1: last turn's operations end; the Allied HQs turn back."""
     for unit in state.in_play():
         if "operation" in unit.status:
             emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=("operation",), rule="NO-1")
@@ -149,8 +163,9 @@ def regroup(state: MatchState, emit: Emit) -> None:
             emit(ev.MarkerRemoved, kind=kind, count=count, unit_id=unit.id, rule="NO-2")
         for kind, count in placed.items():
             emit(ev.MarkerPlaced, kind=kind, count=count, unit_id=unit.id, rule="NO-2")
-        if MOVED in unit.status:
-            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=(MOVED,), rule="NO-2")
+        moved = tuple(flag for flag, _ in MOVE_FLAGS.values() if flag in unit.status)
+        if moved:
+            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=moved, rule="NO-2")
 
 
 def victory_points(state: MatchState, emit: Emit) -> None:
@@ -167,9 +182,8 @@ def victory_points(state: MatchState, emit: Emit) -> None:
 
 def react(state: MatchState, emit: Emit) -> None:
     """After an action, in the step it was taken in: a step regained with replacement points
-    spends them (NO-2); a unit that moved tactically is flagged, so that strategic movement
-    is for the others (NO-2); the roll of a carpet bombing resolves it and its marker comes
-    off (NO-2)."""
+    spends them (NO-2); a unit that moved is flagged as `MOVE_FLAGS` says (NO-2); the
+    Allied roll of a carpet bombing resolves it and its marker comes off (NO-2)."""
     step = state.turn.step
     for event in list(emit.events):
         if isinstance(event, ev.StepGained) and step == REPLACEMENT:
@@ -177,11 +191,15 @@ def react(state: MatchState, emit: Emit) -> None:
             track = f"replacements.{owner}"
             left = int(emit.state.tracks.get(track, 0)) - REPLACEMENT_COST
             emit(ev.TrackSet, name=track, value=left, rule="NO-2")
-        elif isinstance(event, ev.UnitMoved) and step == TACTICAL:
-            if MOVED not in emit.state.units[event.unit_id].status:
-                emit(ev.UnitStatusChanged, unit_id=event.unit_id, set=(MOVED,), rule="NO-2")
-        elif isinstance(event, ev.DiceRolled) and step == CARPET_STEP:
-            # (ours) the first roll resolves the bombing; its effects are the players' to enter
+        elif isinstance(event, ev.UnitMoved) and step in MOVE_FLAGS:
+            flag, marker = MOVE_FLAGS[step]
+            moved = emit.state.units[event.unit_id]
+            if flag not in moved.status and (marker is None or moved.markers.get(marker)):
+                emit(ev.UnitStatusChanged, unit_id=moved.id, set=(flag,), rule="NO-2")
+        elif (isinstance(event, ev.DiceRolled) and step == CARPET_STEP
+              and event.actor in ("referee", roles(state)[CARPET_ROLLER])):
+            # (ours) the first Allied roll resolves the bombing; its effects are the players'
+            # to enter
             for target in carpet_targets(emit.state):
                 count = emit.state.location_markers[target][CARPET]
                 emit(ev.MarkerRemoved, kind=CARPET, count=count, location=target, rule="NO-2")

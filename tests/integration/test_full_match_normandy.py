@@ -39,11 +39,14 @@ class Match(Script):
         self.act(seat, type="set_track", name=name, value=value)
         self.tracks[name] = value
 
-    def move(self, seat: str, unit: str, to: str, tactical: bool = False) -> None:
+    def move(self, seat: str, unit: str, to: str, tactical: bool = False,
+             reserve: bool = False) -> None:
         self.act(seat, type="move_unit", unit_id=unit, to={"hex": to})
         self.units[unit]["at"] = to
         if tactical:  # NO-2: the service flags it; strategic movement is for the others
             self.units[unit]["status"].add("moved_tactically")
+        if reserve:  # NO-2: the service flags it; only the Reserve units that moved attack
+            self.units[unit]["status"].add("moved_in_reserve")
 
     def lose(self, seat: str, unit: str) -> None:
         self.act(seat, type="lose_step", unit_id=unit)
@@ -131,7 +134,7 @@ class Match(Script):
                 markers.pop("reserve", None)
             elif markers.get("disorganized"):
                 markers["regroup"] = markers.get("regroup", 0) + markers.pop("disorganized")
-            unit["status"].discard("moved_tactically")
+            unit["status"] -= {"moved_tactically", "moved_in_reserve"}
 
 
 def mutual(m: Match, turn: int, plan: dict[str, Any]) -> None:
@@ -166,8 +169,7 @@ def mutual(m: Match, turn: int, plan: dict[str, Any]) -> None:
         m.place(plan["carpet"], "carpet_bombing", 1)
     first = plan["german_first"]
     m.act(GERMAN, type="declare_operation", hqs=["g-86corps"] if first else [], first=first)
-    if first:
-        m.units["g-86corps"]["status"].add("operation")
+    # a German HQ in an operation has no Operation side to turn to: no flag (NO-1)
     m.done("mutual/operations", ALLIED, GERMAN)
     assert m.turn["initiative"] == ([GERMAN, ALLIED] if first else [ALLIED, GERMAN])
 
@@ -239,7 +241,7 @@ def player_turn(m: Match, side: str, turn: int, plan: dict[str, Any]) -> None:
     m.done("player_turn/combat", side)
 
     for (unit, to), (defender, lost) in do["reserve_attack"]:
-        m.move(side, unit, to)
+        m.move(side, unit, to, reserve=True)
         m.combat(side, [unit], [defender], "1:1")
         if lost:
             m.lose(foe, defender)

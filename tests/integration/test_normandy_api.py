@@ -67,7 +67,7 @@ def test_no1_operations_allied_first_and_a_german_operation_swaps_the_order(
     m.act("allied", type="advance")  # the Allies are done; the Germans are not
     m.refused("german", 422, "NO-1", type="advance")  # they have not declared yet
     m.refused("german", 422, "NO-5", type="declare_operation", first=True)  # needs an operation
-    [declared, _] = m.act("german", type="declare_operation", hqs=["g-86corps"], first=True)
+    [declared] = m.act("german", type="declare_operation", hqs=["g-86corps"], first=True)
     assert declared["order"] == ["german", "allied"] and declared["rule"] == "NO-5"
     m.act("german", type="advance")
     advance_to(m, "mutual/supply")
@@ -86,6 +86,23 @@ def test_no1_operations_allied_first_and_a_german_operation_swaps_the_order(
     assert "operation" in m.unit("a-1corps")["status"]
     advance_to(m, "mutual/operations")
     assert "operation" not in m.unit("a-1corps")["status"]  # flipped back for the new turn
+
+
+def test_no1_only_allied_hqs_turn_to_their_operation_side(client: TestClient) -> None:
+    """Both sides' HQs may be in an operation, but only the Allied ones have an Operation
+    side to turn to; a German corps in an operation still puts units in Reserve (NO-3)."""
+    m = no(client)
+    advance_to(m, "mutual/operations")
+    m.act("allied", type="declare_operation", hqs=["a-1corps"])
+    [declared] = m.act("german", type="declare_operation", hqs=["g-86corps"])
+    assert declared["hqs"] == ["g-86corps"]
+    assert "operation" in m.unit("a-1corps")["status"]
+    assert "operation" not in m.unit("g-86corps")["status"]
+    advance_to(m, "mutual/supply")
+    supply_all(m)
+    advance_to(m, "player_turn/tactical_movement", "german")
+    m.act("german", type="place_marker", kind="reserve", unit_id="g-716")
+    assert m.unit("g-716")["markers"] == {"reserve": 1}
 
 
 def test_no1_supply_is_determined_again_in_every_turns_supply_segment(

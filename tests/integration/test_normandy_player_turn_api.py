@@ -56,6 +56,28 @@ def test_no2_reserve_markers_only_for_corps_in_an_operation(client: TestClient) 
           odds="1:1")
 
 
+def test_no2_only_reserve_units_that_moved_in_reserve_movement_attack(
+        client: TestClient) -> None:
+    m = no(client)
+    through_mutual(m, carpet=None)
+    advance_to(m, "player_turn/tactical_movement", "allied")
+    m.act("allied", type="place_marker", kind="reserve", unit_id="a-27arm")
+    m.act("allied", type="place_marker", kind="reserve", unit_id="a-6para")
+    advance_to(m, "player_turn/reserve_movement", "allied")
+    m.act("allied", type="move_unit", unit_id="a-27arm", to={"hex": "1408"})
+    assert "moved_in_reserve" in m.unit("a-27arm")["status"]
+    refused = m.refused("allied", 422, "NO-2", type="resolve_combat", attackers=["a-6para"],
+                        defenders=["g-716"], odds="1:1")  # in Reserve, but it did not move
+    assert "a-6para" in refused["detail"]
+    m.refused("allied", 422, "NO-2", type="resolve_combat", attackers=["a-27arm", "a-6para"],
+              defenders=["g-716"], odds="2:1")
+    m.act("allied", type="resolve_combat", attackers=["a-27arm"], defenders=["g-716"],
+          odds="1:1", **table(3, 4))
+    m.act("allied", type="enter_result", result="NE")
+    advance_to(m, "player_turn/regroup", "allied")
+    assert "moved_in_reserve" not in m.unit("a-27arm")["status"]  # the player-turn is over
+
+
 def test_no2_reserve_units_move_up_to_two_thirds_of_their_printed_allowance(
         client: TestClient) -> None:
     m = no(client)
@@ -109,6 +131,24 @@ def test_no2_an_announced_carpet_bombing_must_be_resolved_before_the_marker_move
     assert "1406" not in m.board["location_markers"]
     m.act("german", type="lose_step", unit_id="g-21pz")  # the losses the bombing caused
     m.refused("allied", 422, "NO-2", type="roll_dice", notation="d6", purpose="again")
+    m.act("allied", type="advance")
+    assert m.turn["step"] == "player_turn/combat"
+
+
+def test_no2_only_the_allied_roll_resolves_the_carpet_bombing(client: TestClient) -> None:
+    m = no(client)
+    through_mutual(m)
+    advance_to(m, "player_turn/carpet_bombing", "allied")
+    m.act("german", type="roll_dice", notation="d6", purpose="a roll of the German player",
+          **table(2))
+    assert m.board["location_markers"]["1406"] == {"carpet_bombing": 1}  # not resolved
+    m.refused("allied", 422, "NO-2", type="advance")
+    m.act("allied", type="roll_dice", notation="2d6", purpose="carpet bombing", rule="NO-2",
+          source="table")  # declared now, thrown at the table, entered next
+    assert m.board["location_markers"]["1406"] == {"carpet_bombing": 1}
+    rolled, removed = m.act("allied", type="record_roll", results=[4, 4])
+    assert (rolled["type"], removed["type"], removed["location"]) == (
+        "DiceRolled", "MarkerRemoved", "1406")
     m.act("allied", type="advance")
     assert m.turn["step"] == "player_turn/combat"
 
