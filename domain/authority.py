@@ -213,6 +213,15 @@ def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str) -> Non
             rule=step.rule or "core-sequence", allowed=[*allowed, REFEREE])
 
 
+def check_awaited(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:
+    """The dice or the result the match waits for (`record_roll`, `enter_result`) come from
+    the seat that rolled, whatever the step: a roll a referee's ruling made again may be
+    another step's. A roll the referee made is entered as the step's acting seat may."""
+    if state.awaiting is not None and actor == state.awaiting.by:
+        return
+    check_acting(sequence, state, actor)
+
+
 def check_advance(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:
     """Whether `actor` may move the turn marker on (or, in a shared step, say it is done)."""
     step = sequence.step(state.turn.step)

@@ -38,6 +38,8 @@ from domain.history import (
 from domain.integrity import GENESIS, chained
 from domain.interchange import ExportFile, ExportReader, ListedExport, checked, read_export
 from domain.persistence import Checkpoint
+from domain.reroll import decide_reroll, rolled_again
+from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
 from domain.usecases import MatchUseCases
@@ -117,6 +119,8 @@ class MatchCopies(MatchUseCases):
                 update["about_version"] = renumber.get(event.about_version)
             if isinstance(event, ev.DiceRolled) and event.declared is not None:
                 update["declared"] = renumber.get(event.declared)
+            if isinstance(event, ev.DiceRolled | ev.RollDeclared) and event.replaces is not None:
+                update["replaces"] = renumber.get(event.replaces)
             copies.append(event.model_copy(update=update))
         copies = chained(copies, GENESIS)
         copy = Copy(copies, self._replayed(copies), tokens)
@@ -251,7 +255,8 @@ class MatchCopies(MatchUseCases):
                      to: int | None = None, actor: str = REFEREE,
                      token: str | None = None) -> Result:
         """The referee's ruling on the dispute opened at version `dispute`; it may order an
-        undo back to `to`, a re-roll, or a what-if fork at `to` (made first)."""
+        undo back to `to`, a re-roll of the roll at `to` (by default the disputed event), or
+        a what-if fork at `to` (made first)."""
         if actor != REFEREE:
             raise NotYourTurn("the referee rules on disputes", rule="core-disputes",
                               allowed=[REFEREE])
@@ -264,6 +269,8 @@ class MatchCopies(MatchUseCases):
         if order in ("undo", "fork") and to is None:
             raise InvalidAction(f"an order to {order} needs `to` (a version)",
                                 rule="core-disputes")
+        if order == "reroll":
+            to = to or opened.about_version  # the roll to make again
         # The fork is made and replayed first; if that fails, nothing at all is appended.
         fork = self._copy(match_id, cast(int, to), actor=actor) if order == "fork" else None
         saved: list[Result] = []
@@ -274,14 +281,23 @@ class MatchCopies(MatchUseCases):
             events: list[ev.Event] = [ev.DisputeRuled(
                 **stamp(), dispute=dispute, ruling=ruling, order=order, to=to,
                 fork=fork.events[0].originator_id if fork else None, rule="core-disputes")]
+            after = replace(context, version=head.version + 1)  # numbered after the ruling
             if order == "undo":
-                events += decide_undo(head.state, self._state_at(match_id), replace(
-                    context, version=head.version + 1), to=to)  # numbered after the ruling
+                events += decide_undo(head.state, self._state_at(match_id), after, to=to)
+            if order == "reroll":
+                events += decide_reroll(self._rerolled(match_id, head, cast(int, to)),
+                                        head.state, after)
             if fork is not None and not saved:  # once the ruling is decided: the fork it names
                 saved.append(self._keep(fork))
             return events
 
         return self._execute(match_id, ruled, actor=actor, token=token)
+
+    def _rerolled(self, match_id: UUID, head: Frame, version: int) -> ev.DiceRolled:
+        """The roll at `version`, if a ruling may have it made again now (`domain.reroll`)."""
+        old = self._event(match_id, version) if 1 <= version <= head.version else None
+        return rolled_again(old, version, effective_events(self.events_of(match_id)),
+                            head.state, get_ruleset(head.state.ruleset, head.state.options))
 
     def _not_ruled(self, match_id: UUID, dispute: int) -> None:
         if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.authority import check_acting, check_advance, check_owner
+from domain.authority import check_acting, check_advance, check_awaited, check_owner
 from domain.context import REFEREE, Context, Emit
 from domain.errors import MatchOver, OutOfSequence
 from domain.evolve import evolve
@@ -48,6 +48,8 @@ def decide(
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
         check_advance(ruleset.sequence, state, context.actor)
+    elif kind in ("record_roll", "enter_result"):
+        check_awaited(ruleset.sequence, state, context.actor)
     elif kind not in (*RECORDS, *ENDINGS):
         check_acting(ruleset.sequence, state, context.actor)
     check_owner(command, state, context.actor)

@@ -139,9 +139,10 @@ class DisputeOpened(Event):
 
 class DisputeRuled(Event):
     """The referee's ruling on the dispute opened at version `dispute`. `order`: `none`, an
-    `undo` back to version `to` (the `ActionsUndone` follows), a `reroll` of the disputed
-    roll (the players roll again: the next roll index), or a `fork` at version `to` (a new
-    match, `fork`, whose history is this one's up to there)."""
+    `undo` back to version `to` (the `ActionsUndone` follows), a `reroll` of the roll at
+    version `to` (the new roll follows, for the roll's owner: server dice with the next roll
+    index, or table dice declared and awaited; it `replaces` the old one), or a `fork` at
+    version `to` (a new match, `fork`, whose history is this one's up to there)."""
 
     dispute: int
     ruling: str

@@ -45,16 +45,27 @@ class MarkerRemoved(Event):
 class RollDeclared(Event):
     """Table dice declared before they are thrown: what for, which units, the notation and
     the success condition, fixed before the result exists; `DiceRolled` follows with the
-    faces (`declared` names this version)."""
+    faces (`declared` names this version). A referee's ruling that orders a roll made again
+    declares it for the roll's owner: `replaces` names the roll, and its `modifier` and
+    `awaits` carry over (None: the notation's modifier, no result to read)."""
+
+    class_version: ClassVar[int] = 2  # 2: `replaces`, `modifier`, `awaits`
 
     notation: str
     purpose: str
     unit_ids: tuple[Name, ...] = ()
     success: str | None = None
+    replaces: int | None = None
+    modifier: int | None = None
+    awaits: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "replaces": None, "modifier": None, "awaits": None}
 
 
 class DiceRolled(Event):
-    class_version: ClassVar[int] = 3  # 2: `awaits`; 3: `declared`, `success`
+    class_version: ClassVar[int] = 4  # 2: `awaits`; 3: `declared`, `success`; 4: `replaces`
 
     notation: str
     dice: tuple[int, ...]
@@ -69,6 +80,9 @@ class DiceRolled(Event):
     awaits: str | None = None
     declared: int | None = None  # table dice: the version of their `RollDeclared`
     success: str | None = None  # the success condition, as declared
+    # The roll a referee's ruling ordered made again (its version): this one takes its place
+    # in the effective history (the dice log, the statistics).
+    replaces: int | None = None
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +91,10 @@ class DiceRolled(Event):
     @staticmethod
     def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
         return {**state, "declared": None, "success": None}
+
+    @staticmethod
+    def upcast_v3_v4(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, "replaces": None}
 
 
 class UnitSplit(Event):

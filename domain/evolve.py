@@ -146,9 +146,14 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
         purpose=event.purpose,
         source=event.source,
     )
-    dice = DiceLog(count=state.dice.count + 1, recent=(*state.dice.recent, roll)[-RECENT_ROLLS:])
+    if event.replaces is None:
+        dice = DiceLog(count=state.dice.count + 1,
+                       recent=(*state.dice.recent, roll)[-RECENT_ROLLS:])
+    else:  # made again on a ruling: the new roll takes the old one's place
+        kept = tuple(r for r in state.dice.recent if r.version != event.replaces)
+        dice = DiceLog(count=state.dice.count, recent=(*kept, roll)[-RECENT_ROLLS:])
     update: dict[str, Any] = {"dice": dice}
-    if event.rule is not None and event.unit_ids:
+    if event.rule is not None and event.unit_ids and event.replaces is None:
         update.update(_noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
     if event.awaits is not None:
         update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
@@ -161,7 +166,8 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
 def _(event: ev.RollDeclared, state: MatchState) -> MatchState:
     declared = Declared(version=event.originator_version, notation=event.notation,
                         purpose=event.purpose, unit_ids=event.unit_ids, success=event.success,
-                        rule=event.rule)
+                        rule=event.rule, replaces=event.replaces, modifier=event.modifier,
+                        awaits=event.awaits)
     return state.model_copy(update={"awaiting": Awaiting(
         what=f"the table dice declared at version {declared.version} ({event.purpose})",
         rule=event.rule, by=event.actor, declared=declared)})

@@ -135,7 +135,8 @@ class EndProposal(Frozen):
 
 
 class Declared(Frozen):
-    """Table dice declared before they are thrown (`RollDeclared`)."""
+    """Table dice declared before they are thrown (`RollDeclared`; for a roll a ruling
+    ordered made again, the roll it `replaces`, its `modifier` and what it `awaits`)."""
 
     version: int
     notation: str
@@ -143,6 +144,9 @@ class Declared(Frozen):
     unit_ids: tuple[Name, ...] = ()
     success: str | None = None
     rule: str | None = None
+    replaces: int | None = None
+    modifier: int | None = None
+    awaits: str | None = None
 
 
 class Awaiting(Frozen):

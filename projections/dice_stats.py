@@ -19,7 +19,7 @@ from projections.luck import judge
 from projections.quoting import csv_cell
 
 CSV_COLUMNS = ("version", "turn", "timestamp", "seat", "source", "notation", "sides", "faces",
-               "modifier", "total", "purpose", "rule", "roll_index", "unit_ids")
+               "modifier", "total", "purpose", "rule", "roll_index", "unit_ids", "replaces")
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class Roll:
     rule: str | None
     roll_index: int | None
     unit_ids: tuple[str, ...] = field(default=())
+    replaces: int | None = None  # the roll a referee's ruling had made again, in its place
 
 
 def rolls(events: Iterable[ev.Event]) -> Iterator[Roll]:
@@ -48,7 +49,8 @@ def rolls(events: Iterable[ev.Event]) -> Iterator[Roll]:
         if isinstance(event, ev.DiceRolled):
             yield Roll(event.version, event.turn, when, event.actor, event.source,
                        event.notation, parse(event.notation).sides, event.dice, event.modifier,
-                       event.total, event.purpose, event.rule, event.roll_index, event.unit_ids)
+                       event.total, event.purpose, event.rule, event.roll_index, event.unit_ids,
+                       event.replaces)
         elif isinstance(event, ev.InitiativeRolled):
             for side, face in event.dice.items():
                 yield Roll(event.version, event.turn, when, side, event.source, "d6", 6,
@@ -70,8 +72,16 @@ def csv_lines(events: Iterable[ev.Event]) -> Iterator[str]:
             roll.version, roll.turn, roll.timestamp, roll.seat, roll.source, roll.notation,
             roll.sides, " ".join(map(str, roll.faces)), roll.modifier, roll.total,
             roll.purpose, roll.rule or "", "" if roll.roll_index is None else roll.roll_index,
-            " ".join(roll.unit_ids))])
+            " ".join(roll.unit_ids), "" if roll.replaces is None else roll.replaces)])
         yield buffer.getvalue()
+
+
+def standing(events: Iterable[ev.Event]) -> list[Roll]:
+    """The rolls that count: every roll but those a referee's ruling had made again (the new
+    roll stands in their place)."""
+    every = list(rolls(events))
+    replaced = {roll.replaces for roll in every if roll.replaces is not None}
+    return [roll for roll in every if roll.version not in replaced]
 
 
 def chi_square_p(statistic: float, df: int) -> float:
@@ -128,10 +138,11 @@ def summary(faces: list[int], sides: int) -> dict[str, Any]:
 
 
 def statistics(events: Iterable[ev.Event]) -> dict[str, Any]:
-    """Per seat, per die type (`d6`), and per purpose within each: the summary of every die."""
+    """Per seat, per die type (`d6`), and per purpose within each: the summary of every die
+    that stands (a roll made again on a ruling counts once, as the new roll)."""
     by: dict[str, dict[str, dict[str, list[int]]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(list)))
-    for roll in rolls(events):
+    for roll in standing(events):
         die = f"d{roll.sides}"
         by[roll.seat][die]["*"].extend(roll.faces)
         by[roll.seat][die][roll.purpose].extend(roll.faces)

@@ -20,7 +20,7 @@ from domain.evolve import evolve, initial_state
 from domain.history import effective_events
 from domain.state import MatchState, Outcome
 from projections.colours import NEUTRAL, side_colours
-from projections.dice_stats import rolls, statistics
+from projections.dice_stats import standing, statistics
 from projections.quoting import markdown_text, one_line
 from projections.sentences import said as sentences
 
@@ -90,7 +90,7 @@ def build(events: Iterable[ev.Event], viewer: str = "") -> Report:
     disputes = [{**e.public(viewer), "said": words[e.version]} for e in log
                 if isinstance(e, ev.DisputeOpened | ev.DisputeRuled)]
     histograms: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for roll in rolls(log):
+    for roll in standing(log):
         for face in roll.faces:
             histograms[f"d{roll.sides}"][face] += 1
     return Report(

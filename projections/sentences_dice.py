@@ -103,15 +103,25 @@ class DiceSentences:
 
     # ---- saying --------------------------------------------------------------------------
 
+    def _replaced(self, version: int | None) -> str:
+        """`, made again on the referee's ruling in place of ...` for a roll a ruling had
+        made again, else nothing."""
+        if version is None:
+            return ""
+        found = self._events(version - 1, version)
+        old = (f" ({faces(found[0].dice)}: {outcome_of_dice(found[0])})"
+               if found and isinstance(found[0], ev.DiceRolled) else "")
+        return f", made again on the referee's ruling in place of the roll at version {version}{old}"
+
     def _say_RollDeclared(self, e: ev.RollDeclared, who: str, hidden: set[str]) -> str:
         success = f" (it succeeds when {e.success})" if e.success else ""
-        return (f"{who} declared {e.notation} for {self.names.text(e.purpose)}{success}: "
-                "the dice are thrown at the table next.")
+        return (f"{who} declared {e.notation} for {self.names.text(e.purpose)}{success}"
+                f"{self._replaced(e.replaces)}: the dice are thrown at the table next.")
 
     def _say_DiceRolled(self, e: ev.DiceRolled, who: str, hidden: set[str]) -> str:
         verb = "threw" if e.source == "table" else "rolled"
         said = (f"{who} {verb} {faces(e.dice)} for {self.names.text(e.purpose)} "
-                f"({notation(e)}): {outcome_of_dice(e)}")
+                f"({notation(e)}): {outcome_of_dice(e)}{self._replaced(e.replaces)}")
         if e.success:
             said += f" (it succeeds when {e.success})"
         if e.awaits:

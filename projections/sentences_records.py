@@ -103,7 +103,8 @@ class RecordSentences:
         about = (self._about(found[0].about_version) if found
                  and isinstance(found[0], ev.DisputeOpened) else "an earlier event")
         order = {"none": "", "undo": " The match goes back to an earlier point.",
-                 "reroll": " The roll is made again.",
+                 "reroll": f" The roll at version {e.to} is made again, and the new roll "
+                           "takes its place.",
                  "fork": " A what-if copy of the match carries on from there."}[e.order]
         return f"{who} ruled on the dispute about {about}: “{e.ruling}”{order}"
 

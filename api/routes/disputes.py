@@ -25,7 +25,8 @@ class RulingCreate(BaseModel):
     ruling: Annotated[str, Field(min_length=1, max_length=2000)]
     order: Literal["none", "undo", "reroll", "fork"] = "none"
     to: Annotated[int, Field(ge=1, le=MAX_INT)] | None = Field(
-        default=None, description="for `undo` and `fork`: the version to go back to")
+        default=None, description="for `undo` and `fork`: the version to go back to; for "
+        "`reroll`: the version of the roll to make again (by default, the disputed event)")
 
 
 def _permalink(match_id: UUID, version: int) -> str:
@@ -87,7 +88,8 @@ def disputes(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> list[dict[s
 def rule(match_id: UUID, dispute: Annotated[int, Path(ge=1, le=MAX_INT)], body: RulingCreate,
          matches: MatchesDep, who: RefereeDep, token: TokenDep,
          response: Response) -> ActedPublic:
-    """The referee's ruling: it may order an undo back to `to`, a re-roll, or a fork at `to`."""
+    """The referee's ruling: it may order an undo back to `to`, the roll at `to` (or the
+    disputed one) made again, or a fork at `to`."""
     result = matches.rule_dispute(match_id, dispute, ruling=body.ruling, order=body.order,
                                   to=body.to, actor=who, token=token)
     response.headers["ETag"] = f'"{result.frame.version}"'

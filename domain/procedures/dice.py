@@ -61,10 +61,15 @@ def _faces(spec: DiceSpec, faces: list[int]) -> dict[str, Any]:
 
 def _thrown(spec: DiceSpec, results: list[int], emit: Emit,
             declared: ev.RollDeclared | Declared) -> None:
-    """The faces of table dice, answering their declaration."""
-    emit(ev.DiceRolled, notation=spec.notation, **_faces(spec, results),
+    """The faces of table dice, answering their declaration (for a roll made again on a
+    ruling: with the modifier, the result to read and the roll replaced it carries)."""
+    faces = _faces(spec, results)
+    if declared.modifier is not None:
+        faces.update(modifier=declared.modifier, total=sum(results) + declared.modifier)
+    emit(ev.DiceRolled, notation=spec.notation, **faces,
          purpose=declared.purpose, source="table", unit_ids=declared.unit_ids,
-         rule=declared.rule, success=declared.success, declared=declared.version)
+         rule=declared.rule, success=declared.success, declared=declared.version,
+         awaits=declared.awaits, replaces=declared.replaces)
 
 
 @_handle.register

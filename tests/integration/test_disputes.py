@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played
+from normandy_setup import advance_to, no, through_mutual
+from rulesets_helpers import Played, scenario
 
 from domain.integrity import verify
 
@@ -135,3 +136,123 @@ def test_a_fork_starts_from_the_effective_history_and_leaves_the_origin_alone(
     text = client.get(f"/api/matches/{new}/export", headers=referee).text
     report = verify(text.splitlines(keepends=True))
     assert report.ok and (report.rolls_checked, report.rolls_inherited) == (1, 1)
+
+
+def ruling(client: TestClient, m: Played, dispute: int, **body: Any) -> Any:
+    return client.post(f"/api/matches/{m.match}/disputes/{dispute}/ruling",
+                       json={"ruling": "roll it again", **body}, headers=m.auth("referee"))
+
+
+def disputed(m: Played, version: int, seat: str = "allies") -> int:
+    [opened] = m.act(seat, type="open_dispute", about_version=version,
+                     text="that roll was made too early")
+    return int(opened["version"])
+
+
+def test_a_reroll_ruling_rolls_server_dice_again_and_the_new_roll_replaces_the_old(
+        client: TestClient) -> None:
+    m, at = played(client)
+    old = m.get(f"/events/{at['rolled']}")
+    r = ruling(client, m, disputed(m, at["rolled"]), order="reroll")
+    assert r.status_code == 201, r.text
+    ruled, again = r.json()["events"]
+    assert (ruled["type"], ruled["to"]) == ("DisputeRuled", at["rolled"])
+    assert again["type"] == "DiceRolled" and again["replaces"] == at["rolled"]
+    assert again["actor"] == "axis"  # the owner's roll, made again on the ruling
+    assert again["roll_index"] == old["roll_index"] + 1  # the next index, never the old one
+    for key in ("notation", "purpose", "unit_ids", "source"):
+        assert again[key] == old[key], key
+    # the effective history: the dice log, the board's last roll, the statistics, the words
+    rolls = m.board["recent_rolls"]
+    assert [roll["version"] for roll in rolls] == [again["version"]]
+    assert m.get("/diff", **{"from": at["joined"], "to": m.version})["changes"][
+        "dice_rolls"] == {"before": 0, "after": 1}
+    stats = client.get(f"/api/matches/{m.match}/export", params={"format": "dice"},
+                       headers=m.auth("axis")).json()
+    assert stats["seats"]["axis"]["d6"]["dice"] == 2  # the new 2d6 only
+    csv = client.get(f"/api/matches/{m.match}/export", params={"format": "csv"},
+                     headers=m.auth("axis")).text.splitlines()
+    assert csv[0].endswith(",replaces") and len(csv) == 3  # both rolls stay in the audit
+    assert csv[2].split(",")[0] == str(again["version"])
+    assert csv[2].endswith(f",{at['rolled']}")
+    said = next(e["said"] for e in m.get("/events", "allies")["events"]
+                if e["version"] == again["version"])
+    assert "again" in said and f"version {at['rolled']}" in said
+    # a what-if copy renumbers the roll it replaces: its board too shows the new roll only
+    copy = fork(client, m, m.version).json()
+    board = client.get(f"/api/matches/{copy['match_id']}/board", headers={
+        "Authorization": f"Bearer {copy['tokens']['referee']}"}).json()
+    assert [roll["dice"] for roll in board["recent_rolls"]] == [again["dice"]]
+    m.act("referee", type="end_match", winner=None)
+    text = client.get(f"/api/matches/{m.match}/export", headers=m.auth("referee")).text
+    report = verify(text.splitlines(keepends=True))
+    assert report.ok and report.rolls_checked == 2  # the new roll is the seed's too
+
+
+def test_a_reroll_ruling_on_table_dice_waits_for_the_owners_throw(client: TestClient) -> None:
+    m = Played(client, MATCH)
+    _, thrown = m.act("allies", type="roll_dice", notation="d6+1", purpose="rally sq1",
+                      source="table", results=[2])
+    r = ruling(client, m, disputed(m, thrown["version"]), order="reroll")
+    assert r.status_code == 201, r.text
+    _, declared = r.json()["events"]
+    assert (declared["type"], declared["actor"], declared["replaces"]) == (
+        "RollDeclared", "allies", thrown["version"])
+    assert m.turn["awaiting"]["by"] == "allies"
+    m.refused("allies", 422, "core-results", type="score_vp", side="allies", points=1)
+    m.refused("axis", 403, "core-authority", type="record_roll", results=[6])
+    [again] = m.act("allies", type="record_roll", results=[5])
+    assert (again["replaces"], again["total"], again["declared"]) == (
+        thrown["version"], 6, declared["version"])
+    assert m.turn["awaiting"] is None
+    assert [roll["total"] for roll in m.board["recent_rolls"]] == [6]
+
+
+def test_a_reroll_is_refused_for_what_it_cannot_make_again(client: TestClient) -> None:
+    m, at = played(client)
+    moved = ruling(client, m, disputed(m, at["moved"]), order="reroll")
+    assert moved.status_code == 422 and "not a roll" in moved.json()["detail"]
+    [rolled] = m.act("axis", type="roll_dice", notation="d6", purpose="undone")
+    client.post(f"/api/matches/{m.match}/undo", json={}, headers=m.auth("referee"))
+    before = m.version
+    undone = ruling(client, m, disputed(m, rolled["version"]), order="reroll")
+    assert undone.status_code == 422 and "undone" in undone.json()["detail"]
+    assert ruling(client, m, disputed(m, at["rolled"]), order="reroll").status_code == 201
+    twice = ruling(client, m, disputed(m, at["rolled"]), order="reroll")
+    assert twice.status_code == 422 and "already" in twice.json()["detail"]
+    assert m.version == before + 5  # three disputes, and one ruling with its roll
+
+
+def test_a_roll_the_service_resolved_is_not_made_again_by_a_ruling(client: TestClient) -> None:
+    """WC-3's Unit Morale roll is the service's: what it decided follows it in the log, so
+    a ruling orders an undo back before it rather than the roll made again."""
+    m = Played(client, scenario("wing-command-demo"))
+    m.act("french", type="roll_initiative", source="table", results={"french": 4, "british": 4})
+    m.act("french", type="advance")
+    m.act("british", type="advance")
+    m.act("french", type="advance", to="phase/pre_activation/b_unit_morale")
+    *_, rolled = m.act("french", type="rule_roll", roll="unit_morale", unit_id="f-line",
+                       source="table", results=[6])
+    assert (rolled["type"], rolled["rule"]) == ("DiceRolled", "WC-3")
+    before = m.version
+    r = ruling(client, m, disputed(m, rolled["version"], "british"), order="reroll")
+    assert r.status_code == 422 and "order an undo" in r.json()["detail"]
+    assert m.version == before + 1  # the dispute only
+
+
+def test_the_owner_throws_a_table_reroll_in_a_step_where_another_side_acts(
+        client: TestClient) -> None:
+    """Normandy: the German roll of its Replacement phase is made again while the Allied
+    player alone acts (Air Interdiction Determination); the German player enters the dice."""
+    m = no(client)
+    through_mutual(m, carpet=None)
+    advance_to(m, "player_turn/replacement", "german")
+    _, thrown = m.act("german", type="roll_dice", notation="d6", purpose="replacements",
+                      source="table", results=[1])
+    m.act("german", type="advance")
+    assert m.turn["step"] == "player_turn/interdiction_effects"
+    m.refused("german", 403, "NO-3", type="roll_dice", notation="d6", purpose="mine")
+    assert ruling(client, m, disputed(m, thrown["version"], "german"),
+                  order="reroll").status_code == 201
+    [again] = m.act("german", type="record_roll", results=[6])
+    assert again["replaces"] == thrown["version"] and m.turn["awaiting"] is None
