@@ -27,14 +27,15 @@ export function renderDisputes(table) {
           ev.preventDefault();
           const f = ev.target.elements;
           const body = { ruling: f.ruling.value.trim(), order: f.order.value };
-          if (f.to.value) body.to = Number(f.to.value);
+          // a reroll makes the disputed roll again; `to` is where an undo or a fork goes back to
+          if (f.to.value && body.order !== "reroll") body.to = Number(f.to.value);
           table.post(`/disputes/${d.version}/ruling`, body, (done) => (done.match_id ? `Ruled; the what-if is match ${done.match_id}` : "Ruled"))
             .then((done) => keepFork(table, done, body.to));
         },
       }, field("Ruling", h("textarea", { name: "ruling", required: true, rows: 2, maxlength: 2000 })),
       h("div", { class: "row" },
         field("Order", h("select", { name: "order" }, ["none", "undo", "reroll", "fork"].map((o) => h("option", { value: o }, o)))),
-        field("Back to version", h("input", { name: "to", type: "number", min: 1, max: table.head, value: d.about_version > 1 ? d.about_version - 1 : 1 }))),
+        field("Back to version (undo, fork)", h("input", { name: "to", type: "number", min: 1, max: table.head, value: d.about_version > 1 ? d.about_version - 1 : 1 }))),
       h("button", { type: "submit" }, "Record the ruling")) : h("p", { class: "hint" }, "Waiting for the referee's ruling."))));
 }
 

@@ -221,6 +221,11 @@ def test_a_reroll_is_refused_for_what_it_cannot_make_again(client: TestClient) -
     twice = ruling(client, m, disputed(m, at["rolled"]), order="reroll")
     assert twice.status_code == 422 and "already" in twice.json()["detail"]
     assert m.version == before + 5  # three disputes, and one ruling with its roll
+    m.act("referee", type="end_match", winner=None)
+    [_, again] = m.get("/events", after=before + 2, limit=2)["events"]
+    assert again["replaces"] == at["rolled"]
+    over = ruling(client, m, disputed(m, again["version"]), order="reroll")
+    assert over.status_code == 409 and "reopen" in over.json()["detail"]
 
 
 def test_a_roll_the_service_resolved_is_not_made_again_by_a_ruling(client: TestClient) -> None:
