@@ -62,10 +62,13 @@ def _rule_roll(command: cmd.RuleRoll, state: MatchState, actor: str) -> set[str]
 
 
 def _battlegroup(command: cmd.ActivateBattlegroup, state: MatchState, actor: str) -> set[str]:
-    """A battlegroup is named within its side (BG-7): the one named is the acting side's own
-    (another side may have one of the same name). The auxiliary squads declared with it
-    must be the actor's too."""
-    return _sides_of(state, command.auxiliaries)
+    """A battlegroup is named within its side (BG-7): the actor's own when it has one of that
+    name (another side may have one too), else the name is another side's. The auxiliary
+    squads declared with it are their owners'."""
+    named = [u for u in state.units.values() if "battlegroup" in u.extra
+             and str(u.extra["battlegroup"]) == command.battlegroup]
+    own = [u for u in named if u.side == actor]
+    return _sides_of(state, [*(u.id for u in own or named), *command.auxiliaries])
 
 
 def _track(command: cmd.SetTrack, state: MatchState, actor: str) -> set[str]:
