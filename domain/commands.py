@@ -7,6 +7,8 @@ so that hostile input is refused before it reaches the domain.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -105,6 +107,7 @@ __all__ = [
     "Text",
     "UnitSpec",
     "Value",
+    "past_size_limits",
 ]
 
 
@@ -333,6 +336,17 @@ UNITS_PER_SIDE = 200
 UNITS_IN_ALL = 400
 
 
+def past_size_limits(units: Sequence[UnitSpec | Unit]) -> str | None:
+    """What makes a set-up's units too many for a match (docs/scenarios.md, size limits),
+    or None: checked at creation and on an imported `MatchCreated` alike."""
+    if len(units) > UNITS_IN_ALL:
+        return f"units: at most {UNITS_IN_ALL} units in all ({len(units)} given)"
+    for side, count in Counter(u.side for u in units).items():
+        if count > UNITS_PER_SIDE:
+            return f"units: at most {UNITS_PER_SIDE} units a side ('{side}' has {count})"
+    return None
+
+
 class CreateMatch(Command):
     """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...), and
     the scenario's set-up: the units on the table and each side's deck of cards. A scenario
@@ -360,11 +374,9 @@ class CreateMatch(Command):
         for i, unit in enumerate(self.units):
             if unit.side not in sides:
                 raise ValueError(f"units[{i}] ({unit.id}): there is no side '{unit.side}'")
-        for spec in self.sides:
-            count = sum(1 for u in self.units if u.side == spec.id)
-            if count > UNITS_PER_SIDE:
-                raise ValueError(f"units: at most {UNITS_PER_SIDE} units a side "
-                                 f"('{spec.id}' has {count})")
+        too_many = past_size_limits(self.units)
+        if too_many:
+            raise ValueError(too_many)
         ids = [u.id for u in self.units]
         if len(set(ids)) != len(ids):
             raise ValueError("units: unit ids must be distinct")

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from domain import events as ev
 from domain import json_input
+from domain.commands import past_size_limits
 from domain.dice import commitment
 from domain.errors import InvalidAction
 from domain.event_base import EARLIEST
@@ -142,6 +143,9 @@ def fitting(events: Iterable[ev.Event]) -> Iterator[ev.Event]:
                 ruleset.sides.check(len(event.sides), ruleset.title)
             except InvalidAction as error:
                 raise refused(f"{_where(event)}: {error.detail}") from None
+            too_many = past_size_limits(event.units)
+            if too_many:
+                raise refused(f"{_where(event)}: {too_many} (rule core-limits)")
             played = f"played under {event.ruleset} v{event.ruleset_version}"
         marker = getattr(event, "marker", None)
         if marker is not None and not _has_step(ruleset, marker.step):

@@ -21,6 +21,7 @@ from api.imports import ImportFile, SpilledFrames
 from domain import copies
 from domain import events as ev
 from domain.application import Matches
+from domain.commands import UNITS_PER_SIDE
 from domain.integrity import canonical, content_hash, revealed_seeds, verify
 
 FAR_FUTURE = "9999-12-31T23:59:59.500000Z"  # as an event writes it (the issue's ...59.5Z)
@@ -265,3 +266,22 @@ def test_an_undo_back_past_a_checkpoint_replays_from_the_file(
     board = client.get(f"/api/matches/{forged}/board", headers=referee)
     assert board.json() == m.get("/board")
     assert read and min(read) <= to  # a checkpoint before the undo's target, read back
+
+
+def test_an_import_set_up_past_the_size_limits_is_refused_like_a_creation(
+        client: TestClient) -> None:
+    """A creation past the size limits is a 422; a forged export's `MatchCreated` with the
+    same set-up is refused too, naming its line and the limit, and nothing is made."""
+    lines = exported(played(client))
+    forged = uuid4()
+
+    def crowded(version: int, e: dict[str, Any]) -> None:
+        if version == 1:
+            [first, *_] = [u for u in e["units"] if u["side"] == "red"]
+            e["units"] += [{**first, "id": f"extra{n}", "name": f"Extra {n}"}
+                              for n in range(UNITS_PER_SIDE)]
+
+    problem = _import(client, rechained(lines, crowded, forged), "10.25.0.9").refused(422)
+    assert problem["detail"].startswith("line 2: event 1 (MatchCreated): units: at most "
+                                        f"{UNITS_PER_SIDE} units a side"), problem
+    assert nothing_of(client, forged)
