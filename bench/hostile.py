@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -42,13 +41,13 @@ from typing import Self
 
 import http_load
 import shown
+from import_memory import child_peak_figures, children_peak_kib, valid_export
 
 MiB = 1024 * 1024
 QUOTA = 30  # the default BATTLELOG_CREATE_RATE, 30/minute
 HEALTH_TARGET_S = 0.250
 GROWTH_TARGET_MIB = 64
 CHILD_TARGET_MIB = 128  # a valid 20 MiB import's own process, at its peak
-ROOT = Path(__file__).resolve().parent.parent
 SIDES = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
 # `battlelog serve` as it ships (an empty variable is the default; bench/run.py turns the
 # creation quota off for the load benches).
@@ -114,76 +113,6 @@ def import_figures(server: http_load.Server, mib: int) -> dict[str, float]:
             "import_health_p50_s": statistics.median(probe.latencies),
             "import_health_probes": len(probe.latencies),
             "idle_health_max_s": max(idle), "idle_health_p50_s": statistics.median(idle)}
-
-
-def valid_export(mib: float) -> bytes:
-    """A referee's export of a long match (bench/run.py builds it as the application does,
-    saved in batches), about `mib` MiB: it verifies, so the whole import path runs."""
-    from run import build_long_match
-
-    from domain.application import Matches
-    from projections.export import export_lines
-    from projections.store import sqlite_env
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = str(Path(tmp) / "long.db")
-        match_id = build_long_match(path, int(mib * MiB / 350))  # ~350 bytes a line
-        matches = Matches(env=sqlite_env(path))
-        try:
-            return "".join(export_lines(matches, match_id)).encode()
-        finally:
-            matches.close()
-
-
-def children_peak_kib(pid: int) -> int:
-    """The largest peak RSS (VmHWM) among the child processes of `pid` now, KiB."""
-    peak = 0
-    for tasks in Path(f"/proc/{pid}/task").glob("*/children"):
-        for child in tasks.read_text().split():
-            try:
-                status = Path(f"/proc/{child}/status").read_text()
-            except OSError:
-                continue
-            peak = max([peak, *(int(line.split()[1]) for line in status.splitlines()
-                                if line.startswith("VmHWM:"))])
-    return peak
-
-
-# `battlelog import FILE --db DB`, then its own peak RSS (VmHWM, KiB) as the last line of
-# standard error. Not ru_maxrss: on Linux that counts the forked copy of the parent before
-# the exec, here the bench's own memory.
-CHILD = """import sys
-from api.cli import main
-code = main(["import", sys.argv[1], "--db", sys.argv[2]])
-with open("/proc/self/status") as status:
-    print(next(l.split()[1] for l in status if l.startswith("VmHWM:")), file=sys.stderr)
-sys.exit(code)
-"""
-
-
-def child_peak_kib(body: bytes, tmp: str) -> int:
-    """The peak RSS (VmHWM, KiB) of one `battlelog import` process importing `body` into a
-    fresh SQLite file: the same import, in a process of its own, that the server's child
-    runs past 1 MiB. It must succeed."""
-    path, db = Path(tmp) / "import.jsonl", Path(tmp) / f"import-{len(body)}.db"
-    path.write_bytes(body)
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(db)], cwd=ROOT,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          check=False)
-    assert done.returncode == 0, done.stderr[-500:]
-    return int(done.stderr.split()[-1])
-
-
-def child_peak_figures(body: bytes) -> dict[str, float]:
-    """The import's peak memory in a process of its own for the valid export `body`, beside
-    the same process's peak for a tiny export (its baseline: the interpreter, the code and
-    the store), measured in the same run. Target: under 128 MiB (streaming: a constant
-    plus the largest event, not the file)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        tiny = child_peak_kib(valid_export(0.05), tmp)
-        large = child_peak_kib(body, tmp)
-    return {"child_mib": len(body) / MiB, "child_peak_mib": large / 1024,
-            "child_tiny_peak_mib": tiny / 1024}
 
 
 def valid_import_figures(server: http_load.Server, body: bytes) -> dict[str, float]:
