@@ -3,7 +3,7 @@
 import { api, devices } from "./api.js";
 import { field, h, notice, panel } from "./dom.js";
 import { scenarioForm } from "./scenario_form.js";
-import { annotate } from "./waiting.js";
+import { followWaiting } from "./waiting.js";
 
 export function matchLink(id, kind, token) {
   return `${location.origin}/play/${id}#${kind}=${encodeURIComponent(token)}`;
@@ -21,7 +21,7 @@ function yourMatches(titles) {
       h("button", { type: "button", class: "quiet", "aria-label": `Forget ${name} on this device`,
         onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "Forget"));
   }));
-  annotate(list, entries);  // whose turn in each, "Your move" first (waiting.js)
+  followWaiting(list, entries);  // whose turn in each, "Your move" first, kept current (waiting.js)
   return list;
 }
 

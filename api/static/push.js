@@ -1,11 +1,13 @@
 /** "Tell me when it's my turn": Web Push for this device's seat of the match on the table
- *  page (docs/notifications.md). The button goes in the Seats panel; the browser asks for
+ *  page (docs/notifications.md). The button goes in the panel of turn notices (notices.js,
+ *  after the Seats panel, with the e-mail and webhook forms); the browser asks for
  *  permission only when it is pressed. While the page is open and shown, a heartbeat says
  *  the seat is present, so it is not told of a turn it can see. The registration starts
  *  pending: the server pushes a confirmation, which the service worker (sw.js) confirms
  *  by posting its code back. */
 import { api, devices } from "./api.js";
 import { h, notice } from "./dom.js";
+import { noticesPanel } from "./notices.js";
 
 const HEARTBEAT_MS = 20000;
 const path = location.pathname.match(/^\/play\/([0-9a-f-]{36})$/);
@@ -20,6 +22,7 @@ function seat(id) {
 function watch(id) {
   const main = document.querySelector("#main");
   let present = null;  // the seat the last heartbeat was for
+  let shown = null;    // the panel of turn notices: {seat, element, reread}
   const beat = () => {
     const who = seat(id);
     present = who && who.name;
@@ -30,12 +33,23 @@ function watch(id) {
   const mount = () => {
     const seats = document.querySelector("#seats");
     const who = seat(id);
-    if (seats && !seats.querySelector(".push-me") && who) seats.append(button(id));
+    if (shown && (!who || shown.seat !== who.name || !shown.element.isConnected)) { shown.element.remove(); shown = null; }
+    if (seats && who && !shown) {
+      shown = { seat: who.name, ...noticesPanel(id, who.name, who.token, button(id)) };
+      seats.after(shown.element);
+      shown.reread();
+    }
     if (who && who.name !== present) beat();  // the page has opened, or switched, its seat
   };
   new MutationObserver(mount).observe(main, { childList: true, subtree: true });
   mount();
   setInterval(beat, HEARTBEAT_MS);
+  // the match moved on (table.js says so after each render): its attempts may be new
+  let version = null;
+  document.addEventListener("table-rendered", (event) => {
+    if (shown && event.detail.version !== version) shown.reread();
+    version = event.detail.version;
+  });
   document.addEventListener("visibilitychange", beat);
 }
 
@@ -54,11 +68,11 @@ async function subscribe(id, press) {
   const who = seat(id);
   if (!who) return;
   if (!window.isSecureContext) {  // browsers offer Web Push only to https pages (and localhost)
-    notice("Web Push needs this page opened over https (or at localhost on the server's own computer): register a webhook or an e-mail address instead.");
+    notice("Web Push needs this page opened over https (or at localhost on the server's own computer): give an e-mail address or a webhook below instead.");
     return;
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    notice("This browser cannot be told of your turn (no Web Push here): register a webhook or an e-mail address instead.");
+    notice("This browser cannot be told of your turn (no Web Push here): give an e-mail address or a webhook below instead.");
     return;
   }
   press.disabled = true;

@@ -236,6 +236,7 @@ class Table {
     this.fill(S.exports, renderExports(this));
     this.fill(S.seats, renderSeats(this));
     this.fresh = false;
+    document.dispatchEvent(new CustomEvent("table-rendered", { detail: { version: this.head } }));  // notices.js
   }
 
   /** Replace a panel's body, keeping its heading. On an update that came from elsewhere,

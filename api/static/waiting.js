@@ -1,7 +1,10 @@
 // Whose turn, in words (docs/table.md "Whose turn"): the lobby's list of this device's
 // matches says for each whom it waits for, the ones waiting for this device's seat first
 // ("Your move"); the table page says it above the clocks. The words are the service's own
-// (`waiting` in the match view): the page only puts "Your move" first.
+// (`waiting` in the match view): the page only puts "Your move" first. The lobby reads them
+// again while it is shown (`followWaiting`): a bounded poll, not a stream per match (a
+// browser opens at most six connections to a server over plain http, so a stream for each
+// of a device's matches would starve the page; docs/lobby.md).
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -40,4 +43,35 @@ export async function annotate(list, entries) {
   });
   ranked.sort((a, b) => (b.mine - a.mine) || (a.i - b.i));
   list.replaceChildren(...ranked.map((r) => r.li));
+}
+
+const EVERY_MS = 5000;      // a round of reads at most this often...
+const PER_MATCH_MS = 500;   // ...and no more than one read per match in this time
+
+/** Keep the whose-turn lines of `list` current: a round of reads every 5 s (longer with
+ *  more than 10 matches: at most two reads a second), one round at a time, none while the
+ *  page is hidden (one at once when it is shown again), until the list leaves the page. */
+export function followWaiting(list, entries) {
+  const pause = Math.max(EVERY_MS, entries.length * PER_MATCH_MS);
+  let timer = null;
+  let busy = false;
+  let shown = false;  // the list has been on the page (it is built before it is put there)
+  const round = async () => {
+    clearTimeout(timer);
+    if (busy) return;
+    busy = true;
+    try {
+      const kept = new Set([...list.children].map((li) => li.dataset.id));  // none forgotten
+      await annotate(list, entries.filter(([id]) => kept.has(id))).catch(() => null);
+    } finally {
+      busy = false;
+    }
+    shown ||= list.isConnected;
+    if (shown && !list.isConnected) return;  // the lobby is gone
+    if (document.visibilityState === "visible") timer = setTimeout(round, pause);
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && (!shown || list.isConnected)) round();
+  });
+  round();
 }
