@@ -42,7 +42,8 @@ export async function annotate(list, entries) {
     return { li, mine, i };
   });
   ranked.sort((a, b) => (b.mine - a.mine) || (a.i - b.i));
-  list.replaceChildren(...ranked.map((r) => r.li));
+  // moved only when the order changes: a focused Forget keeps its focus between reads
+  if (ranked.some((r, i) => r.i !== i)) list.replaceChildren(...ranked.map((r) => r.li));
 }
 
 const EVERY_MS = 5000;      // a round of reads at most this often...
