@@ -4,6 +4,7 @@
 
 import { api, devices } from "./api.js";
 import { field, h, notice, saveBlob } from "./dom.js";
+import { renderRollCheck } from "./integrity.js";
 import { shareLink } from "./links.js";
 import { matchLink } from "./lobby.js";
 
@@ -87,6 +88,7 @@ export function renderSeats(table) {
     spectator ? h("div", { class: "seats-spectator" }, h("strong", {}, "Spectators"), shareLink(matchLink(table.id, "seat", spectator), "Spectator link")) : null,
     whatIfs(table),
     h("p", { class: "hint" }, `Dice commitment ${table.match.dice_commitment.slice(0, 16)}…, chain head ${table.match.chain_head.slice(0, 16)}…`),
+    renderRollCheck(table),
     referee ? h("div", { class: "seat-tools" },
       table.at === null && !table.match.outcome ? revealControl(table) : null,
       h("button", {

@@ -26,8 +26,9 @@ PHONE = {"width": 390, "height": 844}
 MIN = 44
 
 
-def new_match(server: str, demo: str) -> dict[str, Any]:
-    """A match of `demo` (its scenario's body), with a seat token for every side."""
+def new_match(server: str, demo: str, entropy: str = "") -> dict[str, Any]:
+    """A match of `demo` (its scenario's body), with a seat token for every side (each
+    joined with `entropy` and its side's id as its dice entropy, if given)."""
     body = httpx.get(f"{server}/api/scenarios/{demo}").json()
     made = httpx.post(f"{server}/api/matches", json=body)
     made.raise_for_status()
@@ -38,7 +39,8 @@ def new_match(server: str, demo: str) -> dict[str, Any]:
         if key.startswith("join:"):
             side = key.removeprefix("join:")
             joined = httpx.post(f"{server}/api/matches/{answer['match_id']}/seats",
-                                json={"player": f"Player {side}"},
+                                json={"player": f"Player {side}", **(
+                                    {"entropy": f"{entropy} {side}"} if entropy else {})},
                                 headers={"Authorization": f"Bearer {join}"})
             joined.raise_for_status()
             seats[side] = joined.json()["token"]

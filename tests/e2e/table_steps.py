@@ -15,6 +15,12 @@ Shot = Callable[[Any, str], Path]
 PHONE = {"width": 390, "height": 844}
 
 
+def panel_shot(shot: Shot, page: Any, name: str, panel: str = "#seats") -> None:
+    """The whole page, and the panel alone (readable at the phone's size)."""
+    path = shot(page, name)
+    page.locator(panel).screenshot(path=str(path.with_name(f"{name}-panel.png")))
+
+
 def policed_contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     """New browser contexts (separate devices) whose every request is checked: the page may
     talk to its own server only (no CDN, nothing else), and no script error is allowed."""

@@ -19,6 +19,7 @@ from table_steps import (  # the table page's own helpers
     acted,
     fits_the_phone,
     join_link,
+    panel_shot,
     policed_contexts,
     small_targets,
     start_sample,
@@ -52,12 +53,6 @@ def phones(browser: Any, server: str, console: list[str]) -> Iterator[Callable[.
     yield phone
     next(policed, None)  # closes them: fails on a request elsewhere or a script error
     assert console == [], console
-
-
-def panel_shot(shot: Shot, page: Any, name: str, panel: str = "#seats") -> None:
-    """The whole page, and the panel alone (readable at the phone's size)."""
-    path = shot(page, name)
-    page.locator(panel).screenshot(path=str(path.with_name(f"{name}-panel.png")))
 
 
 def scenario_name(server: str) -> str:
