@@ -136,6 +136,7 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     from uuid import UUID
 
     from domain.errors import DomainError
+    from domain.integrity import verify as check
     from projections import report
     from projections.dice_stats import csv_lines, statistics
     from projections.export import export_lines
@@ -161,7 +162,7 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
         elif form == "dice":
             lines = [json.dumps(statistics(events()), indent=2) + "\n"]
         else:
-            built = report.build(events())
+            built = report.build(events(), integrity=check(export_lines(matches, match_id)))
             lines = [report.markdown(built) if form == "md" else report.html(built)]
         with (open(path, "w", encoding="utf-8", newline="") if path != "-"
               else nullcontext(sys.stdout)) as target:

@@ -1,5 +1,6 @@
 """The after-action report: scenario, sides, outcome, a turn-by-turn summary, disputes and
-rulings, dice luck, and charts as hand-written inline SVG (VP per side over the turns, units
+rulings, dice luck, integrity (the chain head and the result of `battlelog verify`'s check of
+the stored log, `domain.integrity.verify`), and charts as hand-written inline SVG (VP per side over the turns, units
 and figures remaining per side, a histogram per die type). `markdown()` and `html()` (one
 self-contained page) render the same `Report`. A `Report` holds the players' texts as they
 typed them; each renderer quotes every one of them for its format (`projections.quoting`)."""
@@ -18,6 +19,7 @@ from typing import Any
 from domain import events as ev
 from domain.evolve import evolve, initial_state
 from domain.history import effective_events
+from domain.integrity import Report as Verified
 from domain.state import MatchState, Outcome
 from projections.colours import NEUTRAL, side_colours
 from projections.dice_stats import standing, statistics
@@ -49,11 +51,33 @@ class Report:
     disputes: list[dict[str, Any]]  # each with `said`: the dispute or ruling in words
     dice: dict[str, Any]
     histograms: dict[str, dict[int, int]]  # die type -> face -> count (every seat)
+    integrity: Verified | None = None  # the check of the export; None: not checked
 
 
-def build(events: Iterable[ev.Event], viewer: str = "") -> Report:
+def integrity_lines(report: Report) -> list[str]:
+    """The chain head and what the check found, in words (docs/integrity.md)."""
+    checked = report.integrity
+    if checked is None:
+        return []
+    head = f"Chain head: {checked.chain_head or '-'} after {checked.events} events"
+    if not checked.ok:
+        return [head, "Check (as battlelog verify): PROBLEM: " + "; ".join(checked.problems)]
+    found = [f"all {checked.events} events linked and unchanged",
+             (f"server rolls and shuffles recomputed from the revealed seeds: "
+              f"{checked.rolls_checked}, all matched")]
+    if checked.rolls_unchecked:
+        found.append(f"waiting for their seed (revealed at the end): {checked.rolls_unchecked}")
+    if checked.rolls_inherited:
+        found.append("copied from the match this one was forked from (checked there): "
+                     f"{checked.rolls_inherited}")
+    return [head, "Check (as battlelog verify): OK: " + "; ".join(found)]
+
+
+def build(events: Iterable[ev.Event], viewer: str = "",
+          integrity: Verified | None = None) -> Report:
     """The report of a whole log, as `viewer` may see it (by default what every seat sees):
-    each event said as the events route says it (`projections.sentences`)."""
+    each event said as the events route says it (`projections.sentences`); `integrity`: the
+    check of the match's export (`domain.integrity.verify`), shown as it found it."""
     log = list(events)
     created = log[0]
     assert isinstance(created, ev.MatchCreated)
@@ -103,7 +127,8 @@ def build(events: Iterable[ev.Event], viewer: str = "") -> Report:
                          for s in sides},
         disputes=disputes, dice=statistics(log)["seats"],
         histograms={die: dict(sorted(faces.items())) for die, faces in
-                    sorted(histograms.items(), key=lambda d: int(d[0][1:]))})
+                    sorted(histograms.items(), key=lambda d: int(d[0][1:]))},
+        integrity=integrity)
 
 
 # ---- charts -------------------------------------------------------------------------------
@@ -315,6 +340,8 @@ def markdown(report: Report) -> str:
              "", "## Disputes and rulings",
              "", *(f"- {line}" for line in _dispute_lines(report, q) or ["none"]), "",
              "## Dice", "", *(f"- {line}" for line in _luck_lines(report, q) or ["no dice"]),
+             "", "## Integrity", "",
+             *(f"- {line}" for line in integrity_lines(report) or ["not checked"]),
              "", "## Charts", "", *(f"{svg}\n" for svg in charts(report, q))]
     return "\n".join(parts) + "\n"
 
@@ -349,4 +376,6 @@ def html(report: Report) -> str:
             f"<h2>Turn by turn</h2><ul>{turns()}</ul>"
             f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report, q) or ['none'])}"
             f"</ul><h2>Dice</h2><ul>{items(_luck_lines(report, q) or ['no dice'])}</ul>"
+            "<h2>Integrity</h2><ul>"
+            f"{items([q(x) for x in integrity_lines(report)] or ['not checked'])}</ul>"
             f"<h2>Charts</h2>{''.join(charts(report))}</body></html>\n")

@@ -33,7 +33,9 @@ def export(match_id: UUID, matches: MatchesDep, who: ReaderDep,
     per seat, die type and purpose. `md`, `html`: the after-action report with its charts
     (docs/reports.md)."""
     if format in ("md", "html"):
-        built = report.build(_all_events(matches, match_id))
+        # the integrity section: the check `battlelog verify` makes, of the referee's export
+        built = report.build(_all_events(matches, match_id),
+                             integrity=verify_export(export_lines(matches, match_id)))
         if format == "md":
             return PlainTextResponse(report.markdown(built), media_type="text/markdown")
         return HTMLResponse(report.html(built))

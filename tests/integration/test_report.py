@@ -9,10 +9,14 @@ import re
 import xml.etree.ElementTree as ET
 from html import escape
 from typing import Any
+from uuid import UUID
 
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
+from domain.application import Matches
+from domain.integrity import Report as Verified
+from projections import report
 from projections.quoting import markdown_text
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -184,3 +188,33 @@ def test_the_report_says_each_event_as_the_log_does_and_names_every_side(
         assert not re.search(r"\b(allies|axis|referee)\b", line), line
         assert "Referee" in line and "Allies" in line
     assert "Allies (allies)" not in md and "(axis)" not in md
+
+
+def test_the_report_shows_the_chain_head_and_the_check_battlelog_verify_makes(
+        client: TestClient) -> None:
+    m = played(client)  # ended: the seed is revealed, so the server's roll is recomputed
+    verdict = m.get("/verify")
+    head = m.get("")["chain_head"]
+    assert verdict["ok"] and verdict["rolls_checked"] == 1 and verdict["chain_head"] == head
+    said = (f"Chain head: {head} after {verdict['events']} events",
+            (f"Check (as battlelog verify): OK: all {verdict['events']} events linked and "
+             "unchanged; server rolls and shuffles recomputed from the revealed seeds: 1, all "
+             "matched"))
+    md = fetch(m, "md").text
+    section = md[md.index("## Integrity"):md.index("## Charts")]
+    assert [f"- {line}" for line in said] == section.splitlines()[2:4], section
+    page = fetch(m, "html").text
+    section = page[page.index("<h2>Integrity</h2>"):page.index("<h2>Charts</h2>")]
+    assert section == f"<h2>Integrity</h2><ul><li>{said[0]}</li><li>{said[1]}</li></ul>"
+
+
+def test_the_reports_integrity_section_names_what_the_check_found_wrong(
+        client: TestClient, matches: Matches) -> None:
+    m = played(client)
+    events = matches.events_of(UUID(m.match), upto=matches.head(UUID(m.match)).version)
+    problem = "line 5: event 4: server roll 0 should be [3, 4], not [6, 6]"
+    built = report.build(events, integrity=Verified(events=9, chain_head="ab" * 32,
+                                                    problems=[problem]))
+    assert f"- Check (as battlelog verify): PROBLEM: {problem}" in report.markdown(built)
+    assert f"<li>Check (as battlelog verify): PROBLEM: {escape(problem)}</li>" in report.html(
+        built)
