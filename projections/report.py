@@ -59,14 +59,21 @@ def integrity_lines(report: Report) -> list[str]:
     checked = report.integrity
     if checked is None:
         return []
-    head = f"Chain head: {checked.chain_head or '-'} after {checked.events} events"
+
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    head = f"Chain head: {checked.chain_head or '-'} (after {count(checked.events, 'event', 'events')})"
     if not checked.ok:
         return [head, "Check (as battlelog verify): PROBLEM: " + "; ".join(checked.problems)]
-    found = [f"all {checked.events} events linked and unchanged",
-             (f"server rolls and shuffles recomputed from the revealed seeds: "
-              f"{checked.rolls_checked}, all matched")]
+    found = [f"{count(checked.events, 'event', 'events')} linked and unchanged"]
+    if checked.rolls_checked:
+        found.append(count(checked.rolls_checked, "server roll or shuffle", "server rolls and "
+                           "shuffles") + " recomputed from the revealed seeds, all matching")
+    elif not checked.rolls_unchecked:
+        found.append("no server roll or shuffle to recompute")
     if checked.rolls_unchecked:
-        found.append(f"waiting for their seed (revealed at the end): {checked.rolls_unchecked}")
+        found.append(f"waiting for a seed (revealed at the end): {checked.rolls_unchecked}")
     if checked.rolls_inherited:
         found.append("copied from the match this one was forked from (checked there): "
                      f"{checked.rolls_inherited}")
@@ -348,9 +355,10 @@ def markdown(report: Report) -> str:
 
 # The HTML report's one style sheet, the same text every time: the table page opens the
 # report in a tab of its own, whose Content-Security-Policy allows this text by its hash.
+# (a list item breaks anywhere: the chain head is 64 letters without a space)
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:52rem;margin:1rem auto;"
          "padding:0 1rem;color:#111;background:#fff}svg{max-width:100%;height:auto;"
-         "display:block;margin:1rem 0}li{margin:.2rem 0}")
+         "display:block;margin:1rem 0}li{margin:.2rem 0;overflow-wrap:anywhere}")
 STYLE_HASH = "sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()
 
 

@@ -196,10 +196,10 @@ def test_the_report_shows_the_chain_head_and_the_check_battlelog_verify_makes(
     verdict = m.get("/verify")
     head = m.get("")["chain_head"]
     assert verdict["ok"] and verdict["rolls_checked"] == 1 and verdict["chain_head"] == head
-    said = (f"Chain head: {head} after {verdict['events']} events",
-            (f"Check (as battlelog verify): OK: all {verdict['events']} events linked and "
-             "unchanged; server rolls and shuffles recomputed from the revealed seeds: 1, all "
-             "matched"))
+    said = (f"Chain head: {head} (after {verdict['events']} events)",
+            (f"Check (as battlelog verify): OK: {verdict['events']} events linked and "
+             "unchanged; 1 server roll or shuffle recomputed from the revealed seeds, all "
+             "matching"))
     md = fetch(m, "md").text
     section = md[md.index("## Integrity"):md.index("## Charts")]
     assert [f"- {line}" for line in said] == section.splitlines()[2:4], section
