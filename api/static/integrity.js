@@ -137,19 +137,24 @@ export async function checkExport(lines) {
     return out;
   };
   if (!lines.length) return fail(0, "file", "is empty");
-  const parsed = [];
-  for (const line of lines) {
+  // Each line read once, in order, and let go: only the server rolls' events are kept.
+  const read = (line) => {
     let written;
-    try { written = parseWritten(line); } catch { return fail(parsed.length, "file", "has a line that is not JSON"); }
-    if (canonical(written) !== line) return fail(parsed.length, "canonical", "has a line not written the one canonical way (spacing, key order or line end changed)");
-    parsed.push([written, JSON.parse(line)]);
-  }
-  const [[writtenHeader, header]] = parsed;
+    try { written = parseWritten(line); } catch { return [null, "file", "has a line that is not JSON"]; }
+    if (canonical(written) !== line) return [null, "canonical", "has a line not written the one canonical way (spacing, key order or line end changed)"];
+    return [[written, JSON.parse(line)]];
+  };
+  const [first, kind, why] = read(lines[0]);
+  if (!first) return fail(0, kind, why);
+  const [writtenHeader, header] = first;
   if (header.format !== "battlelog-match" || header.format_version !== 1) return fail(0, "file", "is not a battlelog match file");
   if (header.hash !== await contentHash(writtenHeader)) return fail(0, "file", "was changed in its first line (its content does not match its hash)");
   let prev = GENESIS, entropy = [], inherited = 1;
   const epochs = [], cards = [];
-  for (const [written, body] of parsed.slice(1)) {
+  for (let at = 1; at < lines.length; at++) {
+    const [pair, wrong, detail] = read(lines[at]);
+    if (!pair) return fail(at, wrong, detail);
+    const [written, body] = pair;
     if (body.version !== out.events + 1) return fail(out.events + 1, "link", "is missing or out of order");
     out.events += 1;
     if (body.prev_hash !== prev) return fail(body.version, "link", "does not follow the event before it: an event was removed, changed or moved");
