@@ -161,6 +161,11 @@ def test_the_cli_exports_and_imports(tmp_path: Path, capsys: pytest.CaptureFixtu
         target = tmp_path / f"out.{form}"
         assert cli(["export", m.match, "--db", here, "--format", form, "-o", str(target)]) == 0
         assert target.read_text(encoding="utf-8").startswith(starts), form
+    # the report's integrity section: the chain head and battlelog verify's check, OK
+    head = json.loads(expected.splitlines()[0])["chain_head"]
+    assert f"- Chain head: {head} (after " in (tmp_path / "out.md").read_text(encoding="utf-8")
+    assert "- Check (as battlelog verify): OK: " in (tmp_path / "out.md").read_text(
+        encoding="utf-8")
 
 
 ACTIONS = st.lists(st.one_of(
