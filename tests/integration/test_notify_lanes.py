@@ -119,6 +119,7 @@ def test_a_target_that_never_answers_holds_back_no_other_matchs_notice(
         loop.woken.set()
         wait_for(lambda: [n.status for n in view.notices(other)] == ["sent"],
                  "the other match's notice")
+        loop.stop()  # no round under way: none claimed for a moment and not yet given back
         notices = {n.delivery_id: n for n in view.notices()}
         assert healthy.answered == [told]
         # it arrived while both attempts at the blackhole were still hanging, and the
