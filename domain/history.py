@@ -123,11 +123,15 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
 def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
     """The earliest version `seat` may undo to at once: back over its own actions, up to the
     latest barrier (a die roll, cards seen or shown, the seed revealed) or another seat's
-    action, which stays. The consent protocol's own events are no barrier."""
+    action, which stays. The consent protocol's own events are no barrier, nor are the seat
+    facts (links issued or withdrawn, seats taken, disputes, the clock): undo never takes
+    them back, so whoever made them (the referee reissuing a link) holds no action here."""
     for event in newest_first:
-        if isinstance(event, ev.UNDO_PROTOCOL):
+        if isinstance(event, ev.UNDO_BARRIERS):
+            return event.originator_version
+        if isinstance(event, ev.UNDO_PROTOCOL + ev.SEAT_EVENTS):
             continue
-        if isinstance(event, ev.UNDO_BARRIERS) or event.actor != seat:
+        if event.actor != seat:
             return event.originator_version
     return 1
 

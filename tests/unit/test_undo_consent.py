@@ -105,3 +105,23 @@ def test_a_casual_match_skips_consent() -> None:
     table.act("blue", type="roll_dice", notation="d6", purpose="x")
     [undone] = table.undo(actor="red")
     assert isinstance(undone, ev.ActionsUndone)
+
+
+def test_seat_facts_neither_block_nor_are_taken_back_by_an_own_undo(strict: Table) -> None:
+    """Issue 26: after the referee reissued red's link (SeatTokenRevoked, SeatTokenIssued,
+    by the referee) red's own undo of its last action asked for consent instead of undoing:
+    the referee's seat facts counted as another seat's action."""
+    strict.act("red", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
+    moved = strict.state
+    head = strict.head
+    stamp = {"originator_id": strict.match_id, "actor": "referee", "command_id": "reissue",
+             "timestamp": strict.log[-1].timestamp}
+    strict._append([
+        ev.SeatTokenRevoked(originator_version=head.version + 1, seat="red",
+                            token_hash="a" * 64, **stamp),
+        ev.SeatTokenIssued(originator_version=head.version + 2, seat="red",
+                           token_hash="b" * 64, **stamp)])
+    [undone] = strict.undo(actor="red")
+    assert isinstance(undone, ev.ActionsUndone) and undone.to == 3
+    assert strict.state != moved and strict.state == strict.state_at(3)
+    assert ("b" * 64, "red") in strict.head.tokens  # the new link still works
