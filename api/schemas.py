@@ -81,11 +81,27 @@ class UndoDecline(BaseModel):
     reason: Annotated[str, Field(max_length=200)] = ""
 
 
+class TakenBackPublic(BaseModel):
+    """What an undo takes back, in words (projections.undo_words)."""
+
+    said: list[str] = Field(description="the sentence of each game event it takes back")
+    more: int = Field(description="game events it takes back beyond those said")
+    by: str = Field(description="the seat whose action comes first among them")
+
+
 class UndoRequestPublic(BaseModel):
     version: int = Field(description="the version of the `UndoRequested`")
     to: int
     by: str
     accepted: list[str]
+    takes_back: TakenBackPublic
+
+
+class LastActionPublic(TakenBackPublic):
+    """The latest action, which your undo (`actions`: 1) takes back."""
+
+    to: int = Field(description="the version the undo goes back to")
+    immediate: bool = Field(description="false: the undo asks the other sides first")
 
 
 class UndoStatus(BaseModel):
@@ -96,6 +112,8 @@ class UndoStatus(BaseModel):
         "the earliest version your undo reaches at once; further back is a request"))
     casual: bool
     pending: UndoRequestPublic | None
+    last: LastActionPublic | None = Field(description="the action your next undo takes "
+                                          "back; null when there is none")
 
 
 class ActedPublic(BaseModel):

@@ -136,16 +136,17 @@ def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
     return 1
 
 
-def effective_events(events: Iterable[ev.Event]) -> list[ev.Event]:
+def effective_events(events: Iterable[ev.Event], after: int | None = None) -> list[ev.Event]:
     """The game events that make up the state after the last of `events` (from
-    `MatchCreated`): what was undone, the undo machinery, seats, dice reveals and disputes
-    left out. A fork starts from these."""
+    `MatchCreated`, or those after version `after`, which no undo among them goes back
+    before): what was undone, the undo machinery, seats, dice reveals and disputes left
+    out. A fork starts from these; an undo takes back those after its target."""
     Node = tuple[Any, ev.Event] | None
-    at: dict[int, Node] = {}
+    at: dict[int, Node] = {} if after is None else {after: None}
     node: Node = None
     for event in events:
         if isinstance(event, ev.ActionsUndone | ev.ActionsRedone):
-            node = at[event.to]
+            node = at.get(event.to)  # (None: back before `after`)
         elif not isinstance(event, ev.SEAT_EVENTS + ev.UNDO_PROTOCOL):
             node = (node, event)
         at[event.originator_version] = node

@@ -102,11 +102,21 @@ class RecordSentences:
         found = self._events(e.dispute - 1, e.dispute)
         about = (self._about(found[0].about_version) if found
                  and isinstance(found[0], ev.DisputeOpened) else "an earlier event")
-        order = {"none": "", "undo": " The match goes back to an earlier point.",
-                 "reroll": f" The roll at version {e.to} is made again, and the new roll "
-                           "takes its place.",
-                 "fork": " A what-if copy of the match carries on from there."}[e.order]
-        return f"{who} ruled on the dispute about {about}: “{e.ruling}”{order}"
+        return f"{who} ruled on the dispute about {about}: “{e.ruling}”{self._order(e)}"
+
+    def _order(self, e: ev.DisputeRuled) -> str:
+        """What a ruling orders, in the words the referee picked it by (docs/disputes.md)."""
+        if e.order == "reroll":
+            return f" Roll again: {self._about(e.to)}. The new roll takes its place."
+        if e.order in ("undo", "fork") and e.to is not None:
+            game = [x for x in self._events(e.to, min(e.to + 50, e.version - 1))
+                    if not isinstance(x, NOT_GAME)]
+            before = (f"before: {self.sentence(game[0]).rstrip('.')}" if game
+                      else f"the table as it stood at event {e.to}")
+            if e.order == "undo":
+                return f" Taken back to {before}."
+            return f" Played out as a what-if from {before}, in a copy of the match."
+        return ""
 
     def _say_UndoRequested(self, e: ev.UndoRequested, who: str, hidden: set[str]) -> str:
         return (f"{who} asked to undo {self._undone(e.to, e.version - 1)}: "

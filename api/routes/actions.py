@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
@@ -20,10 +21,20 @@ from api.deps import (
     in_worker,
 )
 from api.problems import PreconditionFailed
-from api.schemas import ActedPublic, UndoCreate, UndoDecline, UndoRequestPublic, UndoStatus
+from api.schemas import (
+    ActedPublic,
+    LastActionPublic,
+    TakenBackPublic,
+    UndoCreate,
+    UndoDecline,
+    UndoRequestPublic,
+    UndoStatus,
+)
 from domain.application import ConcurrencyConflict, Matches, Result
 from domain.commands import Action
 from domain.errors import VersionConflict
+from domain.events import Event
+from projections.undo_words import taken_back
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["actions"])
 
@@ -96,11 +107,22 @@ def undo_status(match_id: UUID, matches: MatchesDep, seat: ActorDep) -> UndoStat
     immediate = head.state.casual or seat == "referee"
     reach = 1 if immediate else matches.undo_reach(match_id, seat, head)
     request = head.undo_request
+
+    def events(after: int, upto: int) -> list[Event]:
+        return list(matches.events_of(match_id, after=after, upto=upto))
+
+    def said(to: int, upto: int) -> dict[str, Any]:
+        return asdict(taken_back(events, head.state, to, upto, seat))
+
+    base = head.state.action_base
+    last = None if head.state.last_command is None or head.state.outcome is not None else (
+        LastActionPublic(to=base, immediate=base >= reach, **said(base, head.version)))
     return UndoStatus(
-        immediate_to=reach, version=head.version, casual=head.state.casual,
+        immediate_to=reach, version=head.version, casual=head.state.casual, last=last,
         pending=None if request is None else UndoRequestPublic(
             version=request.version, to=request.to, by=request.by,
-            accepted=list(request.accepted)))
+            accepted=list(request.accepted),
+            takes_back=TakenBackPublic(**said(request.to, request.version - 1))))
 
 
 @router.post("/undo/accept", status_code=status.HTTP_201_CREATED)

@@ -15,6 +15,7 @@ from domain import events as ev
 from domain.commands import MAX_INT
 from domain.errors import InvalidAction, VersionNotFound
 from projections.diff import MAX_REPLAY_STEPS, diff, replay_steps
+from projections.sentences import Narrator, public_line
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["disputes"])
 Version = Annotated[int, Query(ge=1, le=MAX_INT)]
@@ -72,14 +73,22 @@ def changes(match_id: UUID, matches: MatchesDep, who: ReaderDep,
 
 @router.get("/disputes")
 def disputes(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> list[dict[str, Any]]:
-    """Every dispute with its ruling, if any, and their permalinks."""
+    """Every dispute with its ruling, if any, and their permalinks; `about`: the disputed
+    event in words (`said`, its `type`: what a ruling may order), `said`: each in words."""
     opened: dict[int, dict[str, Any]] = {}
+    narrator = Narrator.of_state(matches.head(match_id).state, who.name)
     for found in matches.events_of(match_id):
+        narrator.see(found)
         if isinstance(found, ev.DisputeOpened):
-            opened[found.version] = {"dispute": found.public(who.name), "ruling": None,
-                                     "permalink": _permalink(match_id, found.version)}
+            about = narrator.seen.get(found.about_version)
+            opened[found.version] = {
+                "dispute": public_line(found, narrator), "ruling": None,
+                "permalink": _permalink(match_id, found.version),
+                "about": None if about is None else {
+                    "version": about.version, "type": about.type_name(),
+                    "actor": about.actor, "said": narrator.sentence(about)}}
         elif isinstance(found, ev.DisputeRuled) and found.dispute in opened:
-            opened[found.dispute]["ruling"] = {**found.public(who.name),
+            opened[found.dispute]["ruling"] = {**public_line(found, narrator),
                                                "permalink": _permalink(match_id, found.version)}
     return list(opened.values())
 

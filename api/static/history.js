@@ -28,7 +28,7 @@ export function renderTime(table) {
   const mayRedo = owner === null || (owner !== "" && (table.viewer === "referee" || table.viewer === owner));
   return [
     acting ? h("div", { class: "row" },
-      h("button", { type: "button", id: "undo", onclick: () => undoLast(table) }, "↶ Undo"),
+      table.undo.last ? h("button", { type: "button", id: "undo", class: "undo-named", onclick: () => undoLast(table) }, undoLabel(table)) : null,
       mayRedo ? h("button", {
         type: "button", id: "redo", class: "secondary",
         onclick: () => table.post("/redo", undefined, "Redone", {}, (error) => redoRefused(table, error)),
@@ -93,13 +93,39 @@ function undoReach(table) {
     : "Your own latest actions undo at once; further back the other side is asked.";
 }
 
+/** What an undo takes back, in the service's sentences: "Red moved 1st Squad; Red rolled
+ *  2d6: 7 (and 2 more)". */
+export function takenBackWords(taken) {
+  const said = taken.said.map((s) => s.replace(/\.$/, "")).join("; ");
+  return `${said || "the match as it was"}${taken.more ? ` (and ${taken.more} more)` : ""}`;
+}
+
+/** Who answers `seat`'s undo request: the other sides, by name ("Blue", "Blue and Green"). */
+export function answerers(table, seat) {
+  const names = table.match.sides.filter((s) => s.id !== seat).map((s) => s.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0] || "the other side";
+}
+
+/** The Undo button in words (docs/table.md): "↶ Undo: Red activated 1st Squad" when it
+ *  takes back at once; "Ask Blue to take back: Blue moved 2nd Squad" when the last action
+ *  is another side's; "Ask Blue to agree to take back: …" across a roll or a card. */
+export function undoLabel(table) {
+  const last = table.undo.last;
+  const what = takenBackWords(last);
+  if (last.immediate) return `↶ Undo: ${what}`;
+  const others = table.match.sides.filter((s) => s.id !== table.viewer).map((s) => s.id);
+  if (others.length === 1 && others[0] === last.by) return `Ask ${table.sideName(last.by)} to take back: ${what}`;
+  return `Ask ${answerers(table, table.viewer)} to agree to take back: ${what}`;
+}
+
 /** Undo the last action (Undo and time travel, and Your move's own Undo button). */
 export async function undoLast(table) {
+  const label = table.undo.last ? undoLabel(table) : "";
   const done = await table.post("/undo", {});
   if (!done) return;
-  const made = done.events.map((e) => saidAt(table, e.version)).filter(Boolean);
   const asked = done.events.some((e) => e.type === "UndoRequested");
-  notice(made.length ? `${made.join(". ")}.` : asked ? "Asked the other side to agree to the undo." : "Undone.", "ok");
+  notice(asked ? `${label.replace(/^Ask /, "Asked ")}. Waiting for the answer.`
+    : label ? `${label.replace(/^↶ Undo: /, "Undone: ")}.` : "Undone.", "ok");
 }
 
 export function renderLog(table) {

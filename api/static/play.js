@@ -6,7 +6,7 @@
 // actions panel offer the other choices through the same flow (`choiceFlow`).
 
 import { $, h } from "./dom.js";
-import { undoLast } from "./history.js";
+import { undoLabel, undoLast } from "./history.js";
 import { inputForm, tableDiceForm } from "./inputs.js";
 
 /** The end of the match: offered under Turn (ending.js), not under More actions. */
@@ -180,7 +180,7 @@ function advanceRow(table, advance) {
       }, advance.title),
       advance.skips.map((skip) => h("button", { type: "button", class: "secondary", onclick: () => table.act(skip.body, `${skip.label}. Done.`) }, skip.label)),
       // undo within reach of the thumb, beside what it takes back (the panel below says more)
-      table.undo ? h("button", { type: "button", id: "undo-here", class: "secondary", onclick: () => undoLast(table) }, "↶ Undo") : null),
+      table.undo?.last ? h("button", { type: "button", id: "undo-here", class: "secondary undo-named", onclick: () => undoLast(table) }, undoLabel(table)) : null),
     words ? h("p", { class: "hint", id: "advance-why" }, words) : null,
     t.shared && !t.outcome ? h("p", { class: "hint", id: "waiting-for" }, t.waiting_for.length
       ? `Every side acts in this step; it ends when each has said it is done. Waiting for: ${t.waiting_for.map((s) => table.sideName(s)).join(", ")}.`

@@ -19,25 +19,46 @@ const EXPORTS = [
 export function renderDisputes(table) {
   if (!table.disputes.length) return h("p", { class: "hint" }, "No dispute. Open one from an event of the log.");
   const referee = table.viewer === "referee" && table.at === null;
-  return h("ul", { class: "disputes" }, table.disputes.map(({ dispute: d, ruling }) => h("li", {},
-    h("p", {}, h("strong", {}, `#${d.version}`), ` about v${d.about_version}${d.upto_version ? `–${d.upto_version}` : ""} by ${table.sideName(d.actor)}: ${d.text}`),
-    ruling ? h("p", { class: "ruling" }, `Ruling: ${ruling.ruling}${ruling.order !== "none" ? ` (${ruling.order}${ruling.to ? ` to v${ruling.to}` : ""})` : ""}`)
-      : referee ? h("form", {
-        class: "stack", "aria-label": `Rule on dispute ${d.version}`, "data-key": `ruling:${d.version}`,
-        onsubmit: (ev) => {
-          ev.preventDefault();
-          const f = ev.target.elements;
-          const body = { ruling: f.ruling.value.trim(), order: f.order.value };
-          // a reroll makes the disputed roll again; `to` is where an undo or a fork goes back to
-          if (f.to.value && body.order !== "reroll") body.to = Number(f.to.value);
-          table.post(`/disputes/${d.version}/ruling`, body, (done) => (done.match_id ? `Ruled; the what-if is match ${done.match_id}` : "Ruled"))
-            .then((done) => keepFork(table, done, body.to));
-        },
-      }, field("Ruling", h("textarea", { name: "ruling", required: true, rows: 2, maxlength: 2000 })),
-      h("div", { class: "row" },
-        field("Order", h("select", { name: "order" }, ["none", "undo", "reroll", "fork"].map((o) => h("option", { value: o }, o)))),
-        field("Back to version (undo, fork)", h("input", { name: "to", type: "number", min: 1, max: table.head, value: d.about_version > 1 ? d.about_version - 1 : 1 }))),
-      h("button", { type: "submit" }, "Record the ruling")) : h("p", { class: "hint" }, "Waiting for the referee's ruling."))));
+  return h("ul", { class: "disputes" }, table.disputes.map(({ dispute: d, ruling, about }) => h("li", {},
+    h("p", {}, d.said || `${table.seatName(d.actor)} disputed: ${d.text}`),
+    ruling ? h("p", { class: "ruling" }, ruling.said || `Ruling: ${ruling.ruling}`)
+      : referee ? rulingForm(table, d, about) : h("p", { class: "hint" }, "Waiting for the referee's ruling."))));
+}
+
+/** The outcomes a ruling may order, from what the dispute is about, in words (docs/
+ *  disputes.md): [value, words, the version `to` sent]. A roll of the dice may be rolled
+ *  again; any event may be taken back or played out as a what-if from just before it. */
+function outcomes(d, about) {
+  const said = (about?.said || `event ${d.about_version}`).replace(/\.$/, "");
+  const before = Math.max(1, d.about_version - 1);
+  return [
+    about?.type === "DiceRolled" ? ["reroll", "Roll again", d.about_version] : null,
+    ["undo", `Take back to before: ${said}`, before],
+    ["fork", `Play it out as a what-if from before: ${said}`, before],
+    ["none", "Leave the match as it is", null],
+  ].filter(Boolean);
+}
+
+/** The referee's ruling: an outcome picked in words, and the ruling said to the table. */
+function rulingForm(table, d, about) {
+  const picks = outcomes(d, about);
+  return h("form", {
+    class: "stack", "aria-label": `Rule on: ${about?.said || d.text}`, "data-key": `ruling:${d.version}`,
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const f = ev.target.elements;
+      const [order, , to] = picks.find(([value]) => value === f.outcome.value);
+      const body = { ruling: f.ruling.value.trim(), order };
+      if (to !== null) body.to = to;
+      table.post(`/disputes/${d.version}/ruling`, body, (done) => (done.match_id ? "Ruled; the what-if is ready under Seats" : "Ruled"))
+        .then((done) => keepFork(table, done, body.to));
+    },
+  },
+  h("fieldset", { class: "stack outcomes" }, h("legend", {}, "What happens"),
+    picks.map(([value, words], i) => h("label", { class: "pick outcome" },
+      h("input", { type: "radio", name: "outcome", value, checked: i === 0 || undefined }), ` ${words}`))),
+  field("Your ruling, said to the table", h("textarea", { name: "ruling", required: true, rows: 2, maxlength: 2000 })),
+  h("button", { type: "submit" }, "Record the ruling"));
 }
 
 /** Keep a new what-if's seats on this device and show its link under Seats, focused. */

@@ -7,6 +7,7 @@ import { devices } from "./api.js";
 import { sideColours } from "./board.js";
 import { field, h } from "./dom.js";
 import { endControls, endPrompt, outcomeSaid, outcomeText } from "./ending.js";
+import { answerers, takenBackWords } from "./history.js";
 import { actionBlock, inWords } from "./play.js";
 
 export function renderHead(table) {
@@ -33,11 +34,10 @@ export function renderPrompt(table) {
     const mine = pending.by === table.viewer;
     const answered = pending.accepted.includes(table.viewer);
     const ref = table.viewer === "referee";
-    const count = Math.max(1, pending.version - 1 - pending.to);
-    const what = `undo the last ${count === 1 ? "event" : `${count} events`}`;
+    const what = takenBackWords(pending.takes_back);
     out.push(h("div", { class: "prompt", role: "alertdialog", "aria-labelledby": "undo-q" },
-      h("p", { id: "undo-q" }, mine ? `You asked to ${what}; waiting for the other side.`
-        : `${table.sideName(pending.by)} asks to ${what} (that takes back dice or another seat's actions).`),
+      h("p", { id: "undo-q" }, mine ? `You asked ${answerers(table, pending.by)} to take back: ${what}. Waiting for the answer.`
+        : `${table.seatName(pending.by)} asks to take back: ${what}.`),
       !mine && !answered ? h("div", { class: "row" },
         h("button", { type: "button", onclick: () => table.post("/undo/accept", undefined, "Undo accepted") }, ref ? "Force the undo" : "Accept"),
         h("button", { type: "button", class: "secondary", onclick: () => table.post("/undo/decline", {}, "Undo declined") }, ref ? "Refuse" : "Decline")) : null));
