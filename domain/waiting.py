@@ -83,8 +83,8 @@ def _consents(state: MatchState, pending: UndoRequest | None) -> list[Wait]:
     out = []
     if pending is not None:
         asker = _name(state, pending.by) if pending.by != REFEREE else "the referee"
-        out += [Wait(side, f"to answer {asker}'s request to undo back to version "
-                           f"{pending.to}")
+        out += [Wait(side, f"to answer {asker}'s request to take back an action (what it "
+                           "takes back is asked at the top of the table)")
                 for side in state.side_ids()
                 if side != pending.by and side not in pending.accepted]
     proposal = state.end_proposal

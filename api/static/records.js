@@ -30,11 +30,11 @@ export function renderDisputes(table) {
  *  again; any event may be taken back or played out as a what-if from just before it. */
 function outcomes(d, about) {
   const said = (about?.said || `event ${d.about_version}`).replace(/\.$/, "");
-  const before = Math.max(1, d.about_version - 1);
+  const before = d.about_version - 1;  // the match's creation has no "before"
   return [
     about?.type === "DiceRolled" ? ["reroll", "Roll again", d.about_version] : null,
-    ["undo", `Take back to before: ${said}`, before],
-    ["fork", `Play it out as a what-if from before: ${said}`, before],
+    before >= 1 ? ["undo", `Take back to before: ${said}`, before] : null,
+    before >= 1 ? ["fork", `Play it out as a what-if from before: ${said}`, before] : null,
     ["none", "Leave the match as it is", null],
   ].filter(Boolean);
 }
@@ -55,8 +55,9 @@ function rulingForm(table, d, about) {
     },
   },
   h("fieldset", { class: "stack outcomes" }, h("legend", {}, "What happens"),
-    picks.map(([value, words], i) => h("label", { class: "pick outcome" },
-      h("input", { type: "radio", name: "outcome", value, checked: i === 0 || undefined }), ` ${words}`))),
+    picks.map(([value, words]) => h("label", { class: "pick outcome" },
+      // nothing changes unless the referee picks it
+      h("input", { type: "radio", name: "outcome", value, checked: value === "none" || undefined }), ` ${words}`))),
   field("Your ruling, said to the table", h("textarea", { name: "ruling", required: true, rows: 2, maxlength: 2000 })),
   h("button", { type: "submit" }, "Record the ruling"));
 }

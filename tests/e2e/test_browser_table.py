@@ -154,7 +154,10 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     acted(red)
     wait_version(blue, rolled + 1)
     prompt = blue.locator("#prompt")
-    assert "asks to undo the last" in prompt.inner_text()
+    # who asks and what it takes back, in words (issue 26)
+    assert "Expeditionary Force asks to take back: Expeditionary Force rolled" in \
+        prompt.inner_text()
+    assert "version" not in prompt.inner_text()
     screenshots(blue, "09-blue-undo-consent")
     prompt.get_by_role("button", name="Accept").click()
     acted(blue)

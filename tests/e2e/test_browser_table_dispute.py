@@ -33,7 +33,9 @@ def test_the_log_filters_and_a_dispute_goes_to_the_referee(
     disputes.get_by_role("button", name="Record the ruling").click()
     acted(referee)
     wait_version(blue, version_of(referee))
-    assert "Ruling: The scenario sets 2 wounds" in blue.locator("#disputes").inner_text()
+    ruled = blue.locator("#disputes .ruling").inner_text()
+    assert ruled.startswith("Referee ruled on the dispute about ")
+    assert "The scenario sets 2 wounds" in ruled
 
     # The log filters by seat and type.
     log = referee.locator("#log")

@@ -29,7 +29,7 @@ def test_a_pending_undo_is_waited_for_and_an_ended_match_waits_for_nobody(
     waits = m.board["waiting"]["waits"]
     assert [w["seat"] for w in waits] == ["allied", "german"]
     assert waits[0]["reason"].startswith("to act in ")
-    assert waits[1]["reason"].startswith(f"to answer {allied}'s request to undo")
+    assert waits[1]["reason"].startswith(f"to answer {allied}'s request to take back")
     m.act("referee", type="end_match", winner=None, reason="a draw")
     view = m.get("")["waiting"]
     assert view == {"seats": [], "waits": [], "ended": True, "words": "The match has ended."}

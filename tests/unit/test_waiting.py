@@ -97,8 +97,9 @@ def test_a_pending_undo_waits_for_the_other_sides_consent() -> None:
     table.act("allied", type="roll_dice", notation="1d6", purpose="weather")  # a barrier
     [asked] = table.undo(actor="allied")
     assert type(asked).__name__ == "UndoRequested"
-    asked_to = asked.to  # type: ignore[attr-defined]
-    answer = f"to answer Allied's request to undo back to version {asked_to}"
+    # in words, no version: the prompt names what it takes back (issue 26)
+    answer = ("to answer Allied's request to take back an action (what it takes back is "
+              "asked at the top of the table)")
     assert waits(table) == [("allied", "to act in Weather"), ("german", answer)]
     table.answer("german", accept=True)
     assert waits(table) == [("allied", "to act in Weather")]
