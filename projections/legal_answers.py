@@ -10,8 +10,7 @@ own so that a large board does not take the server from the other matches
   it (cachetools' `cached` with a condition) instead of each computing it again.
 - At most `lanes` answers are computed at a time, and at most `queue` more wait for a lane:
   past that a request is refused (503, `LegalBusy`) rather than hold one of the server's
-  worker threads. One match holds at most `per_match` of those places, so a match whose
-  seats keep asking for a huge board is refused before it can fill the queue for the others. Between two bodies decided, the computing thread lets the interpreter go
+  worker threads. Between two bodies decided, the computing thread lets the interpreter go
   (`time.sleep(0)`), so a request of another match waiting for it runs at once instead of
   after the interpreter's switch interval.
 """
@@ -35,7 +34,6 @@ from domain.rulesets import get_ruleset
 MAX_BYTES = 32 * 1024 * 1024
 LANES = 1
 QUEUE = 8
-PER_MATCH = 2
 
 
 class LegalBusy(DomainError):
@@ -55,12 +53,9 @@ class LegalAnswers:
     """The legal answers of recent versions, as served (`answer`)."""
 
     def __init__(self, *, max_bytes: int = MAX_BYTES, lanes: int = LANES,
-                 queue: int = QUEUE, per_match: int = PER_MATCH) -> None:
+                 queue: int = QUEUE) -> None:
         self._lane = threading.BoundedSemaphore(lanes)
         self._room = threading.BoundedSemaphore(lanes + queue)  # computing or waiting
-        self._per_match = per_match
-        self._held: dict[UUID, int] = {}  # places (computing or waiting) of each match
-        self._held_lock = threading.Lock()
         self.computed = 0  # answers computed (not served from the cache)
         cache: LRUCache[Any, bytes] = LRUCache(maxsize=max_bytes, getsizeof=len)
         lock = threading.Condition()
@@ -84,14 +79,9 @@ class LegalAnswers:
     def _compute(self, frame: Frame, match_id: UUID, seat: str, unit: str | None, page: int,
                  render: Render) -> bytes:
         state = frame.state
-        with self._held_lock:
-            if self._held.get(match_id, 0) >= self._per_match:
-                raise LegalBusy("this match's legal answers are already being computed: read "
-                                "again in a moment", rule="core-legal")
-            if not self._room.acquire(blocking=False):
-                raise LegalBusy("too many legal answers are being computed at once: read "
-                                "again in a moment", rule="core-legal")
-            self._held[match_id] = self._held.get(match_id, 0) + 1
+        if not self._room.acquire(blocking=False):
+            raise LegalBusy("too many legal answers are being computed at once: read again "
+                            "in a moment", rule="core-legal")
         try:
             with self._lane:
                 self.computed += 1
@@ -100,10 +90,6 @@ class LegalAnswers:
                                       between=_yield)
                 return render(found, frame.version)
         finally:
-            with self._held_lock:
-                self._held[match_id] -= 1
-                if not self._held[match_id]:
-                    del self._held[match_id]
             self._room.release()
 
     @property

@@ -180,33 +180,3 @@ def test_past_the_lanes_and_their_queue_an_answer_is_refused_not_waited_for() ->
     assert answers.computed == 2
     answers.answer(frame, game.match_id, "referee", render=render)  # room again
     assert answers.computed == 3
-
-
-def test_one_match_cannot_fill_the_queue_for_the_others() -> None:
-    game, other = Match("big", body=board(5)), Match("big", body=board(5))
-    frame = Frame(state=game.state, version=game.version)
-    elsewhere = Frame(state=other.state, version=other.version)
-    answers = LegalAnswers(lanes=1, queue=8, per_match=2)
-    release = threading.Event()
-
-    def render(found: LegalActions, version: int) -> bytes:
-        release.wait(5)
-        return found.model_dump_json().encode()
-
-    def ask(at: Frame, match: Any, seat: str) -> threading.Thread:
-        thread = threading.Thread(target=answers.answer, args=(at, match, seat),
-                                  kwargs={"render": render})
-        thread.start()
-        return thread
-
-    threads = [ask(frame, game.match_id, seat) for seat in ("red", "blue")]
-    time.sleep(0.3)  # (the match's two places taken: one computing, one waiting)
-    with pytest.raises(LegalBusy) as refused:
-        answers.answer(frame, game.match_id, "referee", render=render)
-    assert "this match" in refused.value.detail
-    threads.append(ask(elsewhere, other.match_id, "red"))  # another match still gets a place
-    time.sleep(0.3)
-    release.set()
-    for t in threads:
-        t.join()
-    assert answers.computed == 3
