@@ -121,6 +121,8 @@ class ActedPublic(BaseModel):
 
     version: int
     events: list[dict[str, Any]]
+    outcome: str = Field("", description="what the action did and why, in the players' "
+                         "words (an action's answer; each event's `said` is the log's)")
 
 
 class EventsPublic(BaseModel):

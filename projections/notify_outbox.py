@@ -51,12 +51,14 @@ from domain.waiting import Waiting, waiting_at
 from projections.isolation import Failing
 from projections.notify_budget import Budget
 from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration, Sql
-from projections.notify_words import NAME, SENTENCE, plain
+from projections.notify_words import NAME, OUTCOME, SENTENCE, plain
 from projections.sentences import Narrator
+from projections.sentences_outcome import command_events, outcome
 
 APPLICATION = "battlelog-notify"  # the outbox's own tracking position, beside the catalogue's
 RECORD_EVERY = 30.0  # seconds between recordings of a position that made no row
 FRAMES_KEPT = 1000  # matches whose recent frames the outbox keeps
+OUTCOME_BACK = 64  # how far back the events of the action that handed over are read
 FRAMES_PER_MATCH = 64
 DELIVERIES = uuid.UUID("6d1f0a8e-51c4-4f55-9a3e-0b6c2f1e7d21")
 
@@ -263,6 +265,11 @@ class Outbox:
         narrator = Narrator.of_state(state, viewer=seat, lookup=lambda after, upto: list(
             self.matches.events_of(match_id, after=after, upto=upto)))
         names = narrator.names
+        # the outcome of the action that handed over (its roll and what followed), the one
+        # the page said after the tap and the log's sentences make
+        done = command_events(list(self.matches.events_of(
+            match_id, after=max(0, event.version - OUTCOME_BACK), upto=event.version)), event)
+        last = outcome(done, narrator) or narrator.sentence(event)
         return {
             "type": "turn.handoff",
             "match_id": str(match_id),
@@ -272,7 +279,7 @@ class Outbox:
             "waiting_for": [{"seat": w.seat, "name": plain(names.seat(w.seat)),
                              "reason": plain(w.reason, SENTENCE)} for w in now.waits],
             "step": f"Turn {state.turn.turn}, {plain(names.step(state.turn.step), NAME)}",
-            "last": plain(narrator.sentence(event), SENTENCE),
+            "last": plain(last, OUTCOME),
             "handed_over_at": event.timestamp.isoformat(),
             "link": f"{self.config.public_url.rstrip('/')}/play/{match_id}",
         }

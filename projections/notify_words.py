@@ -25,6 +25,7 @@ import unicodedata
 
 NAME = 80  # a title, a side's, a unit's or a step's name
 SENTENCE = 300  # a sentence about an event, a reason
+OUTCOME = 600  # what an action did (its roll and what followed: sentences_outcome)
 
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SCHEME = re.compile(r"\b(h)tt(ps?)(?=:)|\b(f)t(p)(?=:)", re.IGNORECASE)

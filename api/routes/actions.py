@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from functools import partial
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -34,6 +33,8 @@ from domain.application import ConcurrencyConflict, Matches, Result
 from domain.commands import Action
 from domain.errors import VersionConflict
 from domain.events import Event
+from projections.sentences import Narrator, public_line
+from projections.sentences_outcome import outcome
 from projections.undo_words import taken_back
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["actions"])
@@ -44,6 +45,19 @@ def _answer_of(result: Result, seat: str) -> tuple[int, list[dict[str, Any]]]:
     as `seat` may see them."""
     version = result.events[-1].version if result.replayed else result.frame.version
     return version, [e.public(seat) for e in result.events]
+
+
+def _told(matches: Matches, match_id: UUID, result: Result, seat: str) -> dict[str, Any]:
+    """The action's answer: its version, its events as `seat` may see them, each with its
+    sentence (`said`, the log's), and the outcome of the whole action in one place
+    (`outcome`: projections.sentences_outcome), what the page says after the tap."""
+    version = result.events[-1].version if result.replayed else result.frame.version
+    narrator = Narrator.of_state(result.frame.state, seat, lambda after, upto: list(
+        matches.events_of(match_id, after=after, upto=upto)))
+    for e in result.events:
+        narrator.see(e)
+    return {"version": version, "events": [public_line(e, narrator) for e in result.events],
+            "outcome": outcome(result.events, narrator)}
 
 
 def _acted(result: Result, seat: str, response: Response) -> ActedPublic:
@@ -68,18 +82,20 @@ async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep)
     # one hop to a worker thread for the use case (it commits), and the answer encoded
     # once on the event loop: its events are the JSON `public()` made, so FastAPI's
     # checking them again against `ActedPublic` (a dict of anything) would add nothing.
+    def acted() -> tuple[Result, dict[str, Any]]:
+        result = who.matches.act(match_id, action, actor=who.seat,
+                                 expected_version=who.if_match, idempotency_key=who.key,
+                                 token=who.token)
+        return result, _told(who.matches, match_id, result, who.seat)
+
     try:
-        result = await in_worker(
-            partial(who.matches.act, match_id, action, actor=who.seat,
-                    expected_version=who.if_match, idempotency_key=who.key,
-                    token=who.token))
+        result, answer = await in_worker(acted)
     except VersionConflict as exc:
         raise _stale(exc) from None
-    version, events = _answer_of(result, who.seat)
     headers = {"ETag": f'"{result.frame.version}"'}
     if result.replayed:
         headers["Idempotent-Replayed"] = "true"
-    return Response(orjson.dumps({"version": version, "events": events}), status_code=201,
+    return Response(orjson.dumps(answer), status_code=201,
                     headers=headers, media_type="application/json")
 
 

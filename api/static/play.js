@@ -29,7 +29,8 @@ export function shortName(action) {
   return SHORT[action.type] || plain(action.title);
 }
 
-/** The notice once a choice is done: "Activate a unit: 1st Squad. Done." */
+/** The notice once a choice is done when the service says no outcome (table.act):
+ *  "Activate a unit: 1st Squad. Done." */
 function said(action, choice) {
   const what = plain(action.title);
   return choice.label && !what.toLowerCase().includes(choice.label.toLowerCase()) ? `${what}: ${choice.label}. Done.` : `${what}. Done.`;

@@ -182,9 +182,10 @@ class Table {
     return answer.events.reverse();
   }
 
-  /** Perform an action; the notice says it is done, in words, once the page shows it. */
+  /** Perform an action; once the page shows it, the notice says what it did and why: the
+   *  service's outcome (the roll and what followed, as the log says it), else `what`. */
   act(body, what) {
-    return this.post("/actions", body, what || "Done.", { "Idempotency-Key": entropy() });
+    return this.post("/actions", body, (done) => done.outcome || what || "Done.", { "Idempotency-Key": entropy() });
   }
 
   /** POST to the match; a refusal shows as a notice, in the words `explain(error)` gives
