@@ -16,7 +16,6 @@ from test_atomic_africa_api import aa, both_done, squad, to_clean_up
 from wing_command_setup import french_first, table, wc
 
 from domain.application import Matches
-from domain.events import Event
 from domain.waiting import Waiting
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
@@ -93,8 +92,7 @@ def test_a_rule_rolls_outcome_reads_the_same_after_the_tap_in_the_log_and_in_a_n
     # the notice: what the outbox says when the action's last event hands over
     outbox = Outbox(matches, open_view(matches.factory, "postgres" in matches.env[
         "PERSISTENCE_MODULE"]), OutboxConfig())
-    last: Event = list(matches.events_of(UUID(m.match), after=versions[-1] - 1,
-                                         upto=versions[-1]))[0]
+    [last] = matches.events_of(UUID(m.match), after=versions[-1] - 1, upto=versions[-1])
     notice = outbox.payload(UUID(m.match), versions[-1], Waiting(), seat, last)
     assert notice["last"] == outcome
 
