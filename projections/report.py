@@ -24,7 +24,8 @@ from domain.state import MatchState, Outcome
 from projections.colours import NEUTRAL, side_colours
 from projections.dice_stats import standing, statistics
 from projections.quoting import markdown_text, one_line
-from projections.sentences import said as sentences
+from projections.sentences import narrated
+from projections.sentences_outcome import by_action
 
 
 @dataclass
@@ -35,7 +36,8 @@ class TurnSummary:
     splits: list[tuple[str, str]] = field(default_factory=list)  # unit, the new unit's name
     rallies: list[str] = field(default_factory=list)  # unit
     vp: dict[str, int] = field(default_factory=dict)  # side -> VP scored this turn
-    said: list[str] = field(default_factory=list)  # each event of the turn in words
+    said: list[str] = field(default_factory=list)  # the turn in words: each action's outcome
+    # where a rule decided it (projections.sentences_outcome), else each event's sentence
 
 
 @dataclass
@@ -88,7 +90,9 @@ def build(events: Iterable[ev.Event], viewer: str = "",
     log = list(events)
     created = log[0]
     assert isinstance(created, ev.MatchCreated)
-    words = sentences(log, viewer)
+    narrator = narrated(log, viewer)
+    words = {e.version: narrator.sentence(e) for e in log}
+    told: dict[int, list[ev.Event]] = defaultdict(list)  # turn -> its events, said by action
     kept = effective_events(log)
     state = initial_state(created)
     sides = [s.id for s in state.sides]
@@ -101,7 +105,7 @@ def build(events: Iterable[ev.Event], viewer: str = "",
         turn = event.turn
         summary = summaries.setdefault(turn, TurnSummary(turn))
         commands[turn][event.actor].add(event.command_id)
-        summary.said.append(words[event.version])
+        told[turn].append(event)
         if isinstance(event, ev.UnitRemoved):
             unit = before.units[event.unit_id]
             summary.eliminated.append((unit.name, unit.side, event.reason))
@@ -115,6 +119,7 @@ def build(events: Iterable[ev.Event], viewer: str = "",
         ends[state.turn.turn] = state
     for turn, seats in commands.items():
         summaries[turn].actions = {seat: len(ids) for seat, ids in sorted(seats.items())}
+        summaries[turn].said = by_action(told[turn], narrator)
     last = max(ends, default=1)
     turns = range(1, last + 1)
     snapshots = [ends.get(t) or state for t in turns]

@@ -340,14 +340,20 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
         return f"{who} reopened the match" + (f": {e.reason}." if e.reason else ".")
 
 
-def said(events: Iterable[ev.Event], viewer: str = "",
-         names: Names | None = None) -> dict[int, str]:
-    """Every event's sentence by version, read in log order from the first (a whole log)."""
-    log = list(events)
+def narrated(log: list[ev.Event], viewer: str = "", names: Names | None = None) -> Narrator:
+    """A narrator that has seen a whole log (in log order, from the first)."""
     narrator = Narrator(names or Names(), viewer,
                         lambda after, upto: [e for e in log if after < e.version <= upto])
     for event in log:
         narrator.see(event)
+    return narrator
+
+
+def said(events: Iterable[ev.Event], viewer: str = "",
+         names: Names | None = None) -> dict[int, str]:
+    """Every event's sentence by version, read in log order from the first (a whole log)."""
+    log = list(events)
+    narrator = narrated(log, viewer, names)
     return {event.version: narrator.sentence(event) for event in log}
 
 

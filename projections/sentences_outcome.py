@@ -74,3 +74,23 @@ def command_events(events: Sequence[ev.Event], last: ev.Event) -> list[ev.Event]
             break
         run.append(e)
     return run[::-1] or [last]
+
+
+def by_action(events: Sequence[ev.Event], narrator: Narrator) -> list[str]:
+    """Events (in log order) in words: one line for each action a rule decided (its
+    outcome), one line for each event of any other action."""
+    lines: list[str] = []
+    run: list[ev.Event] = []
+
+    def flush() -> None:
+        said = outcome(run, narrator)
+        lines.extend([said] if said else [narrator.sentence(e) for e in run])
+        run.clear()
+
+    for e in events:
+        if run and (e.command_id is None or e.command_id != run[-1].command_id):
+            flush()
+        run.append(e)
+    if run:
+        flush()
+    return lines

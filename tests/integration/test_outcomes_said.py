@@ -1,7 +1,8 @@
 """A rule roll's outcome is said in one place (projections.sentences_outcome) and reads the
 same on the three surfaces that tell it: the action's answer (`outcome`, what the page says
 after the tap), the log (each of the action's events' `said`, the deciding roll first) and
-the notice (`last`, what the outbox writes for the event that hands over). One roll kind of
+the notice (`last`, what the outbox writes for the event that hands over) and the report (the
+action one line of its turn). One roll kind of
 each of the five games, with table dice so that each outcome is exact."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from domain.application import Matches
 from domain.waiting import Waiting
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
+from projections.quoting import markdown_text
 
 
 def wing_command_morale(client: TestClient) -> tuple[Played, str, dict[str, Any]]:
@@ -95,6 +97,11 @@ def test_a_rule_rolls_outcome_reads_the_same_after_the_tap_in_the_log_and_in_a_n
     [last] = matches.events_of(UUID(m.match), after=versions[-1] - 1, upto=versions[-1])
     notice = outbox.payload(UUID(m.match), versions[-1], Waiting(), seat, last)
     assert notice["last"] == outcome
+    # the report: the action is one line of its turn, the outcome itself
+    report = client.get(f"/api/matches/{m.match}/export", params={"format": "md"},
+                        headers=m.auth(seat))
+    assert report.status_code == 200, report.text
+    assert f"  - {markdown_text(outcome)}\n" in report.text
 
 
 def test_an_action_no_rule_decided_has_no_outcome_and_the_page_says_its_own_words(
