@@ -50,7 +50,9 @@ def outcome_of_dice(e: ev.DiceRolled) -> str:
     one = _QV_ONE.search(e.purpose)
     if one and len(e.dice) == 1:
         qv = int(one[1])
-        return f"{e.total}, {'passed' if e.total >= qv else 'failed'} (needed {qv}+)"
+        score = (f"{e.dice[0]} {'+' if e.modifier > 0 else '-'} {abs(e.modifier)} = {e.total}"
+                 if e.modifier else str(e.total))  # the die and what the rules added
+        return f"{score}, {'passed' if e.total >= qv else 'failed'} (needed {qv}+)"
     return str(e.total)
 
 
@@ -120,8 +122,10 @@ class DiceSentences:
 
     def _say_DiceRolled(self, e: ev.DiceRolled, who: str, hidden: set[str]) -> str:
         verb = "threw" if e.source == "table" else "rolled"
-        said = (f"{who} {verb} {faces(e.dice)} for {self.names.text(e.purpose)} "
-                f"({notation(e)}): {outcome_of_dice(e)}{self._replaced(e.replaces)}")
+        dice = notation(e)
+        dice = "" if dice in e.purpose else f" ({dice})"  # a rule's purpose says its dice
+        said = (f"{who} {verb} {faces(e.dice)} for {self.names.text(e.purpose)}{dice}: "
+                f"{outcome_of_dice(e)}{self._replaced(e.replaces)}")
         if e.success:
             said += f" (it succeeds when {e.success})"
         if e.awaits:

@@ -59,7 +59,7 @@ def normandy_sea(client: TestClient) -> tuple[Played, str, dict[str, Any]]:
 # (the roll, the words its outcome must hold: what the dice were against, what followed)
 ROLLS = {
     "wing-command-morale": (wing_command_morale, [
-        "threw 2 for WC-3 unit morale of 4e Ligne", "3, failed (needed 4+)",
+        "threw 2 for WC-3 unit morale of 4e Ligne", "2 + 1 = 3, failed (needed 4+)",
         "Out of play (casualty): 4e Ligne and its 3 pieces.",
         "removed 1 leadership marker from General Lasalle"]),
     "battlegroup-initiative": (battlegroup_initiative, ["Initiative: ", "order: "]),

@@ -42,8 +42,8 @@ def test_a_failed_morale_check_says_the_roll_first_then_the_unit_and_its_pieces_
     n = narrator()
     said = outcome(morale_failed(), n)
     assert said == (
-        "Northern Column threw 2 for morale of 4e Ligne: d6+1 against QV 4 (d6+1): "
-        "3, failed (needed 4+). Northern Column removed 1 leadership marker from 4e Ligne. "
+        "Northern Column threw 2 for morale of 4e Ligne: d6+1 against QV 4: "
+        "2 + 1 = 3, failed (needed 4+). Northern Column removed 1 leadership marker from 4e Ligne. "
         "Out of play (casualty): 4e Ligne and its 2 pieces. "
         "Northern Column placed 1 unit casualty marker at 4,12.")
     assert "declared" not in said  # the throw says the declaration
