@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from projections.egress import MAX_URL, Egress, EgressConfig, Refused, parse_ports
-from projections.notify_words import SENTENCE, plain
+from projections.notify_words import OUTCOME, SENTENCE, plain
 
 __all__ = ["MAX_URL", "Answer", "Channels", "Refused", "SmtpConfig", "check_url"]
 
@@ -179,7 +179,7 @@ def text(payload: dict[str, Any]) -> str:
     for wait in payload.get("waiting_for", []):
         lines.append(f"Waiting for {plain(wait['name'])}: {plain(wait['reason'], SENTENCE)}.")
     if payload.get("last"):
-        lines.append(f"Last: {plain(payload['last'], SENTENCE)}")
+        lines.append(f"Last: {plain(payload['last'], OUTCOME)}")  # an action's outcome
     lines.append(f"Open the table: {payload.get('link', '')}")
     return "\n".join(lines)
 

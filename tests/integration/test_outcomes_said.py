@@ -18,6 +18,7 @@ from wing_command_setup import french_first, table, wc
 
 from domain.application import Matches
 from domain.waiting import Waiting
+from projections.notify_channels import text
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
 from projections.quoting import markdown_text
@@ -97,6 +98,7 @@ def test_a_rule_rolls_outcome_reads_the_same_after_the_tap_in_the_log_and_in_a_n
     [last] = matches.events_of(UUID(m.match), after=versions[-1] - 1, upto=versions[-1])
     notice = outbox.payload(UUID(m.match), versions[-1], Waiting(), seat, last)
     assert notice["last"] == outcome
+    assert f"Last: {outcome}\n" in text(notice)  # the e-mail's and the push message's words
     # the report: the action is one line of its turn, the outcome itself
     report = client.get(f"/api/matches/{m.match}/export", params={"format": "md"},
                         headers=m.auth(seat))
