@@ -40,7 +40,9 @@ export function notice(message, kind = "error") {
   box.className = `notice ${kind}`;
   box.hidden = false;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 12000 : 5000);
+  // long enough to read: an outcome of a few sentences stays a while (60 ms a character)
+  const reading = Math.max(kind === "error" ? 12000 : 5000, 60 * box.textContent.length);
+  noticeTimer = setTimeout(() => { box.hidden = true; }, reading);
 }
 
 /** Save a Blob as a file. */

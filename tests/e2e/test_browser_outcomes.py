@@ -106,3 +106,23 @@ def test_the_page_says_a_rolls_outcome_after_the_tap(browser: Any, server: str,
     phone.page.evaluate("window.scrollTo(0, 0)")
     phone.screen("outcome")
     phone.close()
+
+
+def test_a_long_outcome_stays_long_enough_to_read(browser: Any, server: str,
+                                                  screenshots: Shot) -> None:
+    """The morale check's outcome (four sentences) is still shown 6 s after the tap, when a
+    short notice is gone: 60 ms a character (the page's clock run on by the test)."""
+    match = new_match(server, "wing-command-demo")
+    to_unit_morale(server, match)
+    phone = Phone(browser, server, "outcome-long", screenshots)
+    phone.page.clock.install()
+    phone.open(match, "french")
+    said = phone.take("morale", choice="4e Ligne", table_dice=[2])  # read, then hidden
+    assert len(said) > 150 and "Out of play" in said, said
+    notice = phone.page.locator("#notice")
+    phone.page.evaluate("document.querySelector('#notice').hidden = false")  # as it was shown
+    phone.page.clock.run_for(6000)
+    assert notice.is_visible()  # a short notice hides after 5 s
+    phone.page.clock.run_for(60 * len(said))
+    assert not notice.is_visible()
+    phone.close()
