@@ -174,9 +174,11 @@ def next_step(probe: Probe) -> NextStep:
     said = _leads_to(events, probe)
     skips = []
     goes = _marker(events)
+    rests = _rests(events)
     for path in seq.steps() if goes is not None and seq.step(goes).optional else ():
-        # (a skip passes only optional steps: the first it would pass is the next one)
-        if path in (state.turn.step, goes):
+        # (a skip passes only optional steps: the first it would pass is the next one; one
+        # way forward per destination, so none to where Next step itself comes to rest)
+        if path in (state.turn.step, goes, rests):
             continue
         body = {"type": "advance", "to": path}
         went = probe.decide(body)
@@ -188,6 +190,12 @@ def next_step(probe: Probe) -> NextStep:
 def _marker(events: list[ev.Event]) -> str | None:
     moved = [e.marker.step for e in events if isinstance(e, ev.PhaseAdvanced | ev.TurnAdvanced)]
     return moved[0] if moved else None
+
+
+def _rests(events: list[ev.Event]) -> str | None:
+    """The step where the marker comes to rest (the service may move it on at once: WC-9)."""
+    moved = [e.marker.step for e in events if isinstance(e, ev.PhaseAdvanced | ev.TurnAdvanced)]
+    return moved[-1] if moved else None
 
 
 def _step_title(probe: Probe, path: str) -> str:

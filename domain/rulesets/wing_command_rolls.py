@@ -245,10 +245,13 @@ def activation(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     what = f"WC-6 activation of {unit.id} (wing {its_wing})"
     faces = roll(command, f"{command.dice}d6", emit,
                  f"{what}: {command.dice} dice against QV {qv}, {cubes} leadership", "WC-6",
-                 (unit.id,), awaits=what)
+                 (unit.id,))
+    # (ours) the service has the faces, so it settles the activation itself: each die that
+    # passes is one action; none passing is a failed activation (WC-9)
     scores, passed = activation_passes(faces, qv, cubes)
     emit(ev.ResultRecorded, of=f"{what}: dice against the QV",
-         result=f"{passed} of {len(faces)} pass (after leadership: {scores})", rule="WC-6")
+         result=f"{passed} of {len(faces)} pass (after leadership: {scores})",
+         failed=passed == 0, rule="WC-6")
 
 
 def special_move(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:

@@ -18,7 +18,7 @@ from wing_command_setup import (
 
 # ---- WC-6..WC-9 activations -----------------------------------------------------------------
 
-def test_wc6_activation_rolls_1_to_3_dice_and_waits_for_the_table_result(
+def test_wc6_activation_rolls_1_to_3_dice_and_settles_how_many_pass(
         client: TestClient) -> None:
     m = wc(client)
     to_activations(m)
@@ -32,14 +32,12 @@ def test_wc6_activation_rolls_1_to_3_dice_and_waits_for_the_table_result(
     assert activated["unit_ids"] == ["f-line", "f-line-1", "f-line-2", "f-line-3"]
     assert activated["group"] == "wing:left"
     assert (acting["unit_id"], acting["set"]) == ("f-line", ["acting"])
-    assert spent["count"] == 1 and rolled["awaits"].startswith("WC-6 activation of f-line")
-    assert counted["result"].startswith("2 of 3 pass")
-    # the match waits for the Activation Table's result, read by the French player
-    m.refused("french", 422, "WC-6", type="advance")
-    m.refused("british", 403, "WC-6", type="enter_result", result="two actions")
-    assert m.turn["expects"][0].startswith("french to enter the result of WC-6 activation")
-    [entered] = m.act("french", type="enter_result", result="two actions")
-    assert entered["type"] == "ResultRecorded" and entered["rule"] == "WC-6"
+    assert spent["count"] == 1 and rolled["purpose"].startswith("WC-6 activation of f-line")
+    # (ours) the service settles it: two of three pass, so no result is owed by a player
+    assert rolled["awaits"] is None
+    assert counted["result"].startswith("2 of 3 pass") and counted["failed"] is False
+    assert counted["type"] == "ResultRecorded" and counted["rule"] == "WC-6"
+    m.refused("french", 422, "core-results", type="enter_result", result="two actions")
     m.refused("french", 422, "WC-6", type="rule_roll", roll="activation", unit_id="f-hussars",
               dice=1, **table(6))  # one unit at a time
     m.act("french", type="advance")
@@ -66,7 +64,6 @@ def test_wc5_only_a_piece_that_broke_free_of_its_corner_lock_moves_and_fires_wit
     pieces = ["f-hussars-1", "f-hussars-2", "f-hussars-3"] if broke_free else [
         "f-hussars-2", "f-hussars-3"]
     assert activated["unit_ids"] == ["f-hussars", *pieces]
-    m.act("french", type="enter_result", result="two actions")
     m.act("french", type="advance")
     if broke_free:
         m.act("french", type="move_unit", unit_id="f-hussars-1", to={"x": 16, "y": 18})
@@ -89,8 +86,9 @@ def test_wc5_only_a_piece_that_broke_free_of_its_corner_lock_moves_and_fires_wit
 def test_wc9_a_failed_activation_ends_the_phase(client: TestClient) -> None:
     m = wc(client)
     to_activations(m)
-    m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1, **table(1))
-    m.act("french", type="enter_result", result="halt", failed=True)
+    [*_, counted] = m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars",
+                          dice=1, **table(1))
+    assert counted["result"].startswith("0 of 1 pass") and counted["failed"] is True
     m.refused("french", 422, "WC-9", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))
     assert m.turn["expects"] == [("an activation failed: french advances, the phase passes "
@@ -118,7 +116,6 @@ def test_wc9_the_phase_passes_when_every_unit_has_activated(client: TestClient) 
     m.act("french", type="advance", to=f"{RUN}/activate")
     m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1,
           **table(5))
-    m.act("french", type="enter_result", result="one action")
     m.act("french", type="advance", to=f"{PRE}/a_reposition")
     assert m.turn["active_side"] == "british"
 
@@ -236,7 +233,6 @@ def test_wc8_a_co_not_commanding_a_wing_moves_with_each_wing_and_never_rolls_the
     m.act("british", type="advance", to=f"{RUN}/activate")
     m.act("british", type="rule_roll", roll="activation", unit_id="b-guards", dice=1,
           **table(6))
-    m.act("british", type="enter_result", result="one action")
     m.act("british", type="advance", to=f"{RUN}/officers")
     # the British CO commands no wing: no special-move roll for him ...
     m.refused("british", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="b-co",
@@ -263,7 +259,6 @@ def test_wc8_only_the_commander_of_the_wing_activating_rolls_the_special_move(
     to_activations(m)
     m.act("french", type="rule_roll", roll="activation", unit_id="f-hussars", dice=1,
           **table(5))
-    m.act("french", type="enter_result", result="one action")
     m.act("french", type="advance", to=f"{RUN}/officers")
     m.refused("french", 422, "WC-8", type="rule_roll", roll="special_move", unit_id="f-fo",
               **table(4))  # the left wing's FO: the right wing is activating

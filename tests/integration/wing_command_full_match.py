@@ -115,12 +115,13 @@ def close(m: Script, side: str, attackers: list[str], defenders: list[str], dc: 
 
 def activate(m: Script, b: Board, side: str, unit: str, faces: tuple[int, ...],
              result: str, failed: bool = False, **leadership: Any) -> None:
-    m.act(side, type="rule_roll", roll="activation", unit_id=unit, dice=len(faces),
-          **leadership, **table(*faces))
+    *_, settled = m.act(side, type="rule_roll", roll="activation", unit_id=unit,
+                        dice=len(faces), **leadership, **table(*faces))
     b.activate(unit)
     if "leader_id" in leadership:
         b.spend(leadership["leader_id"], leadership["leadership"])
-    m.act(side, type="enter_result", result=result, failed=failed)
+    # (ours) the service settles the activation from the faces: none passing is a failure
+    assert settled["type"] == "ResultRecorded" and settled["failed"] is failed, (result, settled)
 
 
 def at(m: Script, step: str, side: str | None) -> None:

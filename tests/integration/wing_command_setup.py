@@ -46,8 +46,7 @@ def to_activations(m: Played) -> None:
 
 
 def french_activates_the_line(m: Played) -> None:
-    """f-line activates with two dice (4, 5 against QV 4: both pass) and the table's result
-    is entered; the marker then stands on its actions."""
+    """f-line activates with two dice (4, 5 against QV 4: both pass: the service
+    settles it, ours); the marker then stands on its actions."""
     m.act("french", type="rule_roll", roll="activation", unit_id="f-line", dice=2, **table(4, 5))
-    m.act("french", type="enter_result", result="two actions")
     m.act("french", type="advance")
