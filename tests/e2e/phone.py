@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 from conftest import ARTIFACTS
+from playwright.sync_api import Error as PlaywrightError
 
 PHONE = {"width": 390, "height": 844}
 MIN = 44
@@ -148,7 +149,13 @@ class Phone:
         self.page.wait_for_timeout(50)
 
     def check_size(self, locator: Any, name: str) -> None:
-        locator.scroll_into_view_if_needed()
+        for tries_left in (2, 1, 0):
+            try:  # the page draws a panel again on each update: find the control anew
+                locator.scroll_into_view_if_needed()
+                break
+            except PlaywrightError as error:
+                if tries_left == 0 or "not attached" not in str(error):
+                    raise
         box = locator.bounding_box()
         assert box is not None, f"{name}: not shown"
         assert box["width"] >= MIN and box["height"] >= MIN, \
