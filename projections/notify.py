@@ -57,8 +57,7 @@ class NotifyService:
 
     def deliverer(self) -> Deliverer:
         if self._deliverer is None:
-            self._channels = Channels(allow_private=self.config.egress.allow_private,
-                                      smtp=self.config.smtp, vapid=self.view.vapid(make_vapid),
+            self._channels = Channels(smtp=self.config.smtp, vapid=self.view.vapid(make_vapid),
                                       vapid_subject=self.config.vapid_subject,
                                       egress=self.egress)
             smtp = self.config.smtp

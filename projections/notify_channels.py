@@ -75,12 +75,13 @@ class SmtpConfig:
 class Channels:
     """The three ways out, with their settings."""
 
-    def __init__(self, *, allow_private: bool, smtp: SmtpConfig,
+    def __init__(self, *, smtp: SmtpConfig, allow_private: bool = False,
                  vapid: tuple[str, str] | None = None, vapid_subject: str = "",
                  egress: Egress | None = None) -> None:
         self.smtp = smtp
         self.vapid = vapid  # (private PEM, public key)
         self.vapid_subject = vapid_subject or "mailto:battlelog@localhost"
+        # `allow_private` only makes the default egress (tests); the service passes its own
         self.egress = egress or Egress(EgressConfig(
             ports=parse_ports("", allow_private), allow_private=allow_private))
 

@@ -170,7 +170,7 @@ class Table:
         notify = self.client.app.state.notify
         notify.outbox.catch_up()
         config = notify.config
-        channels = Channels(allow_private=config.egress.allow_private, smtp=config.smtp,
+        channels = Channels(smtp=config.smtp,
                             vapid=notify.view.vapid(make_vapid), egress=notify.egress)
         try:
             Deliverer(notify.view, channels, config.delivery).deliver_due()

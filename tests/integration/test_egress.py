@@ -254,7 +254,7 @@ def test_every_refused_form_is_refused_at_registration(matches: Matches) -> None
 
 def test_every_refused_form_is_refused_at_delivery() -> None:
     nowhere = Nowhere()
-    channels = Channels(allow_private=False, smtp=SmtpConfig(), vapid=make_vapid(),
+    channels = Channels(smtp=SmtpConfig(), vapid=make_vapid(),
                         egress=Egress(EgressConfig(), transport=nowhere))
     let_through = []
     for host in ALL + ["8.8.8.8:6379", "1.1.1.1:22"]:

@@ -59,7 +59,7 @@ def deliverer(view: NotifyView, lanes: LaneConfig,
     """A deliverer whose sends wait for an answer as long as the test lasts (an attempt at
     the blackhole hangs until the test closes it, however slow the machine)."""
     egress = Egress(EgressConfig(ports=None, allow_private=True, timeout=3600.0))
-    return Deliverer(view, Channels(allow_private=True, smtp=SmtpConfig(), egress=egress),
+    return Deliverer(view, Channels(smtp=SmtpConfig(), egress=egress),
                      DeliveryConfig(lease=lease, backoff=2.0, lanes=lanes), clock,
                      draw=lambda: 1.0)
 
