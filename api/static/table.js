@@ -220,7 +220,7 @@ class Table {
     document.title = `${this.match.scenario} · battlelog`;
     $("#where").textContent = `${this.match.ruleset} · v${this.head}`;
     document.body.classList.toggle("in-past", this.at !== null);
-    S.head.replaceChildren(...renderHead(this));
+    this.renewHead(renderHead(this));
     S.prompt.replaceChildren(...renderPrompt(this));
     renderPast(this, S.past);
     this.fill(S.clock, renderClock(this));
@@ -238,6 +238,14 @@ class Table {
     this.fill(S.seats, renderSeats(this));
     this.fresh = false;
     document.dispatchEvent(new CustomEvent("table-rendered", { detail: { version: this.head } }));  // notices.js
+  }
+
+  /** The head (scenario, seat badge, the Acting as picker) is put back only when what it
+   *  shows changed: a live update must not close the seat picker a player has open. */
+  renewHead(nodes) {
+    const drawn = document.createElement("div");
+    drawn.replaceChildren(...nodes.filter(Boolean));
+    if (drawn.innerHTML !== this.sections.head.innerHTML) this.sections.head.replaceChildren(...drawn.childNodes);
   }
 
   /** Replace a panel's body, keeping its heading. On an update that came from elsewhere,

@@ -149,14 +149,16 @@ class Phone:
         self.page.wait_for_timeout(50)
 
     def check_size(self, locator: Any, name: str) -> None:
+        box = None
         for tries_left in (2, 1, 0):
             try:  # the page draws a panel again on each update: find the control anew
                 locator.scroll_into_view_if_needed()
-                break
+                box = locator.bounding_box()  # None when drawn anew in between
             except PlaywrightError as error:
                 if tries_left == 0 or "not attached" not in str(error):
                     raise
-        box = locator.bounding_box()
+            if box is not None:
+                break
         assert box is not None, f"{name}: not shown"
         assert box["width"] >= MIN and box["height"] >= MIN, \
             f"{name}: {box['width']:.0f}x{box['height']:.0f} px, under {MIN}x{MIN}"
