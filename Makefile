@@ -8,6 +8,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
+# npm ci's own record of what it installed for the browser tests (tests/e2e/package.json)
+E2E_TOOLS := tests/e2e/node_modules/.package-lock.json
 DB ?= ./battlelog.db
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -24,7 +26,7 @@ help:
 	@echo "             $(BIN)/battlelog --help"
 
 venv: $(RUN_STAMP)
-dev: $(DEV_STAMP)
+dev: $(DEV_STAMP) $(E2E_TOOLS)
 
 # Each re-installs only when pyproject.toml changes (or the venv is new).
 $(RUN_STAMP): pyproject.toml
@@ -37,6 +39,13 @@ $(DEV_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $@ $(RUN_STAMP)
+
+# The browser tests' JavaScript tools (axe-core, pinned by tests/e2e/package-lock.json),
+# installed as locked by npm ci, again only when the lock file changes. Without npm the
+# accessibility checks are skipped locally, like the browser tests without Chromium (never in CI).
+$(E2E_TOOLS): tests/e2e/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then cd tests/e2e && npm ci --no-audit --no-fund; \
+	else echo "no npm: the browser tests' accessibility checks will be skipped (apt-get install -y npm)"; fi
 
 # `battlelog serve` says where it serves once it holds the port (a taken one is refused).
 run: venv

@@ -72,7 +72,7 @@ function badges(markers, cx, cy, font, letters, named = false) {
       s("rect", { x, y: cy - font * 0.65, width: w, height: font * 1.3, rx: font * 0.3 }),
       s("text", { x: x + w / 2, y: cy, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central" }, `${letters[kind]}${n}`));
     x += w + gap;
-    return g;
+    return [g, " "];  // a space between badges, as between words of the counter's name
   }));
 }
 
@@ -113,8 +113,10 @@ function unitMark(unit, box, colour, ctx) {
   s("title", { "aria-hidden": "true" }, label),
   selected ? s("rect", { class: "ring", x: box.x - box.h * 0.12, y: box.y - box.h * 0.12, width: box.w + box.h * 0.24, height: box.h * 1.24, rx: box.h * 0.22 }) : null,
   s("rect", { class: "counter", x: box.x, y: box.y, width: box.w, height: box.h, rx: box.h * 0.14, fill: colour }),
-  lines.map((line, i) => s("text", { class: "unit-name", x: cx, y: box.y + box.h * tops[i], "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
-    ...(line.length * 0.64 * font <= box.w * 0.9 ? {} : { textLength: box.w * 0.9, lengthAdjust: "spacingAndGlyphs" }) }, line)),
+  // a space (drawn nowhere) after each line, so that what the counter shows reads as words
+  // ("1st Squad W2", not "1st SquadW2") and is found in its name, as assistive tools check
+  lines.map((line, i) => [s("text", { class: "unit-name", x: cx, y: box.y + box.h * tops[i], "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
+    ...(line.length * 0.64 * font <= box.w * 0.9 ? {} : { textLength: box.w * 0.9, lengthAdjust: "spacingAndGlyphs" }) }, line), " "]),
   badges(unit.markers, cx, box.y + box.h * 0.72, box.h * 0.28, ctx.letters));
 }
 

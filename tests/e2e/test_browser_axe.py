@@ -1,0 +1,98 @@
+"""axe-core finds no serious or critical violation (issue 26), on a 390x844 phone in a real
+browser against a real `battlelog serve`: the lobby (as it opens, with the custom-match form
+grown a unit on each side and every folded part open, and listing a match kept on this
+device), and for each of the five demos its join page, the table of the seat taken there,
+and the referee's table as it opens and with a unit selected and every folded part open.
+No console error on any of these pages either. axe-core is the version tests/e2e/
+package-lock.json pins; a failure lists each rule at fault, where, and what to fix."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from axe_steps import axe_source, readable, violations
+from board_steps import DEMOS, create
+from table_steps import PHONE, join, start_sample
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+OPEN_ALL = "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    return axe_source()
+
+
+def phone(contexts: Callable[..., Any], console: list[str]) -> Any:
+    """A phone-sized touch context whose pages' console errors land in `console`."""
+    context = contexts(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.on("console", lambda m: console.append(f"{m.page.url if m.page else ''}: {m.text}")
+               if m.type == "error" else None)
+    return context
+
+
+def check(page: Any, axe: str, where: str, found: dict[str, str]) -> None:
+    """Run axe on the page as it is now; what it finds is kept under `where`."""
+    report = readable(where, violations(page, axe))
+    if report:
+        found[where] = report
+
+
+def test_axe_finds_nothing_serious_on_the_lobby(
+        contexts: Callable[..., Any], server: str, axe: str, screenshots: Shot) -> None:
+    console: list[str] = []
+    found: dict[str, str] = {}
+    page = phone(contexts, console).new_page()
+    page.goto(server)
+    page.get_by_label("Sample scenario", exact=True).wait_for()
+    check(page, axe, "lobby", found)
+    form = page.locator('form[aria-label="Start your own match"]')
+    for side in form.locator("fieldset.side").all():
+        side.get_by_role("button", name="Add a unit to this side").click()
+    page.evaluate(OPEN_ALL)
+    check(page, axe, "lobby with the form grown and every part open", found)
+    screenshots(page, "lobby-open")
+    start_sample(page, server, DEMOS[0])
+    page.goto(server)
+    page.locator(".lobby .matches a").first.wait_for()
+    check(page, axe, "lobby listing a match", found)
+    screenshots(page, "lobby-with-a-match")
+    assert not found, "\n".join(found.values())
+    assert console == [], console
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_axe_finds_nothing_serious_on_the_join_page_and_tables(
+        contexts: Callable[..., Any], server: str, axe: str, screenshots: Shot,
+        demo: str) -> None:
+    console: list[str] = []
+    found: dict[str, str] = {}
+    match, tokens = create(server, httpx.get(f"{server}/api/scenarios/{demo}").json())
+    link = next(token for key, token in tokens.items() if key.startswith("join:"))
+    player = phone(contexts, console)
+    page = player.new_page()
+    page.goto(f"{server}/play/{match}#join={link}")
+    page.get_by_label("Your name").wait_for()
+    check(page, axe, f"{demo} join page", found)
+    page.close()
+    seat = join(player, f"{server}/play/{match}#join={link}", "Ann", screenshots, demo)
+    seat.wait_for_selector("#play .step-now")
+    check(seat, axe, f"{demo} table of the seat joined", found)
+
+    referee = phone(contexts, console).new_page()
+    referee.goto(f"{server}/play/{match}#seat={tokens['referee']}")
+    referee.wait_for_selector("#play .step-now")
+    check(referee, axe, f"{demo} referee's table", found)
+    unit = referee.locator("#board svg.map g.unit").first
+    unit.click()
+    referee.wait_for_selector("#board svg.map g.unit.selected")
+    referee.evaluate(OPEN_ALL)
+    check(referee, axe, f"{demo} referee's table, a unit selected, every part open", found)
+    screenshots(referee, f"{demo}-table-open")
+    assert not found, "\n".join(found.values())
+    assert console == [], console
