@@ -1,9 +1,9 @@
 """axe-core finds no serious or critical violation (issue 26), on a 390x844 phone in a real
 browser against a real `battlelog serve`: the lobby (as it opens, with the custom-match form
 grown a unit on each side and every folded part open, and listing a match kept on this
-device), and for each of the five demos its join page, the table of the seat taken there,
-and the referee's table as it opens and with a unit selected and every folded part open.
-No console error on any of these pages either. axe-core is the version tests/e2e/
+device), for each of the five demos its join page, the table of the seat taken there, and
+the referee's table as it opens and with a unit selected and every folded part open, and the
+after-action report the table opens. No console error on any of these pages either. axe-core is the version tests/e2e/
 package-lock.json pins; a failure lists each rule at fault, where, and what to fix."""
 
 from __future__ import annotations
@@ -94,5 +94,21 @@ def test_axe_finds_nothing_serious_on_the_join_page_and_tables(
     referee.evaluate(OPEN_ALL)
     check(referee, axe, f"{demo} referee's table, a unit selected, every part open", found)
     screenshots(referee, f"{demo}-table-open")
+    assert not found, "\n".join(found.values())
+    assert console == [], console
+
+
+def test_axe_finds_nothing_serious_on_the_report(
+        contexts: Callable[..., Any], server: str, axe: str, screenshots: Shot) -> None:
+    console: list[str] = []
+    found: dict[str, str] = {}
+    page = phone(contexts, console).new_page()
+    start_sample(page, server, DEMOS[0])
+    with page.expect_popup() as opened:
+        page.get_by_role("button", name="Report (opens in a new tab)").click()
+    report = opened.value
+    report.wait_for_selector("svg text")
+    check(report, axe, "report", found)
+    screenshots(report, "report")
     assert not found, "\n".join(found.values())
     assert console == [], console

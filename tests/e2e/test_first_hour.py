@@ -130,12 +130,18 @@ def pip_installs(dry_run: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def test_make_run_installs_only_what_running_needs(tmp_path: Path) -> None:
-    fresh = [f"RUN_STAMP={tmp_path / 'run'}", f"DEV_STAMP={tmp_path / 'dev'}"]  # not there
-    run = pip_installs(make("-n", "run", *fresh))
+    fresh = [f"RUN_STAMP={tmp_path / 'run'}", f"DEV_STAMP={tmp_path / 'dev'}",
+             f"E2E_TOOLS={tmp_path / 'e2e'}"]  # not there
+    ran = make("-n", "run", *fresh)
+    run = pip_installs(ran)
     assert run, "make run installs the package"
     assert not any("[dev]" in line for line in run), run
-    test = pip_installs(make("-n", "test", *fresh))
+    assert "npm ci" not in ran.stdout  # the browser tests' tools are for testing only
+    tested = make("-n", "test", *fresh)
+    test = pip_installs(tested)
     assert any("'.[dev]'" in line for line in test), test
+    # and the browser tests' accessibility checker, as tests/e2e/package-lock.json pins it
+    assert "cd tests/e2e && npm ci" in tested.stdout, tested.stdout
 
 
 def test_make_run_on_a_taken_port_fails_before_claiming_to_run(tmp_path: Path) -> None:
