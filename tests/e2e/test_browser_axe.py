@@ -1,9 +1,13 @@
 """axe-core finds no serious or critical violation (issue 26), on a 390x844 phone in a real
-browser against a real `battlelog serve`: the lobby (as it opens, with the custom-match form
-grown a unit on each side and every folded part open, and listing a match kept on this
-device), for each of the five demos its join page, the table of the seat taken there, and
-the referee's table as it opens and with a unit selected and every folded part open, and the
-after-action report the table opens. No console error on any of these pages either. axe-core is the version tests/e2e/
+browser against a real `battlelog serve`:
+- the lobby as it opens, with the custom-match form refused in words, then filled in with
+  every folded part open, and listing a match kept on this device;
+- the custom match's table (freeform) as it opens, and with a unit selected and every folded
+  part open;
+- for each of the five demos: its join page, the table of the seat taken there, and the
+  referee's table as it opens and with a unit selected and every folded part open;
+- the after-action report the table opens.
+No console error on any of these pages either. axe-core is the version tests/e2e/
 package-lock.json pins; a failure lists each rule at fault, where, and what to fix."""
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import httpx
 import pytest
 from axe_steps import axe_source, readable, violations
 from board_steps import DEMOS, create
+from lobby_steps import Thumb, fill_allies_and_axis
 from table_steps import PHONE, join, start_sample
 
 pytestmark = pytest.mark.e2e
@@ -43,7 +48,14 @@ def check(page: Any, axe: str, where: str, found: dict[str, str]) -> None:
         found[where] = report
 
 
-def test_axe_finds_nothing_serious_on_the_lobby(
+def select_a_unit_and_open_all(page: Any) -> None:
+    """A unit tapped on the map (its card opens) and every folded part of the page opened."""
+    page.locator("#board svg.map g.unit").first.click()
+    page.wait_for_selector("#board svg.map g.unit.selected")
+    page.evaluate(OPEN_ALL)
+
+
+def test_axe_finds_nothing_serious_on_the_lobby_and_a_custom_match(
         contexts: Callable[..., Any], server: str, axe: str, screenshots: Shot) -> None:
     console: list[str] = []
     found: dict[str, str] = {}
@@ -51,13 +63,19 @@ def test_axe_finds_nothing_serious_on_the_lobby(
     page.goto(server)
     page.get_by_label("Sample scenario", exact=True).wait_for()
     check(page, axe, "lobby", found)
-    form = page.locator('form[aria-label="Start your own match"]')
-    for side in form.locator("fieldset.side").all():
-        side.get_by_role("button", name="Add a unit to this side").click()
+    you = Thumb(page)
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    page.locator("[aria-invalid=true]").first.wait_for()
+    check(page, axe, "lobby, the custom-match form refused in words", found)
+    fill_allies_and_axis(you, "Axe check")
     page.evaluate(OPEN_ALL)
-    check(page, axe, "lobby with the form grown and every part open", found)
-    screenshots(page, "lobby-open")
-    start_sample(page, server, DEMOS[0])
+    check(page, axe, "lobby, the custom-match form filled, every part open", found)
+    screenshots(page, "lobby-form-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    page.wait_for_selector("#play .step-now")
+    check(page, axe, "the custom match's table", found)
+    select_a_unit_and_open_all(page)
+    check(page, axe, "the custom match's table, a unit selected, every part open", found)
     page.goto(server)
     page.locator(".lobby .matches a").first.wait_for()
     check(page, axe, "lobby listing a match", found)
@@ -88,10 +106,7 @@ def test_axe_finds_nothing_serious_on_the_join_page_and_tables(
     referee.goto(f"{server}/play/{match}#seat={tokens['referee']}")
     referee.wait_for_selector("#play .step-now")
     check(referee, axe, f"{demo} referee's table", found)
-    unit = referee.locator("#board svg.map g.unit").first
-    unit.click()
-    referee.wait_for_selector("#board svg.map g.unit.selected")
-    referee.evaluate(OPEN_ALL)
+    select_a_unit_and_open_all(referee)
     check(referee, axe, f"{demo} referee's table, a unit selected, every part open", found)
     screenshots(referee, f"{demo}-table-open")
     assert not found, "\n".join(found.values())
