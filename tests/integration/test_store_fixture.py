@@ -1,0 +1,109 @@
+"""A store written before domain/ became packages (issue 27) still loads, on both stores.
+
+tests/fixtures/store_before_layout.sqlite.gz is a SQLite store that `main` wrote before the
+move (tests/fixtures/make_store_fixture.py: the five demos played at random through their
+legal actions, with server dice, cards, undos at once and with consent, redos, the game
+clock, a fork, and a checkpoint every 20 versions); store_before_layout.json beside it holds
+each match's head as it was then. Its records name their classes by the topics of that time
+(`domain.events:<Name>`, `domain.persistence:Checkpoint`). On SQLite the file itself is
+opened; on PostgreSQL its records are copied as they are stored (topic and bytes untouched)
+through the recorders. A cold application must then read every match back to the recorded
+head (version and hash chain head), from its checkpoints and by a full replay, and its
+export must verify to the same chain head."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from domain.application import Matches
+from domain.history import replay
+from domain.integrity import verify
+from domain.persistence import Checkpoint
+from projections.export import export_lines
+from projections.store import sqlite_env
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+HEADS: dict[str, dict[str, object]] = json.loads(
+    (FIXTURES / "store_before_layout.json").read_text())["matches"]
+OLD_TOPICS = ("domain.events:", "domain.persistence:Checkpoint")
+
+
+def unpacked(path: Path) -> Path:
+    with gzip.open(FIXTURES / "store_before_layout.sqlite.gz", "rb") as packed, \
+            path.open("wb") as raw:
+        shutil.copyfileobj(packed, raw)
+    return path
+
+
+@pytest.fixture
+def old_store(store_env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The env of a store holding the fixture's records as they were written."""
+    if "SQLITE_DBNAME" in store_env:  # the file as main wrote it
+        unpacked(Path(store_env["SQLITE_DBNAME"]))
+        yield store_env
+        return
+    source = Matches(env={**sqlite_env(str(unpacked(tmp_path / "before.sqlite"))),
+                          "CREATE_TABLE": "n"})
+    target = Matches(env=store_env)
+    try:
+        assert source.snapshots is not None and target.snapshots is not None
+        for match in HEADS:
+            match_id = UUID(match)
+            target.recorder.insert_events(source.recorder.select_events(match_id))
+            target.snapshots.recorder.insert_events(
+                source.snapshots.recorder.select_events(match_id))
+    finally:
+        source.close()
+        target.close()
+    yield store_env
+
+
+@pytest.fixture
+def cold(old_store: dict[str, str]) -> Iterator[Matches]:
+    """An application that holds nothing of the store in memory."""
+    matches = Matches(env=old_store)
+    yield matches
+    matches.close()
+
+
+def test_the_store_holds_the_topics_written_before_the_move(cold: Matches) -> None:
+    assert cold.snapshots is not None
+    for match in HEADS:
+        stored = [*cold.recorder.select_events(UUID(match)),
+                  *cold.snapshots.recorder.select_events(UUID(match))]
+        assert stored and all(s.topic.startswith(OLD_TOPICS) for s in stored)
+
+
+@pytest.mark.parametrize("match", list(HEADS))
+def test_a_match_written_before_the_move_replays_to_its_recorded_head(
+    cold: Matches, match: str
+) -> None:
+    match_id, recorded = UUID(match), HEADS[match]
+    head = cold.head(match_id)  # from its newest checkpoint and the events after it
+    assert (head.version, head.chain_head) == (recorded["version"], recorded["chain_head"])
+    assert cold.snapshots is not None
+    stored = list(cold.snapshots.get(match_id))
+    checkpoints = [c for c in stored if isinstance(c, Checkpoint)]
+    assert len(checkpoints) == len(stored)
+    assert [c.originator_version for c in checkpoints] == recorded["checkpoints"]
+    assert head.checkpoint == checkpoints[-1].originator_version
+
+    events = list(cold.events_of(match_id))
+    assert dict(Counter(type(e).__name__ for e in events)) == recorded["events"]
+    full = replay(events)
+    assert (full.version, full.chain_head) == (head.version, head.chain_head)
+    assert full.state == head.state
+    for checkpoint in checkpoints:
+        assert checkpoint.frame().state == replay(events[:checkpoint.originator_version]).state
+
+    report = verify(export_lines(cold, match_id))
+    assert report.ok, report.problems
+    assert (report.events, report.chain_head) == (head.version, head.chain_head)
