@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain import events as ev
 from domain.context import REFEREE
-from domain.events_clock import TimeControl
+from domain.events.clock import TimeControl
 from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState

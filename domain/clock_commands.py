@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictInt
 
 from domain.command_base import Command, Id
-from domain.events_clock import MAX_ADJUSTMENT, TimeControl
+from domain.events.clock import MAX_ADJUSTMENT, TimeControl
 
 Reason = Annotated[str, Field(max_length=200)]
 

@@ -13,7 +13,7 @@ from domain.authority import check_clock
 from domain.clock import ClockFold, flags_due
 from domain.context import REFEREE, Context, Emit
 from domain.errors import InvalidAction, MatchOver
-from domain.events_clock import MAX_ADJUSTED
+from domain.events.clock import MAX_ADJUSTED
 from domain.state import MatchState
 
 ClockCommand = cc.StartClock | cc.PauseClock | cc.ResumeClock | cc.AdjustClock

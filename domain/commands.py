@@ -30,7 +30,7 @@ from domain.command_base import (
     Text,
     Value,
 )
-from domain.events_clock import TimeControl
+from domain.events.clock import TimeControl
 from domain.game_commands import (
     ActivateBattlegroup,
     ActivateUnit,

@@ -29,7 +29,7 @@ from domain import json_input
 from domain.commands import past_size_limits
 from domain.dice import commitment
 from domain.errors import InvalidAction
-from domain.event_base import EARLIEST
+from domain.events.base import EARLIEST
 from domain.integrity import content_hash, revealed_seeds, verify
 from domain.rulesets import Ruleset, get_ruleset
 
@@ -38,7 +38,7 @@ IMPORTED_TOKEN = "imported"  # a seat token hash no token can have (not a SHA-25
 # (ours) An imported event's time may not be later than the import's own time plus a little
 # clock skew between the instance that exported and this one: a file stamped in the future
 # is not a match's history. Every event's time is also in the window any event may carry
-# (`domain.event_base.usable_time`: a UTC offset, from 1970 to before 3000), or it does not
+# (`domain.events.base.usable_time`: a UTC offset, from 1970 to before 3000), or it does not
 # load.
 SKEW = timedelta(minutes=5)
 

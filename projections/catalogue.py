@@ -30,7 +30,7 @@ from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
 
 from domain.application import Matches
-from domain.event_base import usable_time
+from domain.events.base import usable_time
 from domain.persistence import plain_json
 from projections.catalogue_rows import (
     TYPED,

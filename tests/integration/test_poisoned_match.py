@@ -25,7 +25,7 @@ from api import scenarios
 from domain import events as ev
 from domain.application import Matches
 from domain.clock_commands import StartClock
-from domain.events_clock import MAX_ADJUSTED
+from domain.events.clock import MAX_ADJUSTED
 from domain.use_results import token_hash
 from projections.clock_watch import FlagWatcher
 from projections.notify_outbox import Outbox, OutboxConfig

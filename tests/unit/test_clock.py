@@ -20,7 +20,7 @@ from domain.clock_decide import decide_clock, decide_flags
 from domain.context import Context
 from domain.dice import SeededDice
 from domain.errors import InvalidAction, NotYourTurn
-from domain.events_clock import MAX_ADJUSTED
+from domain.events.clock import MAX_ADJUSTED
 
 
 def at(seconds: float) -> datetime:

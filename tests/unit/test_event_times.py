@@ -1,4 +1,4 @@
-"""The times an event may carry (`domain.event_base.usable_time`): with a UTC offset, from
+"""The times an event may carry (`domain.events.base.usable_time`): with a UTC offset, from
 1970 to before the year 3000. One outside does not build, so a stored one does not load
 (its match answers 409: tests/integration/test_poisoned_match.py)."""
 
@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from domain import events as ev
-from domain.event_base import EARLIEST, LATEST
+from domain.events.base import EARLIEST, LATEST
 
 
 def paused(timestamp: object) -> ev.ClockPaused:

@@ -3,8 +3,8 @@
 Every event carries the envelope eventsourcing needs (`originator_id`, `originator_version`,
 `timestamp`) and ours: the `actor` (the seat that caused it), the `command_id` it came
 from, the `rule` that produced it (if any) and the `turn` in which it happened. The events
-themselves are in `domain.events_match`, `domain.events_play`, `domain.events_cards` and
-`domain.events_clock`; `domain.events` names them all.
+themselves are in `domain.events.match`, `domain.events.play`, `domain.events.cards` and
+`domain.events.clock`; `domain.events` names them all.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from domain.record_plan import RecordPlan
+from domain.events.record_plan import RecordPlan
 
 # (ours) The times an event may carry: from the Unix epoch to the year 3000, with a UTC
 # offset. Every reader of a log (Python's datetime, JavaScript's Date, PostgreSQL) holds

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from domain.event_base import Event, sees_private
+from domain.events.base import Event, sees_private
 from domain.state import Name
 
 

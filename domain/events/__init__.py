@@ -1,5 +1,12 @@
 """Domain events: immutable facts, past tense, frozen pydantic, `extra="forbid"`.
 
+The package owns the events, their envelope and how an event's public line is made from its
+stored record: `base` (the envelope, `Event`, who sees what), `match` (the match's own log:
+creation, seats, seeds, undo, disputes, end), `play` (the table), `cards` (cards and
+initiative), `clock` (the game clock) and `record_plan` (the export's fast path). It may
+import `domain.state` and nothing else of battlelog: everything else in `domain/` reads
+events, none is read by them.
+
 Every event carries the envelope eventsourcing needs (`originator_id`, `originator_version`,
 `timestamp`) and ours: the `actor` (the seat that caused it), the `command_id` it came
 from, the `rule` that produced it (if any) and the `turn` in which it happened.
@@ -8,16 +15,14 @@ Schema changes bump `class_version` and add `upcast_vN_vN+1(state: dict)` static
 `domain.persistence.PydanticMapper` runs the chain when an old event is loaded.
 Fields listed in `private_fields` are never shown on a public surface.
 
-The events live in modules by what they are about (the envelope in `domain.event_base`;
-`domain.events_match`: the match's own log; `domain.events_play`: the table;
-`domain.events_cards`: cards and initiative); this module names them all, and every
-event keeps the topic it is stored under, `domain.events:<Name>`.
+This module names them all, and every event keeps the topic it is stored under,
+`domain.events:<Name>`, whichever module of the package defines it.
 """
 
 from __future__ import annotations
 
-from domain.event_base import Event, sees_private
-from domain.events_cards import (
+from domain.events.base import Event, sees_private
+from domain.events.cards import (
     CardPlayed,
     CardsDiscarded,
     CardsDrawn,
@@ -28,14 +33,14 @@ from domain.events_cards import (
     UnitsActivated,
     _CardEvent,
 )
-from domain.events_clock import (
+from domain.events.clock import (
     ClockAdjusted,
     ClockPaused,
     ClockResumed,
     ClockStarted,
     FlagFell,
 )
-from domain.events_match import (
+from domain.events.match import (
     ActionsRedone,
     ActionsUndone,
     DiceCommitted,
@@ -54,7 +59,7 @@ from domain.events_match import (
     UndoDeclined,
     UndoRequested,
 )
-from domain.events_play import (
+from domain.events.play import (
     CombatDeclared,
     DiceRolled,
     MarkerPlaced,

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.event_base import Event, sees_private
+from domain.events.base import Event, sees_private
 from domain.state import Name, Side, Unit
 
 

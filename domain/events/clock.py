@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt, model_validator
 
-from domain.event_base import Event
+from domain.events.base import Event
 from domain.state import Frozen, Name
 
 MAX_TOTAL = 30 * 24 * 3600  # seconds: a side's time, 1 s .. 30 days

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from domain.event_base import Event
+from domain.events.base import Event
 from domain.state import Box, Name, Position, TrackValue, TurnMarker, Unit
 
 
