@@ -96,7 +96,10 @@ class Event(BaseModel):
         the event's values (a class overriding `hidden_from`, `public` or `type_name`), or a
         field named like the line's own keys."""
         if cls not in _RECORD_PLANS:
-            _RECORD_PLANS[cls] = RecordPlan.of(cls, Event)
+            _RECORD_PLANS[cls] = RecordPlan.of(cls, cls.class_version, cls.private_fields) if (
+                cls.hidden_from is Event.hidden_from and cls.public is Event.public
+                and cls.type_name.__func__ is Event.type_name.__func__  # type: ignore[attr-defined]
+            ) else None
         return _RECORD_PLANS[cls]
 
 

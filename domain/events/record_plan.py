@@ -1,17 +1,17 @@
 """`RecordPlan`: how an event's public line is made straight from its stored record (the
-export's fast path), for event classes whose visibility is the same for every seat."""
+export's fast path), for event classes whose visibility is the same for every seat.
+
+It knows an event class as a pydantic model and imports no event module:
+`domain.events.base` imports it and decides which classes may have a plan."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import Any, Literal, get_args, get_origin
 from uuid import UUID
 
 from pydantic import BaseModel
-
-if TYPE_CHECKING:
-    from domain.events import Event
 
 
 @dataclass(frozen=True)
@@ -28,23 +28,20 @@ class RecordPlan:
     floats: bool
 
     @classmethod
-    def of(cls, event_class: type[Event], base: type[Event]) -> RecordPlan | None:
-        """The plan for `event_class`, None where it changes how `base` (the root event
-        class) decides visibility."""
-        if (event_class.hidden_from is not base.hidden_from
-                or event_class.public is not base.public
-                or event_class.type_name.__func__ is not base.type_name.__func__):  # type: ignore[attr-defined]
-            return None
+    def of(cls, event_class: type[BaseModel], class_version: int,
+           private_fields: frozenset[str]) -> RecordPlan | None:
+        """The plan for `event_class` (of `class_version`, hiding `private_fields` from
+        everyone), None where a field is named like the line's own keys."""
         fields = {name: f for name, f in event_class.model_fields.items()
                   if name not in ("originator_id", "originator_version")}
         if {"version", "type", "class_version"} & set(fields):
             return None
         return cls(
-            name=event_class.__name__, class_version=event_class.class_version,
+            name=event_class.__name__, class_version=class_version,
             keys=frozenset(fields) | {"class_version"},
-            drop=("class_version", *sorted(event_class.private_fields)),
+            drop=("class_version", *sorted(private_fields)),
             nullable=tuple(name for name, f in fields.items()
-                           if name not in event_class.private_fields
+                           if name not in private_fields
                            and _may_be_none(f.annotation)),
             floats=may_hold_floats(event_class))
 
