@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from domain import clock_commands as cc
 from domain import events as ev
 from domain.authority import check_clock
 from domain.clock import ClockFold, flags_due
+from domain.commands import clock as cc
 from domain.context import REFEREE, Context, Emit
 from domain.errors import InvalidAction, MatchOver
 from domain.events.clock import MAX_ADJUSTED

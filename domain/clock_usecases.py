@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain import clock_commands as cc
 from domain import events as ev
 from domain.clock import ClockFold, flags_due, frames, step
 from domain.clock_decide import decide_clock, decide_flags
 from domain.commands import Command
+from domain.commands import clock as cc
 from domain.context import REFEREE, Context
 from domain.copies import MatchCopies
 from domain.history import Frame, fold

@@ -11,7 +11,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Request, Response
 
 from api.deps import MatchesDep, ReaderDep
-from domain.command_base import Id
+from domain.commands.base import Id
 from domain.legal_model import LegalActions
 from projections.legal_answers import LegalAnswers
 

@@ -19,8 +19,8 @@ from api.app import create_app
 from api.settings import Settings
 from domain import events as ev
 from domain.application import Matches
-from domain.clock_commands import StartClock
 from domain.commands import ActivateUnit
+from domain.commands.clock import StartClock
 from domain.integrity import verify
 from projections.clock_watch import FlagWatcher
 from projections.store import sqlite_env

@@ -24,7 +24,7 @@ from rulesets_helpers import Played, scenario
 from api import scenarios
 from domain import events as ev
 from domain.application import Matches
-from domain.clock_commands import StartClock
+from domain.commands.clock import StartClock
 from domain.events.clock import MAX_ADJUSTED
 from domain.use_results import token_hash
 from projections.clock_watch import FlagWatcher

@@ -13,10 +13,10 @@ import pytest
 from conftest import T0, Table
 from test_waiting import demo
 
-from domain import clock_commands as cc
 from domain import events as ev
 from domain.clock import clock_fold, clocks_at, flags_due
 from domain.clock_decide import decide_clock, decide_flags
+from domain.commands import clock as cc
 from domain.context import Context
 from domain.dice import SeededDice
 from domain.errors import InvalidAction, NotYourTurn

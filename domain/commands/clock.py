@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt
 
-from domain.command_base import Command, Id
+from domain.commands.base import Command, Id
 from domain.events.clock import MAX_ADJUSTMENT, TimeControl
 
 Reason = Annotated[str, Field(max_length=200)]

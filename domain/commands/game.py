@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool
 
-from domain.command_base import Command, Id, Int, Short
+from domain.commands.base import Command, Id, Int, Short
 
 
 class ActivateUnit(Command):

@@ -3,6 +3,12 @@
 Commands carry only what the player chooses; `domain.decide` validates them against the
 state and the ruleset and turns them into events. Limits on sizes are part of the schema
 so that hostile input is refused before it reaches the domain.
+
+The package owns every command: this module the table's actions, the `Action` union and
+`CreateMatch`; `base` what commands are made of (the base class, the checked types of
+client values); `game` the game systems' own procedures; `clock` the referee's clock. It
+may import `domain.state` and `domain.events` (a clock's time control), nothing that
+decides or stores.
 """
 
 from __future__ import annotations
@@ -17,8 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from domain.clock_commands import AdjustClock, PauseClock, ResumeClock, StartClock
-from domain.command_base import (
+from domain.commands.base import (
     MAX_INT,
     SAFE_INT,
     Command,
@@ -30,8 +35,8 @@ from domain.command_base import (
     Text,
     Value,
 )
-from domain.events.clock import TimeControl
-from domain.game_commands import (
+from domain.commands.clock import AdjustClock, PauseClock, ResumeClock, StartClock
+from domain.commands.game import (
     ActivateBattlegroup,
     ActivateUnit,
     AnnounceReinforcements,
@@ -51,6 +56,7 @@ from domain.game_commands import (
     SetSupply,
     ShuffleDeck,
 )
+from domain.events.clock import TimeControl
 from domain.state import Box, MoraleDie, Position, Unit
 
 __all__ = [
