@@ -37,9 +37,9 @@ import http_load
 import shown
 
 from api import scenarios
-from domain import legal_probe
 from domain.commands import UNITS_PER_SIDE, UnitSpec
 from domain.legal import legal_actions
+from domain.legal import probe as legal_probe
 from tests.unit.legal_boards import board
 from tests.unit.legal_play import Match
 

@@ -28,7 +28,7 @@ from cachetools import LRUCache, cached
 from domain.errors import DomainError
 from domain.history import Frame
 from domain.legal import legal_actions
-from domain.legal_model import LegalActions
+from domain.legal.model import LegalActions
 from domain.rulesets import get_ruleset
 
 MAX_BYTES = 32 * 1024 * 1024

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from api.deps import MatchesDep, ReaderDep
 from domain.commands.base import Id
-from domain.legal_model import LegalActions
+from domain.legal.model import LegalActions
 from projections.legal_answers import LegalAnswers
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["views"])

@@ -192,7 +192,7 @@ function advanceRow(table, advance) {
 export function renderMore(table) {
   if (!table.canAct) return h("p", { class: "hint" }, table.at !== null ? "Back to now to act." : table.board.turn.outcome ? "The match has ended." : "Spectators watch.");
   if (!table.legal) return null;
-  // what is not the step's own move is bookkeeping or allowed at any step (domain.legal_own)
+  // what is not the step's own move is bookkeeping or allowed at any step (domain.legal.own)
   const rest = table.legal.actions.filter((a) => !a.own && !ENDINGS.has(a.type));
   return [
     h("p", { class: "hint" }, "Bookkeeping the rules allow now, and notes. The end of the match is under Turn."),

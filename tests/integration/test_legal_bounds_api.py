@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
-from domain import legal_probe
 from domain.application import Matches
 from domain.commands import UNITS_IN_ALL, UNITS_PER_SIDE
 from domain.history import Frame
-from domain.legal_model import LegalActions
+from domain.legal import probe as legal_probe
+from domain.legal.model import LegalActions
 from projections.legal_answers import LegalAnswers, LegalBusy
 from tests.unit.legal_boards import board
 from tests.unit.legal_play import Match

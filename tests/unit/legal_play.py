@@ -18,8 +18,8 @@ from domain.decide import Context, decide
 from domain.dice import SeededDice, commitment
 from domain.evolve import evolve
 from domain.history import first_frame
-from domain.legal_model import Choice, LegalActions
-from domain.legal_probe import put
+from domain.legal.model import Choice, LegalActions
+from domain.legal.probe import put
 from domain.rulesets import Ruleset, get_ruleset
 from domain.state import MatchState, Side
 

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from domain.legal import legal_actions, offered
-from domain.legal_model import Choice, LegalAction, LegalActions
+from domain.legal.model import Choice, LegalAction, LegalActions
 from tests.unit.legal_play import Match, filled
 
 

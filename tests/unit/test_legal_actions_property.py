@@ -17,9 +17,9 @@ from domain import events as ev
 from domain.commands import ACTION_TYPES
 from domain.errors import DomainError
 from domain.legal import legal_actions, offered
-from domain.legal_model import LegalActions
-from domain.legal_probe import put
-from domain.legal_words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS
+from domain.legal.model import LegalActions
+from domain.legal.probe import put
+from domain.legal.words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS
 from tests.unit.legal_play import DEMOS, Match, filled, offered_bodies
 
 EXAMPLES = 2  # walks per ruleset (each a new seed: CI runs explore more)

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from domain import legal_games, legal_probe, legal_records, legal_units
 from domain.errors import InvalidAction
-from domain.legal import PAGE_UNITS, legal_actions, page_size
-from domain.legal_model import Candidate, LegalActions
+from domain.legal import PAGE_UNITS, games, legal_actions, page_size, probe, records, units
+from domain.legal.model import Candidate, LegalActions
 from tests.unit.legal_boards import board
 from tests.unit.legal_play import Match
 
@@ -30,7 +29,7 @@ class Work:
 def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
     """Counts every body `decide`d for the legal actions and every candidate made."""
     counted = Work()
-    decide = legal_probe.decide
+    decide = probe.decide
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         counted.decides += 1
@@ -41,8 +40,8 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
         def __post_init__(self) -> None:
             counted.candidates += 1
 
-    monkeypatch.setattr(legal_probe, "decide", counting)
-    for module in (legal_units, legal_games, legal_records):
+    monkeypatch.setattr(probe, "decide", counting)
+    for module in (units, games, records):
         monkeypatch.setattr(module, "Candidate", Counted)
     yield counted
 

@@ -6,8 +6,8 @@ cannot be left yet, what is not about a single unit."""
 from __future__ import annotations
 
 from domain.legal import legal_actions
-from domain.legal_model import Choice, LegalAction
-from domain.legal_own import own_ids
+from domain.legal.model import Choice, LegalAction
+from domain.legal.own import own_ids
 from tests.unit.legal_play import Match
 
 

@@ -1,13 +1,21 @@
 """`legal_actions(state, ruleset, seat)`: what a seat can do now, derived from `decide`.
 
 For every action the current step allows (and those allowed at any step) the generators
-(`legal_units`, `legal_records`, `legal_games`) propose candidate commands drawn from the
+(`units`, `records`, `games`) propose candidate commands drawn from the
 state: the units in play, the sides, the seat's own hand, the rolls of the step, the tracks
-the game keeps. Each is decided as the seat, with stand-in dice (`legal_probe`); what
+the game keeps. Each is decided as the seat, with stand-in dice (`probe`); what
 `decide` accepts is offered, with its title and rule id in the game's words, and what it
 refuses is not. There is no second copy of the rules here: `decide` is the one source of
 truth, and the refusal it gives to `advance` is the reason the marker cannot move on.
-`offered` says whether a body is one of the choices (docs/legal-actions.md)."""
+`offered` says whether a body is one of the choices (docs/legal-actions.md).
+
+The package owns the legal actions: this module the answer; `model` its shape (`Choice`,
+`LegalActions`, ...); `probe` deciding a candidate as the seat; `units`, `records` and
+`games` the candidates; `own` which actions are a step's own move; `words` titles and
+names in the game's words. It sits above the core: it may import the pure core
+(`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`), `events`,
+`commands` and `rulesets`, never `domain.app` nor `domain.clock`; nothing in the core
+imports it."""
 
 from __future__ import annotations
 
@@ -17,19 +25,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain import events as ev
-from domain import legal_games as games
-from domain import legal_records as records
-from domain import legal_units as units
 from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
 from domain.errors import DomainError, InvalidAction
-from domain.legal_model import Choice, Input, LegalAction, LegalActions, NextStep, Page
-from domain.legal_own import own_ids
-from domain.legal_probe import ACTIONS, COMMANDS, Exhausted, Probe
-from domain.legal_units import Offers
-from domain.legal_words import in_words, side_name, title
+from domain.legal import games, records, units
+from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
+from domain.legal.own import own_ids
+from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
+from domain.legal.units import Offers
+from domain.legal.words import in_words, side_name, title
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState

@@ -14,7 +14,7 @@ actions, the Turn panel). Decided here once, from the step's `allows`, for every
 from __future__ import annotations
 
 from domain.decide import ENDINGS, RECORDS
-from domain.legal_model import LegalAction
+from domain.legal.model import LegalAction
 from domain.sequence import ANY
 
 ANYTIME = frozenset((*RECORDS, *ENDINGS))

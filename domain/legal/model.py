@@ -3,7 +3,7 @@ body to post for each, the inputs a player still gives, and whether the turn mar
 on (docs/legal-actions.md). Plain data: the API serves it as it is.
 
 Inside the domain a generator describes each choice as `Candidate`s (alternatives, the first
-that `decide` accepts is offered); `domain.legal_probe` turns them into `Choice`s."""
+that `decide` accepts is offered); `domain.legal.probe` turns them into `Choice`s."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ class LegalAction(_Frozen):
     title: str
     rule: str | None = None
     choices: tuple[Choice, ...]
-    own: bool = False  # the step's own move (shown first), not bookkeeping (domain.legal_own)
+    own: bool = False  # the step's own move (shown first), not bookkeeping (domain.legal.own)
 
 
 class NextStep(_Frozen):

@@ -18,8 +18,8 @@ from domain.context import Context
 from domain.decide import decide
 from domain.dice import SeededDice, parse
 from domain.errors import DomainError, InvalidAction
-from domain.legal_model import Candidate, Choice, Die, Input, TableDice
-from domain.legal_words import in_words, side_name
+from domain.legal.model import Candidate, Choice, Die, Input, TableDice
+from domain.legal.words import in_words, side_name
 from domain.rulesets import Ruleset
 from domain.state import MatchState, Unit
 

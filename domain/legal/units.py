@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from domain.commands import UnitSpec
-from domain.legal_model import (
+from domain.legal.model import (
     Candidate,
     Input,
     location,
@@ -17,8 +17,8 @@ from domain.legal_model import (
     position,
     text,
 )
-from domain.legal_probe import Probe
-from domain.legal_words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS, words
+from domain.legal.probe import Probe
+from domain.legal.words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS, words
 from domain.state import Unit
 
 Offers = Iterator[tuple[str, Iterable[Candidate]]]  # (action id, alternatives)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.legal_model import Candidate, Input, location, number, one_of, text
-from domain.legal_probe import Probe
-from domain.legal_units import Offers
-from domain.legal_words import side_name, words
+from domain.legal.model import Candidate, Input, location, number, one_of, text
+from domain.legal.probe import Probe
+from domain.legal.units import Offers
+from domain.legal.words import side_name, words
 from domain.rulesets.wing_command_rolls import LEADERSHIP
 from domain.state import Unit
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from domain.dice import parse
-from domain.legal_model import Candidate, Input, number, one_of, text
-from domain.legal_probe import Probe
-from domain.legal_units import Offers
-from domain.legal_words import side_name, words
+from domain.legal.model import Candidate, Input, number, one_of, text
+from domain.legal.probe import Probe
+from domain.legal.units import Offers
+from domain.legal.words import side_name, words
 from domain.rulesets.base import TrackValues
 
 MAX_VP = 10_000
