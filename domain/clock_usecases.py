@@ -17,7 +17,7 @@ from uuid import UUID
 
 from domain import events as ev
 from domain.clock import ClockFold, flags_due, frames, step
-from domain.clock_decide import decide_clock, decide_flags
+from domain.clock.decide import decide_clock, decide_flags
 from domain.commands import Command
 from domain.commands import clock as cc
 from domain.context import REFEREE, Context

@@ -1,5 +1,5 @@
 """The referee's commands for the game clock (docs/clock.md): ordinary actions, sent like any
-other (`POST .../actions`), decided by `domain.clock_decide`."""
+other (`POST .../actions`), decided by `domain.clock.decide`."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from test_waiting import demo
 
 from domain import events as ev
 from domain.clock import clock_fold, clocks_at, flags_due
-from domain.clock_decide import decide_clock, decide_flags
+from domain.clock.decide import decide_clock, decide_flags
 from domain.commands import clock as cc
 from domain.context import Context
 from domain.dice import SeededDice

@@ -11,7 +11,13 @@ at which exact moment, so that the `FlagFell` can be stamped with it whoever not
 
 Times are kept as `timedelta`s (whole microseconds), so the arithmetic is exact. It is
 also total: a flag moment beyond the last moment a `datetime` can hold is no flag (the
-referee's adjustments are bounded too: `domain.clock_decide`).
+referee's adjustments are bounded too: `domain.clock.decide`).
+
+The package owns the game clock: this module the fold (`ClockFold`, `flags_due`); `decide`
+the referee's clock commands and the flag falls. It sits above the core: it may import the
+pure core (`state`, `history`, `waiting`, `authority`, `context`, `errors`), `events`,
+`commands` and `rulesets`, never `domain.app` nor `domain.legal`; nothing in the core
+imports it. Its use cases, which store, are `domain.clock_usecases`.
 """
 
 from __future__ import annotations
