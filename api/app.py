@@ -21,7 +21,7 @@ from api.routes import notifications as notification_routes
 from api.routes import rulesets as ruleset_routes
 from api.routes import scenarios as scenario_routes
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.catalogue import open_catalogue
 from projections.clock_watch import FlagWatcher, active_matches
 from projections.feed import MatchFeed

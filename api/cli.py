@@ -23,7 +23,7 @@ from eventsourcing.persistence import PersistenceError
 from api.settings import Settings
 
 if TYPE_CHECKING:
-    from domain.application import Matches
+    from domain.app import Matches
 
 
 def _serve_limits() -> dict[str, tuple[str, Any, Any, str]]:
@@ -189,7 +189,7 @@ def _open_store(command: str, db: str | None, *,
     """The store (--db, else the environment) and its name; None when it cannot be used, as
     said on standard error. A command that only reads creates nothing: the SQLite file must
     be there already, and no table is added to it."""
-    from domain.application import Matches
+    from domain.app import Matches
 
     env = Settings(db=db).store_env()
     where = _where(env)

@@ -19,11 +19,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from api.problems import BadHeader, Forbidden, Unauthorized
-from domain.application import JOIN, SPECTATOR, Matches
+from domain.app import JOIN, SPECTATOR, Matches
+from domain.app.usecases import seat_of
 from domain.decide import REFEREE
 from domain.errors import InvalidAction, MatchNotFound
 from domain.history import Frame
-from domain.usecases import seat_of
 from projections.catalogue import CatalogueService
 
 T = TypeVar("T")

@@ -29,7 +29,7 @@ from uuid import UUID
 
 from api.nesting import MAX_DEPTH, too_deep
 from domain import errors
-from domain.application import Matches
+from domain.app import Matches
 from domain.errors import DomainError, InvalidAction
 from domain.history import Frame
 

@@ -20,7 +20,7 @@ def valid_export(mib: float) -> bytes:
     saved in batches), about `mib` MiB: it verifies, so the whole import path runs."""
     from run import build_long_match
 
-    from domain.application import Matches
+    from domain.app import Matches
     from projections.export import export_lines
     from projections.store import sqlite_env
 

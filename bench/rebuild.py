@@ -17,7 +17,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import StoredEvent
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.catalogue import open_catalogue
 from projections.store import sqlite_env
 

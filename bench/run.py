@@ -63,13 +63,13 @@ from rebuild import Counter
 from report import report
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.persistence import Checkpoint
 from domain.commands import Action, CreateMatch
 from domain.decide import Context, decide, decide_undo
 from domain.dice import SeededDice
 from domain.history import Frame, fold, replay
 from domain.integrity import chained
-from domain.persistence import Checkpoint
 from domain.rulesets import get_ruleset
 from projections.export import export_lines
 from projections.store import sqlite_env

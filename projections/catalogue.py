@@ -29,9 +29,9 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
 
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.persistence import plain_json
 from domain.events.base import usable_time
-from domain.persistence import plain_json
 from projections.catalogue_rows import (
     TYPED,
     CatalogueEntry,

@@ -37,7 +37,7 @@ class ClockView(BaseModel):
 
 
 class ClockSource(Protocol):
-    """What the view reads from the application (`domain.application.Matches`)."""
+    """What the view reads from the application (`domain.app.Matches`)."""
 
     def clock_of(self, match_id: UUID, head: Frame | None = None) -> ClockFold: ...
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 from uuid import UUID
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.catalogue import CatalogueView
 from projections.isolation import Failing
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.history import fold
 from domain.state import MatchState
 

@@ -21,11 +21,11 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import resolve_topic
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.persistence import plain_json
 from domain.decide import REFEREE
 from domain.events.record_plan import RecordPlan
 from domain.integrity import EXPORT_FORMAT, EXPORT_VERSION, canonical, canonical_line, content_hash
-from domain.persistence import plain_json
 
 CHUNK = 1000
 

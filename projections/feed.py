@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.ticker import Ticker
 
 POLL_SECONDS = 0.25

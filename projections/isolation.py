@@ -24,8 +24,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from domain.application import Matches
-from domain.persistence import OrjsonTranscoder, PydanticMapper, UnreadableEvent
+from domain.app import Matches
+from domain.app.persistence import OrjsonTranscoder, PydanticMapper, UnreadableEvent
 
 log = logging.getLogger("battlelog.isolation")
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.egress import Egress, EgressConfig
 from projections.notify_channels import Channels, SmtpConfig, make_vapid
 from projections.notify_delivery import Deliverer, DeliveryConfig

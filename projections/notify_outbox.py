@@ -43,7 +43,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent, Tracking
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState

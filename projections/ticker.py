@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from domain.application import Matches
+from domain.app import Matches
 
 log = logging.getLogger("battlelog.ticker")
 MOST_WAIT = 30.0  # seconds between two tries of a failing step, at most

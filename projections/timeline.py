@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.errors import InvalidAction
 from domain.history import Frame
 

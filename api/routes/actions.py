@@ -29,7 +29,7 @@ from api.schemas import (
     UndoRequestPublic,
     UndoStatus,
 )
-from domain.application import ConcurrencyConflict, Matches, Result
+from domain.app import ConcurrencyConflict, Matches, Result
 from domain.commands import Action
 from domain.errors import VersionConflict
 from domain.events import Event

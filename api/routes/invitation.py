@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import MatchesDep, SeatDep
 from api.schemas import SeatPublic
-from domain.application import JOIN
+from domain.app import JOIN
 from domain.rulesets import get_ruleset
 from domain.state import Side
 

@@ -22,7 +22,7 @@ from api.schemas import (
     TokenCreate,
     TokenPublic,
 )
-from domain.application import JOIN
+from domain.app import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry

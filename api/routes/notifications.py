@@ -29,9 +29,9 @@ from pydantic import BaseModel, ConfigDict, EmailStr, Field
 
 from api.deps import MatchesDep, SeatDep, TokenDep
 from api.problems import Forbidden
+from domain.app.results import token_hash
 from domain.authority import check_notifications, check_registration, registrations_shown
 from domain.errors import DomainError, InvalidAction, MatchNotFound
-from domain.use_results import token_hash
 from projections.egress import Egress
 from projections.notify import NotifyService
 from projections.notify_budget import Budget

@@ -17,7 +17,7 @@ The package owns the game clock: this module the fold (`ClockFold`, `flags_due`)
 the referee's clock commands and the flag falls. It sits above the core: it may import the
 pure core (`state`, `history`, `waiting`, `authority`, `context`, `errors`), `events`,
 `commands` and `rulesets`, never `domain.app` nor `domain.legal`; nothing in the core
-imports it. Its use cases, which store, are `domain.clock_usecases`.
+imports it. Its use cases, which store, are `domain.app.clock`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Every event carries the envelope eventsourcing needs (`originator_id`, `originat
 from, the `rule` that produced it (if any) and the `turn` in which it happened.
 
 Schema changes bump `class_version` and add `upcast_vN_vN+1(state: dict)` static methods;
-`domain.persistence.PydanticMapper` runs the chain when an old event is loaded.
+`domain.app.persistence.PydanticMapper` runs the chain when an old event is loaded.
 Fields listed in `private_fields` are never shown on a public surface.
 
 This module names them all, and every event keeps the topic it is stored under,

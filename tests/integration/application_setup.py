@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Advance, CreateMatch, RollDice, SetTrack
 
 SIDES = [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]

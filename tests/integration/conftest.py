@@ -14,7 +14,7 @@ from notify_receivers import Hooks, Mailbox
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 
 
 @pytest.fixture

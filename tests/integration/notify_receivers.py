@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.notify_channels import Channels, make_vapid
 from projections.notify_delivery import Deliverer
 

@@ -10,7 +10,7 @@ from uuid import UUID
 from fastapi.testclient import TestClient
 
 from api import scenarios
-from domain.application import Matches
+from domain.app import Matches
 from domain.history import replay
 
 

@@ -17,7 +17,7 @@ from eventsourcing.utils import _topic_cache, get_topic
 from freezegun import freeze_time
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import (
     Advance,
     DeployUnit,

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import CreateMatch, DrawCards
 from projections.store import sqlite_env
 

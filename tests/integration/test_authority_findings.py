@@ -16,7 +16,7 @@ from rulesets_helpers import Played, scenario
 from test_atomic_africa_api import squad, to_clean_up
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 
 FREEFORM: dict[str, Any] = {
     "ruleset": "freeform", "scenario": "trust",

@@ -15,7 +15,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Action, CreateMatch
 from domain.dice import SeededDice, commitment
 from domain.integrity import GENESIS, canonical, content_hash, verify

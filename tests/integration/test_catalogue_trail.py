@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Action, CreateMatch
 from projections.catalogue import CatalogueService
 

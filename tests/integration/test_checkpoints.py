@@ -18,9 +18,9 @@ from application_setup import (
 )
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.persistence import Checkpoint, StaleCheckpoint
 from domain.history import replay
-from domain.persistence import Checkpoint, StaleCheckpoint
 
 
 def test_a_cold_application_rebuilds_head_and_past_from_the_checkpoints(

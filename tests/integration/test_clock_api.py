@@ -18,7 +18,7 @@ from api import scenarios
 from api.app import create_app
 from api.settings import Settings
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import ActivateUnit
 from domain.commands.clock import StartClock
 from domain.integrity import verify
@@ -242,7 +242,7 @@ def test_a_process_folds_a_long_clock_a_chunk_at_a_time_to_the_same_clock(
         matches: Matches, store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A process that first meets a long match (the flag watcher after an import) reads its
     log in chunks, never whole, and works out the same clocks as the process that was there."""
-    from domain import clock_usecases
+    from domain.app import clock as clock_usecases
     from domain.commands import AddNote
 
     newcomer = Matches(env=store_env)

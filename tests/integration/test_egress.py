@@ -29,7 +29,7 @@ from test_notifications_api import auth, seated
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.egress import Egress, EgressConfig
 from projections.notify_channels import Channels, SmtpConfig, make_vapid, new_secret
 

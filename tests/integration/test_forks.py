@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from api import scenarios
 from domain import events as ev
 from domain import history
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Action, CreateMatch
 from domain.errors import DomainError
 from domain.integrity import verify

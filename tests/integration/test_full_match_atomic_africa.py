@@ -15,7 +15,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
-from domain.application import Matches
+from domain.app import Matches
 
 SIDES = ("red", "blue")
 CHAIN = ("d12", "d10", "d8", "d6", "d4")

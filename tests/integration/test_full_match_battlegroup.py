@@ -14,7 +14,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
-from domain.application import Matches
+from domain.app import Matches
 
 SIDES = ("north", "south", "west")
 

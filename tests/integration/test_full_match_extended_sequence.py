@@ -15,7 +15,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
-from domain.application import Matches
+from domain.app import Matches
 
 FIRE_MARKERS = ("shots", "prepared_fire", "rof_spent", "halted")
 G, S = "germans", "soviets"

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
-from domain.application import Matches
+from domain.app import Matches
 
 ALLIED, GERMAN = "allied", "german"
 SUPPLY = ("in_supply", "out_of_supply", "isolated")

@@ -27,7 +27,7 @@ from wing_command_full_match import (
     table,
 )
 
-from domain.application import Matches
+from domain.app import Matches
 
 
 def test_the_wing_command_demo_played_to_its_end(matches: Matches, client: TestClient) -> None:

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import CreateMatch, SetTrack
 from projections.store import GroupCommitSQLiteApplicationRecorder, sqlite_env
 

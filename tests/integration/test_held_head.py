@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Advance, CreateMatch, SetTrack
 from domain.errors import NotSeated, VersionConflict
 

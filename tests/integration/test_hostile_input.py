@@ -22,7 +22,7 @@ from api import imports
 from api.app import create_app
 from api.cli import main as cli
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.store import sqlite_env
 
 DEEP = b"[" * 100_000  # over the body limit too: 413 or 422, never a 500

@@ -14,7 +14,7 @@ from test_http_api import J, _act, _create, auth
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 
 
 @pytest.fixture

@@ -18,9 +18,8 @@ from rulesets_helpers import Played, scenario
 from test_hostile_input import _import
 
 from api.imports import ImportFile, SpilledFrames
-from domain import copies
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches, copies
 from domain.commands import UNITS_PER_SIDE
 from domain.integrity import canonical, content_hash, revealed_seeds, verify
 

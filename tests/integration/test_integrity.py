@@ -17,7 +17,7 @@ from rulesets_helpers import Played
 from api.app import create_app
 from api.cli import main as cli
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from domain.integrity import GENESIS, canonical, content_hash, verify
 
 SEED = bytes(range(32))

@@ -19,7 +19,7 @@ from rulesets_helpers import Played, scenario
 from api.app import create_app
 from api.cli import main as cli
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from domain.integrity import canonical, verify
 from projections.export import export_lines
 from projections.store import sqlite_env

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import UNITS_IN_ALL, UNITS_PER_SIDE
 from domain.history import Frame
 from domain.legal import probe as legal_probe

@@ -17,7 +17,7 @@ from notify_confirming import confirm
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.notify_outbox import APPLICATION, Outbox, OutboxConfig
 from projections.notify_store import open_view
 

@@ -15,7 +15,7 @@ from notify_confirming import confirm
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.notify_channels import Channels, SmtpConfig
 from projections.notify_delivery import Deliverer, DeliveryConfig, backoff
 from projections.notify_outbox import Outbox, OutboxConfig

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from notify_receivers import Mailbox, Table, mail_settings, serve_notifying
 
-from domain.application import Matches
+from domain.app import Matches
 
 CREATOR = ("203.0.113.7", 40000)  # a client address (TEST-NET-3)
 EMAIL = {"kind": "email", "email": "blue@example.org", "seat": "blue"}

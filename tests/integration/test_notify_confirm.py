@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from notify_receivers import Hooks, Mailbox, Table, mail_settings, serve_notifying
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from notify_targets import Target, notice, registered
 
-from domain.application import Matches
+from domain.app import Matches
 from projections.egress import Egress, EgressConfig
 from projections.notify_channels import Channels, SmtpConfig
 from projections.notify_delivery import Deliverer, DeliveryConfig

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from notify_receivers import Hooks, Mailbox, Table, mail_settings, serve_notifying
 
-from domain.application import Matches
+from domain.app import Matches
 
 
 @pytest.fixture

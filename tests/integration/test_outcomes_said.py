@@ -16,7 +16,7 @@ from rulesets_helpers import Played, scenario
 from test_atomic_africa_api import aa, both_done, squad, to_clean_up
 from wing_command_setup import french_first, table, wc
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.waiting import Waiting
 from projections.notify_channels import text
 from projections.notify_outbox import Outbox, OutboxConfig

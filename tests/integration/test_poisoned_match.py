@@ -23,10 +23,10 @@ from rulesets_helpers import Played, scenario
 
 from api import scenarios
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.results import token_hash
 from domain.commands.clock import StartClock
 from domain.events.clock import MAX_ADJUSTED
-from domain.use_results import token_hash
 from projections.clock_watch import FlagWatcher
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import CONFIRMED, Registration, open_view

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 
 SIDES = [{"id": "allies", "name": "Allies"}, {"id": "axis", "name": "Axis"}]
 SEED = b"PLANTED-DICE-SEED-5f3a"

@@ -14,7 +14,7 @@ from uuid import UUID
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.integrity import Report as Verified
 from projections import report
 from projections.quoting import markdown_text

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from projections.store import sqlite_env
 
 _tmp = tempfile.TemporaryDirectory()

@@ -13,7 +13,7 @@ from test_http_api import ADMIN, SIDES, SQUAD, TOKENS, J, _act, _create, _versio
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 
 
 @pytest.fixture

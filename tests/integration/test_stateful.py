@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from pydantic import TypeAdapter, ValidationError
 
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import Action, CreateMatch
 from domain.errors import DomainError
 from domain.history import replay

@@ -23,10 +23,10 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import Matches
+from domain.app import Matches
+from domain.app.persistence import Checkpoint
 from domain.history import replay
 from domain.integrity import verify
-from domain.persistence import Checkpoint
 from projections.export import export_lines
 from projections.store import sqlite_env
 

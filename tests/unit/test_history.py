@@ -10,10 +10,10 @@ import pytest
 from conftest import SQUAD, Table
 
 from domain import events as ev
+from domain.app.persistence import Checkpoint
 from domain.errors import UndoRefused
 from domain.evolve import evolve, initial_state
 from domain.history import RECENT, SPARSE, Frame, fold, replay
-from domain.persistence import Checkpoint
 from domain.state import MatchState
 
 

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import events as ev
+from domain.app.persistence import Checkpoint
 from domain.errors import DomainError, UndoRefused
 from domain.evolve import evolve, initial_state
 from domain.history import fold, replay
-from domain.persistence import Checkpoint
 from domain.state import MatchState
 
 # ---- the naive reference ------------------------------------------------------------------

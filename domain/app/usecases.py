@@ -15,6 +15,19 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError
 
 from domain import events as ev
+from domain.app.matchlog import MatchLog
+from domain.app.results import (
+    JOIN,
+    SPECTATOR,
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    Result,
+    _Replayed,
+    envelopes,
+    request_digest,
+    seat_of,
+    token_hash,
+)
 from domain.commands import Command, CreateMatch
 from domain.decide import (
     REFEREE,
@@ -41,23 +54,10 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
-from domain.matchlog import MatchLog
 from domain.rulesets import get_ruleset
 from domain.state import Side
-from domain.use_results import (
-    JOIN,
-    SPECTATOR,
-    ConcurrencyConflict,
-    IdempotencyKeyReused,
-    Result,
-    _Replayed,
-    envelopes,
-    request_digest,
-    seat_of,
-    token_hash,
-)
 
-# what callers import from here (domain.use_results holds them)
+# what callers import from here (domain.app.results holds them)
 __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "MatchUseCases",
            "Result", "envelopes", "request_digest", "seat_of", "token_hash"]
 

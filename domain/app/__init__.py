@@ -1,19 +1,26 @@
 """`Matches`: the eventsourcing Application, the only entry point for use cases.
 
 It is assembled from three layers, each in a module of its own:
-- `domain.matchlog.MatchLog`: the store, and reading a match back (head, any version,
+- `domain.app.matchlog.MatchLog`: the store, and reading a match back (head, any version,
   time travel by clock or step, checkpoints, caches, the current dice seed);
-- `domain.usecases.MatchUseCases`: the use cases that append (create, join, reissue, act,
+- `domain.app.usecases.MatchUseCases`: the use cases that append (create, join, reissue, act,
   undo, answer an undo, redo, reveal the seed), all through one `_execute`;
-- `domain.copies.MatchCopies`: forks, imports and dispute rulings.
+- `domain.app.copies.MatchCopies`: forks, imports and dispute rulings;
+and the game clock's use cases on top of them (`domain.app.clock.ClockUseCases`).
+
+The package is the only part of `domain/` that knows about storage: eventsourcing's
+Application, the mapper and checkpoints (`persistence`), what a use case answers
+(`results`). It may import everything else in `domain/` (the pure core, `events`,
+`commands`, `rulesets`, `clock`); nothing in `domain/` imports it, and `projections/` and
+`api/` reach the domain's use cases through it.
 """
 
 from __future__ import annotations
 
 from uuid import UUID
 
-from domain.clock_usecases import ClockUseCases
-from domain.usecases import (
+from domain.app.clock import ClockUseCases
+from domain.app.usecases import (
     JOIN,
     SPECTATOR,
     ConcurrencyConflict,

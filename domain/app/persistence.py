@@ -18,7 +18,7 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import get_topic, register_topic, resolve_topic
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.errors import DomainError, InvalidAction
@@ -140,6 +140,10 @@ class Checkpoint(BaseModel):
     upcast but refused (`StaleCheckpoint`), and the state is rebuilt from the events."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    # The topic checkpoints are stored under (eventsourcing's `get_topic` reads `TOPIC`): the
+    # one of the module that held this class before domain/ became packages, so that stored
+    # checkpoints load, and a process of either version reads the other's.
+    TOPIC: ClassVar[str] = "domain.persistence:Checkpoint"
     # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played);
     # 3: the groups activated this turn are named with their side (`group:<side>:<name>`),
     # and the HQs declared in an operation are noted (`operation:<hq>`)
@@ -188,3 +192,6 @@ class Checkpoint(BaseModel):
                      seed_version=self.seed_version,
                      undo_request=None if self.undo_request is None else UndoRequest(
                          *self.undo_request))
+
+
+register_topic(Checkpoint.TOPIC, Checkpoint)  # the stored topic resolves to this class

@@ -1,7 +1,7 @@
 """What the use cases share and give back: `Result` (the new head and the events appended),
 bearer tokens and the seat a token opens, request digests for idempotency, the refusals of a
 reused key and of a concurrent update, and the envelopes of events a use case makes itself.
-`domain.usecases` uses them; the API and the copies' use cases import them from there."""
+`domain.app.usecases` uses them; the API and the copies' use cases import them from there."""
 
 from __future__ import annotations
 

@@ -16,14 +16,14 @@ from typing import Any
 from uuid import UUID
 
 from domain import events as ev
+from domain.app.copies import MatchCopies
+from domain.app.results import Result
 from domain.clock import ClockFold, flags_due, frames, step
 from domain.clock.decide import decide_clock, decide_flags
 from domain.commands import Command
 from domain.commands import clock as cc
 from domain.context import REFEREE, Context
-from domain.copies import MatchCopies
 from domain.history import Frame, fold
-from domain.use_results import Result
 
 CLOCK_TYPES = (cc.StartClock, cc.PauseClock, cc.ResumeClock, cc.AdjustClock)
 FOLD_CHUNK = 500  # events read at once when a clock is folded on (memory: one chunk)

@@ -26,6 +26,13 @@ from eventsourcing.persistence import IntegrityError, Mapper
 from eventsourcing.utils import get_topic
 
 from domain import events as ev
+from domain.app.persistence import (
+    Checkpoint,
+    OrjsonTranscoder,
+    PydanticMapper,
+    StaleCheckpoint,
+    UnreadableEvent,
+)
 from domain.dice import DiceSource, MatchDice, SeededDice, UnknownCards, UnknownDice
 from domain.errors import (
     MatchNotFound,
@@ -38,13 +45,6 @@ from domain.history import (
     undo_reach,
 )
 from domain.interchange import UNKNOWN_SEED
-from domain.persistence import (
-    Checkpoint,
-    OrjsonTranscoder,
-    PydanticMapper,
-    StaleCheckpoint,
-    UnreadableEvent,
-)
 from domain.state import MatchState
 
 

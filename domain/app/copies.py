@@ -15,6 +15,9 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import events as ev
 from domain import json_input
+from domain.app.persistence import Checkpoint
+from domain.app.results import JOIN, SPECTATOR, Result, envelopes, token_hash
+from domain.app.usecases import MatchUseCases
 from domain.decide import (
     REFEREE,
     Context,
@@ -37,12 +40,9 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import ExportFile, ExportReader, ListedExport, checked, read_export
-from domain.persistence import Checkpoint
 from domain.reroll import decide_reroll, rolled_again
 from domain.rulesets import get_ruleset
 from domain.state import MatchState
-from domain.use_results import JOIN, SPECTATOR, Result, envelopes, token_hash
-from domain.usecases import MatchUseCases
 
 IMPORT_BATCH = 500  # events saved at once by an import
 READ_AGAIN = 4  # intervals of an import's events kept once read again for an undo
