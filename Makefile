@@ -21,7 +21,7 @@ help:
 	@echo "make run     serve http://$(HOST):$(PORT) with $(DB) (installs what serving needs)"
 	@echo "             choose: make run PORT=8001 HOST=0.0.0.0 DB=./club.db; Ctrl-C stops it"
 	@echo "make test    the whole suite (installs the test tools too)"
-	@echo "make bench   the benchmarks; make lint: ruff and mypy; make clean"
+	@echo "make bench   the benchmarks; make lint: ruff, mypy and the import contracts; make clean"
 	@echo "the battlelog command (export, import, verify), after make run:"
 	@echo "             $(BIN)/battlelog --help"
 
@@ -62,6 +62,7 @@ bench: dev
 lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf build *.egg-info .pytest_cache .mypy_cache .ruff_cache
