@@ -40,7 +40,7 @@ from projections.catalogue_rows import (
     row_change,
 )
 from projections.isolation import Failing, TolerantMatches, Unreadable
-from projections.store import projections_inline
+from projections.store import QueuedSchema, projections_inline
 from projections.ticker import Ticker
 
 log = logging.getLogger(__name__)
@@ -148,7 +148,7 @@ class SQLiteCatalogueView(_CatalogueSQL, SQLiteTrackingRecorder):
             return list(c.fetchall())
 
 
-class PostgresCatalogueView(_CatalogueSQL, PostgresTrackingRecorder):
+class PostgresCatalogueView(_CatalogueSQL, QueuedSchema, PostgresTrackingRecorder):
     P = "%s"
 
     def _create_table(self, curs: Any) -> None:

@@ -14,6 +14,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from projections.notify_registrations import RegistrationsSQL
 from projections.notify_store import REG, REG_ADDED, REG_COLUMNS, Registration, Sql, _NotifySQL
+from projections.store import QueuedSchema
 
 
 def _reg_values(reg: Registration) -> tuple[Any, ...]:
@@ -81,7 +82,7 @@ class SQLiteNotifyView(RegistrationsSQL, _NotifySQL, SQLiteTrackingRecorder):
         return full
 
 
-class PostgresNotifyView(RegistrationsSQL, _NotifySQL, PostgresTrackingRecorder):
+class PostgresNotifyView(RegistrationsSQL, _NotifySQL, QueuedSchema, PostgresTrackingRecorder):
     P = "%s"
     REAL = "DOUBLE PRECISION"
     SERIAL = "BIGSERIAL PRIMARY KEY"

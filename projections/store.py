@@ -259,3 +259,27 @@ def projections_inline(environ: Mapping[str, str] | None = None) -> bool:
         msg = f"BATTLELOG_PROJECTIONS must be 'inline' or 'external', not {mode!r}"
         raise ValueError(msg)
     return mode == "inline"
+
+
+
+SCHEMA_LOCK = 0x6261_7474  # "batt": the one advisory lock our PostgreSQL tables are made under
+
+
+class QueuedSchema:
+    """Mixin for our PostgreSQL read models' recorders (before eventsourcing's tracking
+    recorder in the bases). Their tables are created by whoever opens them first: an API
+    process, its background loops, `battlelog project`. CREATE TABLE IF NOT EXISTS is not safe
+    to run at the same moment on an empty database (a duplicate key in pg_type, a deadlock),
+    so creation takes one advisory lock for its transaction; and an opener that read "no
+    table yet" before the lock and then meets the record another opener wrote (the tracking
+    table's migration record) opens again, finding the table there."""
+
+    def _create_table(self, curs: Any) -> None:
+        curs.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        super()._create_table(curs)  # type: ignore[misc]
+
+    def create_table(self) -> None:
+        try:
+            super().create_table()  # type: ignore[misc]
+        except IntegrityError:
+            super().create_table()  # type: ignore[misc]
