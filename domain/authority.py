@@ -284,3 +284,16 @@ def check_registration(asker: str, seat: str, sides: Iterable[str], holder: str,
     if registrations_shown(asker, holder) not in (None, made_by):
         raise NotYourTurn("this registration was made by another holder of the seat's token",
                           rule="core-notifications", allowed=[REFEREE])
+
+
+def check_viewpoint(asker: str, viewpoint: str, sides: Iterable[str]) -> None:
+    """Whose view `asker` may read a replay or export in (docs/replay.md): its own; the
+    referee any seat's (a side, the spectator or its own), since it sees all they see."""
+    seats = [*sides, "spectator", REFEREE]
+    if viewpoint not in seats:
+        raise InvalidAction(f"this match has no seat '{viewpoint}'", rule="core-replay",
+                            allowed=seats)
+    if asker not in (REFEREE, viewpoint):
+        raise NotYourTurn(f"'{asker}' reads the match only as itself: the referee may "
+                          "choose another seat's view", rule="core-replay",
+                          allowed=sorted({asker, REFEREE}))

@@ -7,14 +7,18 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Path, Query, Response, status
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from api import replay_page
 from api.deps import MatchesDep, ReaderDep, RefereeDep, TokenDep
 from api.schemas import ActedPublic, MatchCreated
 from domain import events as ev
+from domain.authority import check_viewpoint
 from domain.commands import MAX_INT
 from domain.errors import InvalidAction, VersionNotFound
 from projections.diff import MAX_REPLAY_STEPS, diff, replay_steps
+from projections.replay_file import replay_data
 from projections.sentences import Narrator, public_line
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["disputes"])
@@ -46,18 +50,38 @@ def event(match_id: UUID, version: Annotated[int, Path(ge=1, le=MAX_INT)],
     return found.public(who.name)
 
 
-@router.get("/replay")
+@router.get("/replay", responses={200: {"content": {"text/html": {}, "application/json": {}}}})
 def replay(match_id: UUID, matches: MatchesDep, who: ReaderDep,
-           start: Annotated[int, Query(alias="from", ge=1, le=MAX_INT)],
-           to: Version) -> dict[str, Any]:
-    """Step from version `from` to `to`, forwards or backwards: each event with what it
-    changed in that direction (at most 500 steps per call)."""
+           start: Annotated[int | None, Query(alias="from", ge=1, le=MAX_INT)] = None,
+           to: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None,
+           viewpoint: Annotated[str | None, Query(max_length=64, description=(
+               "the replay file's seat (the referee may choose any; default: yours)"))] = None,
+           ) -> Any:
+    """Without `from` and `to`: the replay file (docs/replay.md), one HTML page that plays
+    the match back offline, as your seat sees it (the referee may choose a `viewpoint`),
+    and checks its own log. With both: step from version `from` to `to`, forwards or
+    backwards: each event with what it changed in that direction (at most 500 steps per
+    call)."""
+    if start is None and to is None:
+        return _replay_file(matches, match_id, who.name, viewpoint)
+    if start is None or to is None:
+        raise InvalidAction("give both `from` and `to` for a step replay, or neither for the "
+                            "replay file", rule="core-replay")
     _versions(matches, match_id, start, to)
     if abs(to - start) > MAX_REPLAY_STEPS:
         raise InvalidAction(f"replay at most {MAX_REPLAY_STEPS} steps per call",
                             rule="core-replay")
     return {"from": start, "to": to, "direction": "forward" if to >= start else "backward",
             "steps": list(replay_steps(matches, match_id, start, to, who.name))}
+
+
+def _replay_file(matches: MatchesDep, match_id: UUID, asker: str,
+                 viewpoint: str | None) -> HTMLResponse:
+    seat = viewpoint or asker
+    check_viewpoint(asker, seat, matches.head(match_id).state.side_ids())
+    body = replay_page.page(replay_data(matches, match_id, seat))
+    return HTMLResponse(body, headers={
+        "Content-Disposition": f'attachment; filename="{match_id}-{seat}-replay.html"'})
 
 
 @router.get("/diff")

@@ -1,0 +1,190 @@
+// The replay file's page (docs/replay.md): a match played back offline, from the data the
+// file carries (api/replay_page.py), drawn by the table page's own panels (units.js's board
+// and units, dice.js's victory points, board.js's dice faces), and its log checked here on
+// opening by integrity.js's check (the hash chain and every server roll whose seed is
+// revealed): "Verified: N events, head hash …" or the first event that does not match.
+
+import { diceFaces } from "./board.js";
+import { renderVP } from "./dice.js";
+import { $, h, panel } from "./dom.js";
+import { checkExport } from "./integrity.js";
+import { applyPatch } from "./patch.js";
+import { renderBoard, renderUnits } from "./units.js";
+
+const SPEEDS = [["Slow", 2000], ["Normal", 1000], ["Fast", 400]];
+
+const data = JSON.parse($("#battlelog-replay").textContent);
+const lines = data.export.split("\n");
+lines.pop();  // the file ends in "\n"
+const byVersion = new Map();
+for (const line of lines.slice(1)) {
+  try { const e = JSON.parse(line); byVersion.set(e.version, e); } catch { /* the check names it */ }
+}
+
+// every version's board, each sharing what did not change with the one before
+const boards = [null, data.board];
+for (const step of data.steps.slice(1)) boards.push(applyPatch(boards.at(-1), step.patch));
+const last = boards.length - 1;
+const turnOf = (v) => boards[v].turn.turn;
+const stepOf = (v) => `${boards[v].turn.turn}|${boards[v].turn.step}`;
+const names = Object.fromEntries(data.sides.map((s) => [s.id, s.name]));
+const seatName = (id) => (id === "referee" ? "the referee" : id === "spectator" ? "a spectator" : names[id] || id);
+
+/** Where each turn begins (the first version of each run of the same turn), in order. */
+const turns = [];
+for (let v = 1; v <= last; v++) if (v === 1 || turnOf(v) !== turnOf(v - 1)) turns.push(v);
+
+const view = {
+  at: 1, selected: null, placing: null, canAct: false, log: [], playing: null, speed: 1000,
+  match: { sides: data.sides },
+  get board() { return boards[this.at]; },
+  sideName: (id) => names[id] || id,
+  seatName,
+  holdsUnit: () => true,
+  loadUnit: () => {},
+  render: () => draw(),
+};
+
+/** The first version of the run (of `key`) before the one `v` stands in. */
+function runBack(v, key) {
+  let u = v;
+  while (u > 1 && key(u - 1) === key(v)) u--;  // the start of this run
+  if (u === 1) return 1;
+  const k = key(u - 1);
+  while (u > 1 && key(u - 1) === k) u--;
+  return u;
+}
+
+function runForward(v, key) {
+  let u = v;
+  while (u < last && key(u) === key(v)) u++;
+  return key(u) === key(v) ? last : u;
+}
+
+function go(v) {
+  view.at = Math.max(1, Math.min(last, v));
+  history.replaceState(null, "", `#v=${view.at}`);
+  draw();
+}
+
+function fromHash() {
+  const m = /^#v=(\d+)$/.exec(location.hash);
+  if (m) { view.at = Math.max(1, Math.min(last, Number(m[1]))); draw(); }
+}
+
+function play() {
+  if (view.playing) { clearInterval(view.playing); view.playing = null; draw(); return; }
+  if (view.at >= last) view.at = 1;
+  view.playing = setInterval(() => {
+    if (view.at >= last) { clearInterval(view.playing); view.playing = null; }
+    else view.at += 1;
+    history.replaceState(null, "", `#v=${view.at}`);
+    draw();
+  }, view.speed);
+  draw();
+}
+
+const S = {
+  head: h("header", { class: "replay-head" }),
+  check: h("p", { id: "verified", role: "status", class: "hint" }, "Checking the log…"),
+  controls: panel("controls", "Play back"),
+  event: panel("event", "This event"),
+  board: panel("board", "Board"),
+  vp: panel("vp", "Victory points"),
+  units: panel("units", "Units"),
+  contents: panel("contents", "Turns"),
+};
+
+function button(id, label, words, onclick, disabled = false) {
+  return h("button", { type: "button", id, "aria-label": words, title: words, onclick, disabled }, label);
+}
+
+function controls() {
+  const v = view.at;
+  return [
+    h("div", { class: "row replay-steps" },
+      button("turn-back", "◀ Turn", "One turn back", () => go(runBack(v, turnOf)), v === 1),
+      button("step-back-sequence", "◀ Step", "One step of the sequence back", () => go(runBack(v, stepOf)), v === 1),
+      button("step-back", "◀", "One event back", () => go(v - 1), v === 1),
+      button("step-forward", "▶", "One event forward", () => go(v + 1), v === last),
+      button("step-forward-sequence", "Step ▶", "One step of the sequence forward", () => go(runForward(v, stepOf)), v === last),
+      button("turn-forward", "Turn ▶", "One turn forward", () => go(runForward(v, turnOf)), v === last)),
+    h("input", {
+      type: "range", id: "replay-slider", min: 1, max: last, value: v, "aria-label": "Event shown",
+      "aria-valuetext": `event ${v} of ${last}`, oninput: (e) => go(Number(e.target.value)),
+    }),
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "play", "aria-pressed": view.playing ? "true" : "false", onclick: play }, view.playing ? "Pause" : "Play"),
+      h("label", { class: "check" }, "Speed ",
+        h("select", { id: "speed", onchange: (e) => { view.speed = Number(e.target.value); if (view.playing) { play(); play(); } } },
+          SPEEDS.map(([words, ms]) => h("option", { value: ms, selected: ms === view.speed || undefined }, words)))),
+      h("output", { id: "replay-shown", for: "replay-slider" }, `Event ${v} of ${last} · turn ${boards[v].turn.turn}, ${boards[v].turn.title}`)),
+  ];
+}
+
+/** The event at this version: its sentence, its seat and, for a roll, its dice. */
+function eventPanel() {
+  const step = data.steps[view.at - 1];
+  const body = byVersion.get(view.at);
+  const roll = body && Array.isArray(body.dice) && body.notation ? body : null;
+  return [
+    h("p", { id: "said", class: "said" }, step.said),
+    h("p", { class: "meta" }, `${seatName(step.actor)} · ${step.type}${body?.hidden ? " · part of it is not yours to see" : ""}`),
+    roll ? h("div", { class: "row" }, diceFaces({ notation: roll.notation, dice: roll.dice, total: roll.total }),
+      h("span", { class: "hint" }, roll.roll_index !== undefined && roll.roll_index !== null
+        ? `Rolled by the server (roll ${roll.roll_index}): the check above recomputes it once the seed is revealed.`
+        : "Thrown at the table and entered.")) : null,
+  ];
+}
+
+function contents() {
+  return h("ol", { class: "replay-turns" }, turns.map((v) => h("li", {},
+    h("button", { type: "button", class: `secondary${turnOf(view.at) === turnOf(v) && v <= view.at ? " current" : ""}`, id: `turn-at-${v}`, onclick: () => go(v) },
+      `Turn ${turnOf(v)} (from event ${v})`))));
+}
+
+function fill(section, ...children) {
+  section.replaceChildren(section.firstChild, ...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+function draw() {
+  fill(S.controls, controls());
+  fill(S.event, eventPanel());
+  fill(S.board, renderBoard(view));
+  fill(S.vp, renderVP(view));
+  fill(S.units, renderUnits(view));
+  fill(S.contents, contents());
+}
+
+S.head.replaceChildren(h("h1", {}, data.scenario),
+  h("p", { class: "meta" }, `Replay for ${seatName(data.viewer)} · ${last} events · chain head ${data.chain_head.slice(0, 16)}…`), S.check);
+$("#main").replaceChildren(S.head, h("div", { class: "columns" },
+  h("div", { class: "col" }, S.controls, S.event, S.board),
+  h("div", { class: "col" }, S.contents, S.vp, S.units)));
+draw();
+fromHash();
+window.addEventListener("hashchange", fromHash);
+
+/** The check of the log the file carries, said. */
+async function verify() {
+  const found = await checkExport(lines);
+  if (!found.problem && found.head !== data.chain_head) {
+    found.problem = { version: 0, kind: "file", detail: "does not end in the chain head the replay shows" };
+  }
+  const { problem } = found;
+  if (!problem) {
+    S.check.textContent = `Verified: ${found.events} events, head hash ${found.head}. `
+      + (found.checked ? `${found.checked} server rolls recomputed from the revealed seed.` : "")
+      + (found.waiting ? ` ${found.waiting} rolls wait for their seed (revealed when the match ends).` : "");
+    S.check.className = "hint verified";
+    document.body.dataset.verified = "yes";
+    return;
+  }
+  const said = data.steps[problem.version - 1]?.said?.replace(/\.$/, "");
+  S.check.replaceChildren(`Not verified: ${problem.version ? `event ${problem.version}${said ? ` (“${said}”)` : ""}` : "the match file"} ${problem.detail}. `,
+    problem.version ? h("a", { href: `#v=${problem.version}` }, "Show it") : "");
+  S.check.className = "problem";
+  document.body.dataset.verified = "no";
+  document.body.dataset.brokenAt = String(problem.version);
+}
+verify().catch((error) => { S.check.textContent = `The check could not run: ${error.message}`; S.check.className = "problem"; });
