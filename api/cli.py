@@ -10,6 +10,7 @@ exit status 1) and on Ctrl-C (130; `serve` shuts down cleanly, says so, and exit
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Iterable
@@ -60,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                     "canonical, every hash and link of the chain, and every server roll "
                     "recomputed from the revealed dice seed. Exit status 0: all good; 1: a "
                     "problem (named with its line and event); 2: the file cannot be read.")
-    check.add_argument("file", help="the export (JSON Lines); - for standard input")
+    check.add_argument("file", help="the export (JSON Lines) or a replay file; - for standard "
+                       "input (JSON Lines)")
     out = commands.add_parser(
         "export", help="write a match's export, report or dice from the store",
         description="Write what GET /api/matches/{id}/export?format=... gives, from the store: "
@@ -72,12 +74,25 @@ def _parser() -> argparse.ArgumentParser:
                      default="jsonl", help="(default: jsonl)")
     out.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
     out.add_argument("--out", "-o", default="-", help="file to write (default: standard output)")
+    film = commands.add_parser(
+        "replay", help="write a match's replay file: one HTML page that plays it back offline",
+        description="Write what GET /api/matches/{id}/replay gives, from the store: one "
+                    "self-contained HTML page that plays the match back offline and checks "
+                    "its own log (docs/replay.md). It carries the export of its viewpoint: "
+                    "`battlelog verify` and `battlelog import` read it.")
+    film.add_argument("match", help="the match id")
+    film.add_argument("--viewpoint", default="referee",
+                      help="the seat it is written for: referee (everything), spectator, or a "
+                           "side id (default: referee)")
+    film.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
+    film.add_argument("--out", "-o", default="-", help="file to write (default: standard output)")
     into = commands.add_parser(
         "import", help="rebuild a match in the store from a referee's export",
         description="Rebuild a match from a referee's export: the same events, versions, "
                     "state and hash chain. Prints the new seat tokens. Exit status 0: "
                     "imported; 1: refused (the line and reason are printed); 2: unreadable.")
-    into.add_argument("file", help="the export (JSON Lines); - for standard input")
+    into.add_argument("file", help="the export (JSON Lines) or a referee's replay file; - for "
+                      "standard input (JSON Lines)")
     into.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
     runner = commands.add_parser(
         "project", help="keep the read models (the match catalogue, the notifications' outbox) "
@@ -212,11 +227,18 @@ def _unreadable(where: str, error: PersistenceError) -> str:
 
 
 def import_file(path: str, db: str | None) -> int:
+    from api.cli_replay import export_stream, replay_export
     from api.imports import ImportFile
     from domain.errors import DomainError
 
     try:
-        upload = ImportFile.copy_of(sys.stdin.buffer) if path == "-" else ImportFile.open(path)
+        carried = replay_export(path)
+        upload = (ImportFile.copy_of(sys.stdin.buffer) if path == "-"
+                  else ImportFile.open(path) if carried is None
+                  else ImportFile.copy_of(export_stream(carried)))
+    except ValueError as error:
+        print(f"battlelog import: {error}", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
         return 2
@@ -240,18 +262,23 @@ def import_file(path: str, db: str | None) -> int:
 
 
 def verify(path: str) -> int:
+    from api.cli_replay import replay_export
     from domain.integrity import revealed_seeds
     from domain.integrity import verify as check
 
     try:
-        if path == "-":
+        carried = replay_export(path)
+        if carried is not None:  # a replay file: the export it carries
+            seeds = revealed_seeds(io.StringIO(carried, newline=""))
+            report = check(io.StringIO(carried, newline=""), seeds)
+        elif path == "-":
             report = check(sys.stdin)  # read once: each roll waits for its seed's reveal
         else:  # read twice, one line at a time: the seeds revealed, then every line checked
             with open(path, encoding="utf-8", newline="") as lines:
                 seeds = revealed_seeds(lines)
             with open(path, encoding="utf-8", newline="") as lines:
                 report = check(lines, seeds)
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         print(f"battlelog verify: cannot read {path}: {error}", file=sys.stderr)
         return 2
     print(f"{report.events} events, chain head {report.chain_head or '-'}")
@@ -328,6 +355,9 @@ def _run(args: argparse.Namespace) -> int:
         return verify(args.file)
     elif args.command == "export":
         return export(args.match, args.db, args.out, args.format)
+    elif args.command == "replay":
+        from api.cli_replay import replay
+        return replay(args.match, args.db, args.out, args.viewpoint)
     elif args.command == "import":
         return import_file(args.file, args.db)
     elif args.command == "project":

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-import jsonpatch
+import jsonpatch  # type: ignore[import-untyped]  # it ships no type hints
 import orjson
 
 from domain.application import Matches
@@ -50,7 +50,7 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
             frame = fold(frame, [event], lambda k: states[k])
             states[frame.version] = frame.state
             now = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
-            change = jsonpatch.make_patch(before, now).patch
+            change: list[dict[str, Any]] = jsonpatch.make_patch(before, now).patch
             before = now
         else:
             change = []

@@ -1,0 +1,202 @@
+"""The replay file (docs/replay.md): `GET /api/matches/{id}/replay` and `battlelog replay`
+write one HTML page carrying the export of one viewpoint, byte for byte; it holds nothing
+that seat may not see (every other side's hand, deck, face-down discards; no unrevealed
+seed); `battlelog verify` and `battlelog import` read the export out of it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from rulesets_helpers import Played, scenario
+
+from api.app import create_app
+from api.cli import main as cli
+from api.replay_page import export_of
+from api.settings import Settings
+from domain import events as ev
+from domain.application import Matches
+from projections.store import sqlite_env
+
+SEED = b"PLANTED-REPLAY-SEED-7c21"
+
+
+@pytest.fixture
+def planted(store_env: dict[str, str]) -> Iterator[tuple[TestClient, Matches]]:
+    """A service whose dice seeds are all SEED (so a test can look for it in a file)."""
+    matches = Matches(env=store_env, seed_source=lambda: SEED)
+    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
+        yield client, matches
+    matches.close()
+
+
+def replay(m: Played, seat: str, **params: Any) -> str:
+    r = m.client.get(f"/api/matches/{m.match}/replay", params=params, headers=m.auth(seat))
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("text/html")
+    return r.text
+
+
+def export(m: Played, seat: str) -> str:
+    r = m.client.get(f"/api/matches/{m.match}/export", headers=m.auth(seat))
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def atomic_africa_with_cards(client: TestClient) -> Played:
+    """Both sides draw cards, red plays one face up, and the server rolls dice."""
+    m = Played(client, scenario("atomic-africa-demo"))
+    m.act("red", type="activate_unit", unit_id="sq1")
+    [drawn] = m.act("red", type="draw_cards", count=3)
+    m.act("red", type="play_card", card=drawn["cards"][0])
+    m.act("red", type="roll_dice", notation="2d6", purpose="fire", unit_ids=["sq1"])
+    m.act("blue", type="draw_cards", count=2)
+    return m
+
+
+def battlegroup_with_discards(client: TestClient) -> Played:
+    """Round 1 every side draws; round 2 north discards its card face down (BG-6) and draws."""
+    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
+    for _ in range(2):
+        m.act("referee", type="roll_initiative", source="table",
+              results={"north": 4, "south": 3, "west": 1})
+        m.act("referee", type="advance")
+        if m.turn["turn"] == 1:
+            for side in ("north", "south", "west"):
+                m.act(side, type="draw_cards")
+        else:
+            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
+            m.act("north", type="discard_cards", cards=north["hand"])
+            m.act("north", type="draw_cards")
+        while m.turn["step"] != "round_up":
+            m.act("referee", type="advance")
+        if m.turn["turn"] == 1:
+            m.act("referee", type="advance")
+    return m
+
+
+def freeform_with_a_discard(client: TestClient) -> Played:
+    m = Played(client, {"scenario": "s", "decks": {"red": ["ACE", "KING", "QUEEN", "JACK"]},
+                        "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]})
+    [drawn] = m.act("red", type="draw_cards", count=3)
+    m.act("red", type="discard_cards", cards=[drawn["cards"][0]])
+    m.act("red", type="roll_dice", notation="d6", purpose="luck")
+    return m
+
+
+PLAYED = {"atomic-africa": atomic_africa_with_cards, "battlegroup": battlegroup_with_discards,
+          "freeform": freeform_with_a_discard}
+
+
+def secrets_of(m: Played, side: str) -> set[str]:
+    """What only `side` and the referee may see: its hand, its deck (each card, so its order
+    too) and its cards discarded face down, as the referee's board has them."""
+    [cards] = [c for c in m.get("/board", "referee")["cards"] if c["side"] == side] or [{}]
+    return {*cards.get("hand", ()), *cards.get("deck", ()), *(cards.get("discarded") or ())}
+
+
+def public_deck_lists(text: str, m: Played) -> str:
+    """The file's text less the match's first event (the scenario's deck lists are public),
+    as the page's data writes it."""
+    created = export(m, "referee").splitlines()[1]
+    written = json.dumps(created, ensure_ascii=False)[1:-1].replace("<", "\\u003c")
+    assert written in text
+    return text.replace(written, "")
+
+
+@pytest.mark.parametrize("game", sorted(PLAYED))
+def test_no_seats_replay_holds_another_sides_secret_or_the_seed(
+        planted: tuple[TestClient, Matches], game: str) -> None:
+    client, matches = planted
+    m = PLAYED[game](client)
+    sides = [s["id"] for s in m.body["sides"]]
+    secrets = {side: secrets_of(m, side) for side in sides}
+    assert any(secrets.values())  # the match did deal cards
+    [created] = matches.events_of(__import__("uuid").UUID(m.match), upto=1)
+    assert isinstance(created, ev.MatchCreated) and created.card_seed
+    seeds = {SEED.hex(), created.card_seed}
+    for seat in [*sides, "spectator", "referee"]:
+        text = replay(m, seat)
+        assert not any(seed in text for seed in seeds), seat  # no seed is revealed yet
+        rest = public_deck_lists(text, m)
+        for side, cards in secrets.items():
+            if seat in (side, "referee"):
+                continue
+            found = sorted(card for card in cards if card in rest)
+            assert not found, (seat, side, found)
+    # the test can fail: the referee's own file names what the others' must not
+    rest = public_deck_lists(replay(m, "referee"), m)
+    assert all(card in rest for cards in secrets.values() for card in cards)
+
+
+def test_the_file_carries_each_seats_export_byte_for_byte(client: TestClient) -> None:
+    m = atomic_africa_with_cards(client)
+    for seat in ("referee", "red", "blue", "spectator"):
+        text = replay(m, seat)
+        assert export_of(text) == export(m, seat), seat
+        data = json.loads(text.split('id="battlelog-replay">', 1)[1].split("</script>", 1)[0])
+        assert data["viewer"] == seat and data["head"] == m.version
+        assert [s["v"] for s in data["steps"]] == list(range(1, m.version + 1))
+        said = [e["said"] for e in m.get("/events", seat, limit=500)["events"]]
+        assert [s["said"] for s in data["steps"]] == said, seat  # the log's own sentences
+    assert "<script src" not in text and "<link rel=\"stylesheet\"" not in text
+
+
+def test_the_referee_chooses_a_viewpoint_a_player_only_its_own(client: TestClient) -> None:
+    m = atomic_africa_with_cards(client)
+    as_red = replay(m, "referee", viewpoint="red")
+    assert export_of(as_red) == export(m, "red")
+    before = m.version
+    for seat, asked, status in (("red", "blue", 403), ("spectator", "referee", 403),
+                                ("referee", "nobody", 422)):
+        r = client.get(f"/api/matches/{m.match}/replay", params={"viewpoint": asked},
+                       headers=m.auth(seat))
+        assert r.status_code == status, r.text
+        assert r.json()["rule"] == "core-replay"
+    assert m.version == before
+    r = client.get(f"/api/matches/{m.match}/replay", params={"from": 1}, headers=m.auth("red"))
+    assert r.status_code == 422 and r.json()["rule"] == "core-replay"
+
+
+def test_verify_and_import_read_a_replay_file_to_the_same_head_hash(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    here, there = str(tmp_path / "here.db"), str(tmp_path / "there.db")
+    matches = Matches(env=sqlite_env(here))
+    with TestClient(create_app(Settings(admin_token="a"), matches=matches)) as client:
+        # (no cards: an unfinished match whose sides drew cards does not always import, the
+        # same from its export: noted in the issue)
+        m = Played(client, scenario("atomic-africa-demo"))
+        m.act("red", type="activate_unit", unit_id="sq1")
+        m.act("red", type="roll_dice", notation="2d6", purpose="fire", unit_ids=["sq1"])
+        m.act("blue", type="place_marker", kind="suppression", unit_id="ml1")
+        head = m.get("")["chain_head"]
+    matches.close()
+    film = tmp_path / "match.html"
+    assert cli(["replay", m.match, "--db", here, "-o", str(film)]) == 0
+    assert cli(["verify", str(film)]) == 0
+    assert f"chain head {head}" in capsys.readouterr().out
+    assert cli(["import", str(film), "--db", there]) == 0
+    assert f"imported match {m.match}" in capsys.readouterr().out
+    again = Matches(env=sqlite_env(there))
+    try:
+        assert again.head(__import__("uuid").UUID(m.match)).chain_head == head
+    finally:
+        again.close()
+    # one die face changed in the file: verify names the event
+    text = film.read_text(encoding="utf-8")
+    rolled = next(line for line in export_of(text).splitlines() if '"DiceRolled"' in line)
+    faces = json.loads(rolled)["dice"]
+    changed = rolled.replace(f'"dice":{json.dumps(faces, separators=(",", ":"))}',
+                             f'"dice":[{faces[0] % 6 + 1}{"".join(f",{d}" for d in faces[1:])}]')
+    assert changed != rolled
+    bad = tmp_path / "edited.html"
+    bad.write_text(text.replace(json.dumps(rolled)[1:-1], json.dumps(changed)[1:-1]),
+                   encoding="utf-8")
+    assert cli(["verify", str(bad)]) == 1
+    version = json.loads(rolled)["version"]
+    assert f"event {version}" in capsys.readouterr().out
+    assert cli(["replay", m.match, "--db", here, "--viewpoint", "nobody"]) == 1
