@@ -1,0 +1,192 @@
+"""The replay file opened from disk on a 390x844 phone with every network request refused
+(docs/replay.md): each demo, played on to turn 2 through the API, plays back event by event
+with the log's own sentences, jumps by turn, follows a `#v=` link, and says it verified its
+log; a file with a die face edited, or an event taken out, names the event that breaks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from phone import PHONE, assert_no_overflow, new_match
+from replay_steps import play_to_turn
+from table_steps import low_contrast, small_targets, unlabelled_controls
+
+from api.replay_page import DATA_OPEN, data_block, export_of
+
+DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
+         "wing-command-demo"]
+
+
+class Offline:
+    """A phone-sized context that refuses every request (nothing but the file loads) and
+    records what was asked for and every console error."""
+
+    def __init__(self, browser: Any) -> None:
+        self.asked: list[str] = []
+        self.errors: list[str] = []
+        self.context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        self.context.route("**/*", self._refuse)
+
+    def _refuse(self, route: Any) -> None:
+        if route.request.url.startswith("file://"):
+            route.continue_()
+            return
+        self.asked.append(route.request.url)
+        route.abort()
+
+    def open(self, path: Path, fragment: str = "") -> Any:
+        page = self.context.new_page()
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.goto(path.as_uri() + fragment)
+        page.wait_for_selector("body[data-verified]")
+        return page
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.asked == [], f"the replay asked the network for {self.asked}"
+        assert self.errors == [], f"console errors: {self.errors}"
+
+
+@pytest.fixture
+def offline(browser: Any) -> Iterator[Callable[[], Offline]]:
+    made: list[Offline] = []
+
+    def make() -> Offline:
+        made.append(Offline(browser))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+def written(server: str, match: dict[str, Any], folder: Path, name: str) -> Path:
+    r = httpx.get(f"{server}/api/matches/{match['id']}/replay", timeout=60,
+                  headers={"Authorization": f"Bearer {match['seats']['referee']}"})
+    assert r.status_code == 200, r.text
+    path = folder / f"{name}.html"
+    path.write_bytes(r.content)
+    return path
+
+
+def referee_get(server: str, match: dict[str, Any], path: str, **params: Any) -> Any:
+    r = httpx.get(f"{server}/api/matches/{match['id']}{path}", params=params,
+                  headers={"Authorization": f"Bearer {match['seats']['referee']}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def shown(page: Any) -> str:
+    return str(page.locator("#replay-shown").inner_text())
+
+
+def to_first(page: Any, last: int) -> None:
+    """Back to the first event by a link's fragment (the page follows it as it changes)."""
+    page.evaluate("location.hash = '#v=1'")
+    page.wait_for_function("n => document.querySelector('#replay-shown').textContent"
+                           ".startsWith(`Event 1 of ${n}`)", arg=last)
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_a_demos_replay_plays_back_offline_on_a_phone(
+        browser: Any, server: str, tmp_path: Path, offline: Callable[[], Offline],
+        screenshots: Callable[[Any, str], Path], demo: str) -> None:
+    match = new_match(server, demo)
+    last = play_to_turn(server, match, 2)
+    head = referee_get(server, match, "")["chain_head"]
+    said = [e["said"] for e in referee_get(server, match, "/events", limit=500)["events"]]
+    assert len(said) == last
+    path = written(server, match, tmp_path, demo)
+    phone = offline()
+    page = phone.open(path)
+    assert page.locator("#verified").inner_text().startswith(
+        f"Verified: {last} events, head hash {head}.")
+    assert shown(page).startswith(f"Event 1 of {last}")
+    screenshots(page, "opened")
+    assert_no_overflow(page)
+    assert small_targets(page, "#controls button, #contents button") == []
+    assert unlabelled_controls(page) == [] and low_contrast(page) == []
+    # every version, one event at a time, each with the log's own sentence
+    for version in range(1, last + 1):
+        assert shown(page).startswith(f"Event {version} of {last}"), version
+        assert page.locator("#said").inner_text() == said[version - 1], version
+        assert page.locator("#board svg.map").count() == 1
+        if version < last:
+            page.locator("#step-forward").click()
+    assert page.evaluate("location.hash") == f"#v={last}"
+    screenshots(page, "last")
+    # by turn: from the first event to where turn 2 begins, and back
+    to_first(page, last)
+    page.locator("#turn-forward").click()
+    at = int(shown(page).split()[1])
+    assert referee_get(server, match, "/turn", at=at)["turn"] == 2
+    assert referee_get(server, match, "/turn", at=at - 1)["turn"] == 1
+    assert f"turn 2, {referee_get(server, match, '/turn', at=at)['title']}" in shown(page)
+    page.locator("#turn-back").click()
+    assert shown(page).startswith(f"Event 1 of {last}")
+    page.locator(f"#turn-at-{at}").click()  # the table of turns
+    assert shown(page).startswith(f"Event {at} of {last}")
+    # by a step of the sequence: the next version where the step differs
+    to_first(page, last)
+    page.locator("#step-forward-sequence").click()
+    moved = int(shown(page).split()[1])
+    steps = [referee_get(server, match, "/turn", at=v)["step"] for v in (1, moved - 1, moved)]
+    assert steps[0] == steps[1] != steps[2]
+    # a link to a moment
+    middle = max(1, last // 2)
+    linked = phone.open(path, f"#v={middle}")
+    assert shown(linked).startswith(f"Event {middle} of {last}")
+    assert linked.locator("#said").inner_text() == said[middle - 1]
+    screenshots(linked, "linked")
+
+
+def with_export(path: Path, change: Callable[[list[str]], list[str]], name: str) -> Path:
+    """A copy of the replay file at `path` whose export's lines are changed by `change`."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(DATA_OPEN)
+    end = text.index("</script>", start) + len("</script>")
+    data = json.loads(text[start + len(DATA_OPEN):end - len("</script>")])
+    data["export"] = "\n".join(change(data["export"].split("\n")))
+    out = path.with_name(name)
+    out.write_text(text[:start] + data_block(data) + text[end:], encoding="utf-8")
+    return out
+
+
+def test_an_edited_die_or_a_missing_event_is_named_where_it_breaks(
+        browser: Any, server: str, tmp_path: Path, offline: Callable[[], Offline],
+        screenshots: Callable[[Any, str], Path]) -> None:
+    match = new_match(server, "wing-command-demo")  # its server rolls dice in turn 1
+    play_to_turn(server, match, 2)
+    path = written(server, match, tmp_path, "untouched")
+    export = export_of(path.read_text(encoding="utf-8")).splitlines()
+    rolled = [json.loads(line) for line in export[1:] if '"dice":[' in line]
+    assert rolled, "the match rolled no dice"
+    roll = rolled[0]
+
+    def edit_die(export: list[str]) -> list[str]:
+        at = roll["version"]
+        face = roll["dice"][0]
+        export[at] = export[at].replace(f'"dice":[{face}', f'"dice":[{face % 6 + 1}', 1)
+        return export
+
+    gone = roll["version"] + 1
+
+    def remove_event(export: list[str]) -> list[str]:
+        return export[:gone] + export[gone + 1:]
+
+    phone = offline()
+    for name, changed, broken in (("die.html", edit_die, roll["version"]),
+                                  ("missing.html", remove_event, gone)):
+        page = phone.open(with_export(path, changed, name))
+        words = page.locator("#verified").inner_text()
+        assert words.startswith(f"Not verified: event {broken} "), words
+        assert page.evaluate("document.body.dataset.brokenAt") == str(broken)
+        screenshots(page, name.removesuffix(".html"))
+    page = phone.open(path)
+    assert page.evaluate("document.body.dataset.verified") == "yes"
