@@ -1,6 +1,7 @@
 """The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`,
 `battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
-`battlelog import FILE` (the interchange format, docs/interchange.md), and
+`battlelog import FILE` (the interchange format, docs/interchange.md), `battlelog replay
+MATCH` (the replay file, docs/replay.md), and
 `battlelog project` (the read models' runner, as a process of its own: docs/deploy.md).
 
 `make run` installs it in .venv/bin/ (README.md: "The battlelog command"). A command ends
