@@ -2,7 +2,9 @@
 same JSON Lines `GET .../export` gives that seat, byte for byte: the file checks its hash
 chain and dice in the browser, and `battlelog import`/`verify` read it back), the board at
 version 1 as that seat's board view, and for every later version the change to that view
-(an RFC 6902 JSON Patch) with the event's sentence, kind, seat and turn.
+(an RFC 6902 JSON Patch) with the event's sentence, kind and seat, and the turn and step of
+the sequence of play the board shows after it (the page finds its way by turn and step
+without applying every change first).
 
 Everything here is what the seat's own reads give it (`board_view` with the viewer,
 `Narrator` with the viewer, `export_lines` with the viewer): a file holds no more than
@@ -55,7 +57,8 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
         else:
             change = []
         steps.append({"v": event.version, "type": event.type_name(), "actor": event.actor,
-                      "said": narrator.sentence(event), "patch": change})
+                      "said": narrator.sentence(event), "turn": before["turn"]["turn"],
+                      "step": before["turn"]["step"], "patch": change})
     return {"format": "battlelog-replay", "format_version": 1, "match_id": str(match_id),
             "viewer": viewer, "scenario": head.state.scenario,
             "sides": [s.model_dump(mode="json") for s in side_views(head.state)],

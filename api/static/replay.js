@@ -21,12 +21,16 @@ for (const line of lines.slice(1)) {
   try { const e = JSON.parse(line); byVersion.set(e.version, e); } catch { /* the check names it */ }
 }
 
-// every version's board, each sharing what did not change with the one before
+// each version's board when first shown, from the nearest one made before it (each shares
+// what did not change with the one before it)
 const boards = [null, data.board];
-for (const step of data.steps.slice(1)) boards.push(applyPatch(boards.at(-1), step.patch));
-const last = boards.length - 1;
-const turnOf = (v) => boards[v].turn.turn;
-const stepOf = (v) => `${boards[v].turn.turn}|${boards[v].turn.step}`;
+const last = data.steps.length;
+function boardAt(v) {
+  while (boards.length <= v) boards.push(applyPatch(boards.at(-1), data.steps[boards.length - 1].patch));
+  return boards[v];
+}
+const turnOf = (v) => data.steps[v - 1].turn;
+const stepOf = (v) => `${data.steps[v - 1].turn}|${data.steps[v - 1].step}`;
 const names = Object.fromEntries(data.sides.map((s) => [s.id, s.name]));
 const seatName = (id) => (id === "referee" ? "the referee" : id === "spectator" ? "a spectator" : names[id] || id);
 
@@ -37,7 +41,7 @@ for (let v = 1; v <= last; v++) if (v === 1 || turnOf(v) !== turnOf(v - 1)) turn
 const view = {
   at: 1, selected: null, placing: null, canAct: false, log: [], playing: null, speed: 1000,
   match: { sides: data.sides },
-  get board() { return boards[this.at]; },
+  get board() { return boardAt(this.at); },
   sideName: (id) => names[id] || id,
   seatName,
   holdsUnit: () => true,
@@ -118,7 +122,7 @@ function controls() {
       h("label", { class: "check" }, "Speed ",
         h("select", { id: "speed", onchange: (e) => { view.speed = Number(e.target.value); if (view.playing) { play(); play(); } } },
           SPEEDS.map(([words, ms]) => h("option", { value: ms, selected: ms === view.speed || undefined }, words)))),
-      h("output", { id: "replay-shown", for: "replay-slider" }, `Event ${v} of ${last} · turn ${boards[v].turn.turn}, ${boards[v].turn.title}`)),
+      h("output", { id: "replay-shown", for: "replay-slider" }, `Event ${v} of ${last} · turn ${boardAt(v).turn.turn}, ${boardAt(v).turn.title}`)),
   ];
 }
 

@@ -1,0 +1,197 @@
+"""The replay file (issue 29, docs/replay.md), each figure beside its anchor measured in the
+same run:
+
+    .venv/bin/python bench/replay.py [--events 2000] [--steps 10] [--json]
+
+A real `battlelog serve` (fresh SQLite) holds an Atomic Africa demo match played on to
+`--events` events over HTTP (markers placed and taken off, units moved, server dice, notes).
+(1) size: the referee's replay file against the referee's JSON Lines export of the same
+    match; the viewer's fixed size (the file without the match's data). Targets: the file
+    at most 3x the export plus the viewer; the viewer at most 300 KiB.
+(2) opening, in Chromium at 390x844: the replay file from disk until its board is drawn
+    (interactive) and until its check of the whole log is said; anchor: the table page of
+    the same match, from the address to its board drawn with the seat's actions. Target:
+    the replay interactive within the table page's time.
+(3) a step forward: the replay's ▶ (median of `--steps`), against the table page's own
+    ▶ in its time travel (the same number of steps, from `--steps` events back). Target:
+    within the table page's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+import shown
+from conftest import CHROMIUM, CHROMIUM_ARGS, serving
+from phone import PHONE, new_match
+
+from api.replay_page import viewer_size
+
+KiB = 1024
+
+
+def played(server: str, events: int) -> tuple[dict[str, Any], int]:
+    """An Atomic Africa demo match played on to at least `events` events."""
+    match = new_match(server, "atomic-africa-demo")
+    base = f"{server}/api/matches/{match['id']}"
+    auth = {"Authorization": f"Bearer {match['seats']['referee']}"}
+    moves = itertools.cycle([
+        {"type": "place_marker", "kind": "suppression", "unit_id": "ml1"},
+        {"type": "move_unit", "unit_id": "sq1", "to": {"x": 12.0, "y": 10.0}},
+        {"type": "roll_dice", "notation": "2d6", "purpose": "fire", "unit_ids": ["sq1"]},
+        {"type": "remove_marker", "kind": "suppression", "unit_id": "ml1"},
+        {"type": "move_unit", "unit_id": "sq1", "to": {"x": 14.0, "y": 11.5}},
+        {"type": "add_note", "text": "the ford is held"},
+    ])
+    version = 0
+    with httpx.Client(headers=auth, timeout=30) as client:
+        while version < events:
+            r = client.post(f"{base}/actions", json=next(moves))
+            r.raise_for_status()
+            version = r.json()["version"]
+    return match, version
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def measure(events: int, steps: int) -> dict[str, float]:
+    from playwright.sync_api import sync_playwright
+
+    f: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder, serving(Path(folder) / "b.db") as server:
+        match, head = played(server, events)
+        f["events"] = head
+        auth = {"Authorization": f"Bearer {match['seats']['referee']}"}
+        start = time.perf_counter()
+        export = httpx.get(f"{server}/api/matches/{match['id']}/export", headers=auth,
+                           timeout=120).content
+        f["export_ms"] = _ms(start)
+        start = time.perf_counter()
+        film = httpx.get(f"{server}/api/matches/{match['id']}/replay", headers=auth,
+                         timeout=600).content
+        f["replay_write_ms"] = _ms(start)
+        f["export_kib"], f["replay_kib"] = len(export) / KiB, len(film) / KiB
+        f["viewer_kib"] = viewer_size() / KiB
+        path = Path(folder) / "replay.html"
+        path.write_bytes(film)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=CHROMIUM_ARGS)
+            try:
+                _browse(browser, server, match, path, head, steps, f)
+            finally:
+                browser.close()
+    return f
+
+
+def _browse(browser: Any, server: str, match: dict[str, Any], path: Path, head: int,
+            steps: int, f: dict[str, float]) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    # the table page: the seat's token given once, then the page opened afresh and timed
+    page.goto(f"{server}/play/{match['id']}#seat={match['seats']['referee']}")
+    page.wait_for_selector("#play .step-now")
+    start = time.perf_counter()
+    page.goto(f"{server}/play/{match['id']}")
+    page.wait_for_selector("#board svg.map")
+    page.wait_for_selector("#play .step-now")
+    f["table_open_ms"] = _ms(start)
+    for _ in range(steps):  # into the past, so that ▶ has somewhere to go
+        shown_now = page.locator("#time-shown").inner_text()
+        page.locator("#step-back").click()
+        page.wait_for_function("t => document.querySelector('#time-shown').textContent !== t",
+                               arg=shown_now)
+    times = []
+    for _ in range(steps):
+        shown_now = page.locator("#time-shown").inner_text()
+        start = time.perf_counter()
+        page.locator("#step-forward").click()
+        page.wait_for_function("t => document.querySelector('#time-shown').textContent !== t",
+                               arg=shown_now)
+        times.append(_ms(start))
+    f["table_step_ms"] = statistics.median(times)
+    context.close()
+    context = browser.new_context(viewport=PHONE)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        "file://") else route.abort())
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(path.as_uri())
+    page.wait_for_selector("#board svg.map")
+    f["replay_open_ms"] = _ms(start)
+    page.wait_for_selector("body[data-verified]")
+    f["replay_verified_ms"] = _ms(start)
+    f["replay_ok"] = float(page.evaluate("document.body.dataset.verified") == "yes")
+    times = []
+    for _ in range(steps):
+        shown_now = page.locator("#replay-shown").inner_text()
+        start = time.perf_counter()
+        page.locator("#step-forward").click()
+        page.wait_for_function("t => document.querySelector('#replay-shown').textContent !== t",
+                               arg=shown_now)
+        times.append(_ms(start))
+    f["replay_step_ms"] = statistics.median(times)
+    context.close()
+
+
+def rows(f: dict[str, float]) -> list[tuple[str, str, str, Any]]:
+    per = (f["replay_kib"] - f["viewer_kib"]) / f["export_kib"]
+    return [
+        ("match", f"{f['events']:.0f} events", "Atomic Africa demo, referee's view", None),
+        ("replay file size", f"{f['replay_kib']:.0f} KiB",
+         f"export {f['export_kib']:.0f} KiB; (file - viewer) / export = {per:.2f}x", None),
+        ("viewer's fixed size", f"{f['viewer_kib']:.0f} KiB", "target <= 300 KiB", None),
+        ("replay file written", f"{f['replay_write_ms']:.0f} ms",
+         f"export {f['export_ms']:.0f} ms ({f['replay_write_ms'] / f['export_ms']:.1f}x)", None),
+        ("replay open (board drawn)", f"{f['replay_open_ms']:.0f} ms",
+         (f"table page {f['table_open_ms']:.0f} ms "
+         f"({f['replay_open_ms'] / f['table_open_ms']:.2f}x)"), None),
+        ("replay open (log checked)", f"{f['replay_verified_ms']:.0f} ms",
+         "verified" if f["replay_ok"] else "NOT verified", None),
+        ("step forward", f"{f['replay_step_ms']:.1f} ms",
+         (f"table page {f['table_step_ms']:.1f} ms "
+         f"({f['replay_step_ms'] / f['table_step_ms']:.2f}x)"), None),
+    ]
+
+
+def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
+    per = (f["replay_kib"] - f["viewer_kib"]) / f["export_kib"]
+    return [
+        ("file <= 3x export + viewer", per <= 3, f"{per:.2f}x"),
+        ("viewer <= 300 KiB", f["viewer_kib"] <= 300, f"{f['viewer_kib']:.0f} KiB"),
+        ("open within the table page's", f["replay_open_ms"] <= f["table_open_ms"],
+         f"{f['replay_open_ms']:.0f} vs {f['table_open_ms']:.0f} ms"),
+        ("step within the table page's", f["replay_step_ms"] <= f["table_step_ms"],
+         f"{f['replay_step_ms']:.1f} vs {f['table_step_ms']:.1f} ms"),
+        ("the file verifies itself", bool(f["replay_ok"]), ""),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    f = measure(args.events, args.steps)
+    shown.show(f, rows, checks, as_json=args.json)
+
+
+if __name__ == "__main__":
+    main()
