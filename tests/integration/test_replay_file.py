@@ -6,6 +6,9 @@ seed); `battlelog verify` and `battlelog import` read the export out of it."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from domain.application import Matches
 from projections.store import sqlite_env
 
 SEED = b"PLANTED-REPLAY-SEED-7c21"
+STATIC = Path(__file__).resolve().parents[2] / "api" / "static"
 
 
 @pytest.fixture
@@ -200,3 +204,40 @@ def test_verify_and_import_read_a_replay_file_to_the_same_head_hash(
     version = json.loads(rolled)["version"]
     assert f"event {version}" in capsys.readouterr().out
     assert cli(["replay", m.match, "--db", here, "--viewpoint", "nobody"]) == 1
+
+
+def test_the_pages_patches_rebuild_the_seats_board_at_every_version(
+        client: TestClient, tmp_path: Path) -> None:
+    """api/static/patch.js, run in Node on the file's data, gives at each version the board
+    `GET .../board?at=` gives the same seat (undo included: the board goes back)."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":  # CI: the page is tested there
+            pytest.fail("Node.js is not installed (this machine kind has it: /usr/bin/node)")
+        pytest.skip("Node.js is not installed")
+    m = atomic_africa_with_cards(client)
+    m.act("blue", type="place_marker", kind="suppression", unit_id="ml1")
+    m.act("red", type="place_marker", kind="wound", unit_id="ml1")
+    r = client.post(f"/api/matches/{m.match}/undo", json={}, headers=m.auth("red"))
+    assert r.status_code == 201, r.text
+    for seat in ("blue", "referee"):
+        text = replay(m, seat)
+        data = tmp_path / f"{seat}.json"
+        data.write_text(text.split('id="battlelog-replay">', 1)[1].split("</script>", 1)[0],
+                        encoding="utf-8")
+        script = (f"import {{ applyPatch }} from {json.dumps((STATIC / 'patch.js').as_uri())};\n"
+                  "import { readFileSync } from 'node:fs';\n"
+                  f"const data = JSON.parse(readFileSync({json.dumps(str(data))}, 'utf8'));\n"
+                  "const boards = [data.board];\n"
+                  "for (const step of data.steps.slice(1)) "
+                  "boards.push(applyPatch(boards.at(-1), step.patch));\n"
+                  "console.log(JSON.stringify(boards));\n")
+        done = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
+                              text=True, timeout=60, check=True)
+        boards = json.loads(done.stdout)
+        assert len(boards) == m.version
+        for version, board in enumerate(boards, start=1):
+            served = m.get("/board", seat, at=version)
+            del served["point"]
+            assert board == served, (seat, version)
+        assert boards[-1] == boards[-3] != boards[-2]  # the undo took the wound back
