@@ -21,7 +21,6 @@ import orjson
 
 from domain.application import Matches
 from domain.history import fold
-from domain.state import MatchState
 from projections.export import export_lines
 from projections.sentences import Narrator
 from projections.views import board_view, side_views
@@ -36,7 +35,6 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
     last = int(orjson.loads(export[:export.index("\n")])["events"])
     head = matches.frame_at(match_id, last)
     frame = matches.frame_at(match_id, 1)
-    states: dict[int, MatchState] = {1: frame.state}
 
     def lookup(since: int, upto: int) -> list[Any]:
         return list(matches.events_of(match_id, after=since, upto=min(upto, last),
@@ -49,8 +47,9 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
     for event in _events(matches, match_id, last):
         narrator.see(event)
         if event.version > 1:
-            frame = fold(frame, [event], lambda k: states[k])
-            states[frame.version] = frame.state
+            # an undo goes back to an earlier state: read from the nearest checkpoint, so
+            # that no version's state is held beyond its own step
+            frame = fold(frame, [event], lambda k: matches.state_at(match_id, k))
             now = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
             change: list[dict[str, Any]] = jsonpatch.make_patch(before, now).patch
             before = now
