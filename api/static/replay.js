@@ -160,6 +160,9 @@ function draw() {
   fill(S.contents, contents());
 }
 
+// embedded in another page (`?embed`: an iframe on a forum): the play-back, the event and the
+// board, the check said in one line; the units, the turns and the victory points left out
+if (new URLSearchParams(location.search).has("embed")) document.body.classList.add("embed");
 S.head.replaceChildren(h("h1", {}, data.scenario),
   h("p", { class: "meta" }, `Replay for ${seatName(data.viewer)} · ${last} events · chain head ${data.chain_head.slice(0, 16)}…`), S.check);
 $("#main").replaceChildren(S.head, h("div", { class: "columns" },

@@ -190,3 +190,10 @@ def test_an_edited_die_or_a_missing_event_is_named_where_it_breaks(
         screenshots(page, name.removesuffix(".html"))
     page = phone.open(path)
     assert page.evaluate("document.body.dataset.verified") == "yes"
+    # embedded (an iframe): the board and its play-back at the linked moment, less around it
+    embedded = phone.open(path, "?embed#v=3")
+    assert shown(embedded).startswith("Event 3 of ")
+    assert embedded.locator("#board svg.map").is_visible()
+    assert not embedded.locator("#units").is_visible()
+    assert embedded.evaluate("document.body.dataset.verified") == "yes"
+    screenshots(embedded, "embedded")
