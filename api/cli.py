@@ -14,10 +14,11 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 import uvicorn
 from eventsourcing.persistence import PersistenceError
@@ -149,46 +150,55 @@ def project(db: str | None) -> int:
 def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     import json
     from collections.abc import Iterator
-    from uuid import UUID
 
-    from domain.errors import DomainError
     from domain.integrity import verify as check
     from projections import report
     from projections.dice_stats import csv_lines, statistics
     from projections.export import export_lines
 
+    def made(matches: Matches, match_id: UUID) -> Iterable[str]:
+        def events() -> Iterator[Any]:
+            return matches.events_of(match_id, upto=matches.head(match_id).version)
+
+        if form == "jsonl":
+            return export_lines(matches, match_id)
+        if form == "csv":
+            return csv_lines(events())
+        if form == "dice":
+            return [json.dumps(statistics(events()), indent=2) + "\n"]
+        built = report.build(events(), integrity=check(export_lines(matches, match_id)))
+        return [report.markdown(built) if form == "md" else report.html(built)]
+
+    return from_store("export", match, db, path, made)
+
+
+def from_store(command: str, match: str, db: str | None, path: str,
+               made: Callable[[Matches, UUID], Iterable[str]]) -> int:
+    """Write what `made` makes of a match in the store (read only) to `path` (- for standard
+    output): 0; 1 when the match id or the match is refused; 2 when the store cannot be
+    read. Each refusal is said on standard error."""
+    from domain.errors import DomainError
+
     try:
         match_id = UUID(match)
     except ValueError:
-        print(f"battlelog export: '{match}' is not a match id", file=sys.stderr)
+        print(f"battlelog {command}: '{match}' is not a match id", file=sys.stderr)
         return 1
-    opened = _open_store("export", db, reading=True)
+    opened = _open_store(command, db, reading=True)
     if opened is None:
         return 2
     matches, where = opened
-
-    def events() -> Iterator[Any]:
-        return matches.events_of(match_id, upto=matches.head(match_id).version)
-
     try:
-        if form == "jsonl":
-            lines: Iterable[str] = export_lines(matches, match_id)
-        elif form == "csv":
-            lines = csv_lines(events())
-        elif form == "dice":
-            lines = [json.dumps(statistics(events()), indent=2) + "\n"]
-        else:
-            built = report.build(events(), integrity=check(export_lines(matches, match_id)))
-            lines = [report.markdown(built) if form == "md" else report.html(built)]
+        lines = made(matches, match_id)
         with (open(path, "w", encoding="utf-8", newline="") if path != "-"
               else nullcontext(sys.stdout)) as target:
             for line in lines:
                 target.write(line)
     except DomainError as error:
-        print(f"battlelog export: {error.detail}", file=sys.stderr)
+        print(f"battlelog {command}: {error.detail}", file=sys.stderr)
         return 1
     except PersistenceError as error:
-        print(f"battlelog export: {_unreadable(where, error)}", file=sys.stderr)
+        print(f"battlelog {command}: {_unreadable(where, error)}", file=sys.stderr)
         return 2
     finally:
         matches.close()

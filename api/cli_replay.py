@@ -5,49 +5,27 @@ the replay files `battlelog verify` and `battlelog import` are given in place of
 from __future__ import annotations
 
 import io
-import sys
-from typing import IO
-
-from eventsourcing.persistence import PersistenceError
+from typing import IO, TYPE_CHECKING
+from uuid import UUID
 
 from api.replay_page import export_of, is_replay, page
 
+if TYPE_CHECKING:
+    from domain.application import Matches
+
 
 def replay(match: str, db: str | None, path: str, viewpoint: str) -> int:
-    from uuid import UUID
-
-    from api.cli import _open_store, _unreadable
+    from api.cli import from_store
     from domain.authority import check_viewpoint
     from domain.context import REFEREE
-    from domain.errors import DomainError
     from projections.replay_file import replay_data
 
-    try:
-        match_id = UUID(match)
-    except ValueError:
-        print(f"battlelog replay: '{match}' is not a match id", file=sys.stderr)
-        return 1
-    opened = _open_store("replay", db, reading=True)
-    if opened is None:
-        return 2
-    matches, where = opened
-    try:  # the store's holder reads as the referee, who may choose any seat's view
+    def made(matches: Matches, match_id: UUID) -> list[str]:
+        # the store's holder reads as the referee, who may choose any seat's view
         check_viewpoint(REFEREE, viewpoint, matches.head(match_id).state.side_ids())
-        body = page(replay_data(matches, match_id, viewpoint))
-        if path == "-":
-            sys.stdout.write(body)
-        else:
-            with open(path, "w", encoding="utf-8", newline="") as target:
-                target.write(body)
-    except DomainError as error:
-        print(f"battlelog replay: {error.detail}", file=sys.stderr)
-        return 1
-    except PersistenceError as error:
-        print(f"battlelog replay: {_unreadable(where, error)}", file=sys.stderr)
-        return 2
-    finally:
-        matches.close()
-    return 0
+        return [page(replay_data(matches, match_id, viewpoint))]
+
+    return from_store("replay", match, db, path, made)
 
 
 def replay_export(path: str) -> str | None:

@@ -112,20 +112,8 @@ def _browse(browser: Any, server: str, match: dict[str, Any], path: Path, head: 
     page.wait_for_selector("#board svg.map")
     page.wait_for_selector("#play .step-now")
     f["table_open_ms"] = _ms(start)
-    for _ in range(steps):  # into the past, so that ▶ has somewhere to go
-        shown_now = page.locator("#time-shown").inner_text()
-        page.locator("#step-back").click()
-        page.wait_for_function("t => document.querySelector('#time-shown').textContent !== t",
-                               arg=shown_now)
-    times = []
-    for _ in range(steps):
-        shown_now = page.locator("#time-shown").inner_text()
-        start = time.perf_counter()
-        page.locator("#step-forward").click()
-        page.wait_for_function("t => document.querySelector('#time-shown').textContent !== t",
-                               arg=shown_now)
-        times.append(_ms(start))
-    f["table_step_ms"] = statistics.median(times)
+    _clicks(page, "#step-back", "#time-shown", steps)  # into the past: ▶ has somewhere to go
+    f["table_step_ms"] = statistics.median(_clicks(page, "#step-forward", "#time-shown", steps))
     context.close()
     context = browser.new_context(viewport=PHONE)
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
@@ -138,16 +126,22 @@ def _browse(browser: Any, server: str, match: dict[str, Any], path: Path, head: 
     page.wait_for_selector("body[data-verified]")
     f["replay_verified_ms"] = _ms(start)
     f["replay_ok"] = float(page.evaluate("document.body.dataset.verified") == "yes")
-    times = []
-    for _ in range(steps):
-        shown_now = page.locator("#replay-shown").inner_text()
-        start = time.perf_counter()
-        page.locator("#step-forward").click()
-        page.wait_for_function("t => document.querySelector('#replay-shown').textContent !== t",
-                               arg=shown_now)
-        times.append(_ms(start))
-    f["replay_step_ms"] = statistics.median(times)
+    f["replay_step_ms"] = statistics.median(_clicks(page, "#step-forward", "#replay-shown",
+                                                    steps))
     context.close()
+
+
+def _clicks(page: Any, button: str, output: str, times: int) -> list[float]:
+    """Tap `button` `times` times, each until `output` says something new: each tap's ms."""
+    took = []
+    for _ in range(times):
+        before = page.locator(output).inner_text()
+        start = time.perf_counter()
+        page.locator(button).click()
+        page.wait_for_function("([o, t]) => document.querySelector(o).textContent !== t",
+                               arg=[output, before])
+        took.append(_ms(start))
+    return took
 
 
 def rows(f: dict[str, float]) -> list[tuple[str, str, str, Any]]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+import os
+import shutil
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api import scenarios
@@ -118,3 +121,38 @@ def assert_replay_matches(matches: Matches, m: Played) -> None:
     replayed = replay(matches.events_of(match_id))
     assert replayed.version == head.version
     assert replayed.state == head.state
+
+
+def battlegroup_north_discards(client: TestClient) -> tuple[Played, str, str]:
+    """A Battlegroup demo match without units over two rounds: in round 1 every side draws;
+    in round 2 north discards its card face down (BG-6) and draws another. The match, the
+    card discarded and the card drawn."""
+    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
+    gone, drawn = {}, {}
+    for _ in range(2):
+        m.act("referee", type="roll_initiative", source="table",
+              results={"north": 4, "south": 3, "west": 1})
+        m.act("referee", type="advance")
+        if m.turn["turn"] == 1:
+            for side in ("north", "south", "west"):
+                m.act(side, type="draw_cards")
+        else:
+            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
+            [gone] = m.act("north", type="discard_cards", cards=north["hand"])
+            [drawn] = m.act("north", type="draw_cards")
+        while m.turn["step"] != "round_up":
+            m.act("referee", type="advance")
+        if m.turn["turn"] == 1:
+            m.act("referee", type="advance")
+    return m, gone["cards"][0], drawn["cards"][0]
+
+
+def node() -> str:
+    """Node.js, for the tests that run a page's module on the service's answers; the test is
+    skipped where it is missing, unless BATTLELOG_REQUIRE_BROWSER=1 (CI: it fails there)."""
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":  # CI: the page is tested there
+            pytest.fail("Node.js is not installed (this machine kind has it: /usr/bin/node)")
+        pytest.skip("Node.js is not installed")
+    return found

@@ -6,15 +6,14 @@ owner, another player, the referee and a spectator."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played, scenario
+from rulesets_helpers import Played, battlegroup_north_discards, scenario
+from rulesets_helpers import node as node_path
 
 OWNER, OTHER = "red", "blue"
 SEES = {OWNER: True, OTHER: False, "referee": True, "spectator": False}
@@ -84,24 +83,7 @@ def test_battlegroup_a_played_card_is_public_and_a_discarded_one_is_not(
         client: TestClient) -> None:
     """In round 2 north discards its card face down (BG-6), draws another and plays it face
     up: every seat sees the played card; only north and the referee see the discarded one."""
-    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
-    for _ in range(2):  # round 1: each side draws; round 2: north discards, then draws
-        m.act("referee", type="roll_initiative", source="table",
-              results={"north": 4, "south": 3, "west": 1})
-        m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            for side in ("north", "south", "west"):
-                m.act(side, type="draw_cards")
-        else:
-            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
-            [gone] = m.act("north", type="discard_cards", cards=north["hand"])
-            [drawn] = m.act("north", type="draw_cards")
-        while m.turn["step"] != "round_up":
-            m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            m.act("referee", type="advance")
-    [shown] = drawn["cards"]
-    [secret] = gone["cards"]
+    m, secret, shown = battlegroup_north_discards(client)
     m.act("north", type="play_card", card=shown)
     for seat, sees in {"north": True, "south": False, "referee": True,
                        "spectator": False}.items():
@@ -193,11 +175,7 @@ def test_the_reports_name_no_card(client: TestClient, form: str) -> None:
 def test_the_table_page_writes_only_what_the_board_gives_the_seat(
         client: TestClient) -> None:
     """The page's cards line (api/static/cards.js), run in Node on each seat's board."""
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":  # CI: the page is tested there
-            pytest.fail("Node.js is not installed (this machine kind has it: /usr/bin/node)")
-        pytest.skip("Node.js is not installed")
+    node = node_path()
     m = discarded(client)
     boards = {seat: red_cards(m, seat) for seat in SEES}
     script = (f"import {{ cardsLine }} from {json.dumps((STATIC / 'cards.js').as_uri())};\n"

@@ -6,16 +6,16 @@ seed); `battlelog verify` and `battlelog import` read the export out of it."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played, scenario
+from rulesets_helpers import Played, battlegroup_north_discards, scenario
+from rulesets_helpers import node as node_path
 
 from api.app import create_app
 from api.cli import main as cli
@@ -63,24 +63,7 @@ def atomic_africa_with_cards(client: TestClient) -> Played:
 
 
 def battlegroup_with_discards(client: TestClient) -> Played:
-    """Round 1 every side draws; round 2 north discards its card face down (BG-6) and draws."""
-    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
-    for _ in range(2):
-        m.act("referee", type="roll_initiative", source="table",
-              results={"north": 4, "south": 3, "west": 1})
-        m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            for side in ("north", "south", "west"):
-                m.act(side, type="draw_cards")
-        else:
-            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
-            m.act("north", type="discard_cards", cards=north["hand"])
-            m.act("north", type="draw_cards")
-        while m.turn["step"] != "round_up":
-            m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            m.act("referee", type="advance")
-    return m
+    return battlegroup_north_discards(client)[0]
 
 
 def freeform_with_a_discard(client: TestClient) -> Played:
@@ -120,7 +103,7 @@ def test_no_seats_replay_holds_another_sides_secret_or_the_seed(
     sides = [s["id"] for s in m.body["sides"]]
     secrets = {side: secrets_of(m, side) for side in sides}
     assert any(secrets.values())  # the match did deal cards
-    [created] = matches.events_of(__import__("uuid").UUID(m.match), upto=1)
+    [created] = matches.events_of(UUID(m.match), upto=1)
     assert isinstance(created, ev.MatchCreated) and created.card_seed
     seeds = {SEED.hex(), created.card_seed}
     for seat in [*sides, "spectator", "referee"]:
@@ -187,7 +170,7 @@ def test_verify_and_import_read_a_replay_file_to_the_same_head_hash(
     assert f"imported match {m.match}" in capsys.readouterr().out
     again = Matches(env=sqlite_env(there))
     try:
-        assert again.head(__import__("uuid").UUID(m.match)).chain_head == head
+        assert again.head(UUID(m.match)).chain_head == head
     finally:
         again.close()
     # one die face changed in the file: verify names the event
@@ -210,11 +193,7 @@ def test_the_pages_patches_rebuild_the_seats_board_at_every_version(
         client: TestClient, tmp_path: Path) -> None:
     """api/static/patch.js, run in Node on the file's data, gives at each version the board
     `GET .../board?at=` gives the same seat (undo included: the board goes back)."""
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":  # CI: the page is tested there
-            pytest.fail("Node.js is not installed (this machine kind has it: /usr/bin/node)")
-        pytest.skip("Node.js is not installed")
+    node = node_path()
     m = atomic_africa_with_cards(client)
     m.act("blue", type="place_marker", kind="suppression", unit_id="ml1")
     m.act("red", type="place_marker", kind="wound", unit_id="ml1")
