@@ -24,6 +24,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 ENTRY = "replay.js"
 STYLES = ("app.css", "play.css", "log.css", "replay.css")
 IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)";', re.MULTILINE)
+# The page reaches nothing outside itself: its scripts are inline or made by it (blob:), its
+# styles inline, its only image the empty icon; no connection, no form, no frame.
+CSP = ("default-src 'none'; script-src 'unsafe-inline' blob:; style-src 'unsafe-inline'; "
+       "img-src data:; base-uri 'none'; form-action 'none'")
 DATA_OPEN = '<script type="application/json" id="battlelog-replay">'
 CLOSE = "</script>"
 
@@ -85,6 +89,7 @@ def page(data: dict[str, Any]) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <meta name="generator" content="battlelog replay">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
 <title>{title}</title>
 <link rel="icon" href="data:,">
 <style>
