@@ -172,6 +172,21 @@ def export(match: str, db: str | None, path: str, form: str = "jsonl") -> int:
     return from_store("export", match, db, path, made)
 
 
+def replay(match: str, db: str | None, path: str, viewpoint: str) -> int:
+    """The replay file (docs/replay.md) of a match in the store, for `viewpoint`."""
+    from api.replay_page import page
+    from domain.authority import check_viewpoint
+    from domain.context import REFEREE
+    from projections.replay_file import replay_data
+
+    def made(matches: Matches, match_id: UUID) -> list[str]:
+        # the store's holder reads as the referee, who may choose any seat's view
+        check_viewpoint(REFEREE, viewpoint, matches.head(match_id).state.side_ids())
+        return [page(replay_data(matches, match_id, viewpoint))]
+
+    return from_store("replay", match, db, path, made)
+
+
 def from_store(command: str, match: str, db: str | None, path: str,
                made: Callable[[Matches, UUID], Iterable[str]]) -> int:
     """Write what `made` makes of a match in the store (read only) to `path` (- for standard
@@ -367,7 +382,6 @@ def _run(args: argparse.Namespace) -> int:
     elif args.command == "export":
         return export(args.match, args.db, args.out, args.format)
     elif args.command == "replay":
-        from api.cli_replay import replay
         return replay(args.match, args.db, args.out, args.viewpoint)
     elif args.command == "import":
         return import_file(args.file, args.db)

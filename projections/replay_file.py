@@ -19,7 +19,7 @@ from uuid import UUID
 import jsonpatch  # type: ignore[import-untyped]  # it ships no type hints
 import orjson
 
-from domain.application import Matches
+from domain.app import Matches
 from domain.history import fold
 from projections.export import export_lines
 from projections.sentences import Narrator

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from domain.legal_probe import put
+from domain.legal.probe import put
 
 
 def _filled(choice: dict[str, Any]) -> dict[str, Any]:

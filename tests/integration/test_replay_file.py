@@ -22,7 +22,7 @@ from api.cli import main as cli
 from api.replay_page import export_of
 from api.settings import Settings
 from domain import events as ev
-from domain.application import Matches
+from domain.app import Matches
 from projections.store import sqlite_env
 
 SEED = b"PLANTED-REPLAY-SEED-7c21"
