@@ -123,27 +123,32 @@ def assert_replay_matches(matches: Matches, m: Played) -> None:
     assert replayed.state == head.state
 
 
-def battlegroup_north_discards(client: TestClient) -> tuple[Played, str, str]:
-    """A Battlegroup demo match without units over two rounds: in round 1 every side draws;
-    in round 2 north discards its card face down (BG-6) and draws another. The match, the
-    card discarded and the card drawn."""
+def battlegroup_in_round_two(client: TestClient) -> Played:
+    """A Battlegroup demo match without units over two rounds: in round 1 every side drew a
+    card; round 2's initiative is rolled and its next step begun."""
     m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
-    gone, drawn = {}, {}
-    for _ in range(2):
+    while True:
         m.act("referee", type="roll_initiative", source="table",
               results={"north": 4, "south": 3, "west": 1})
         m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            for side in ("north", "south", "west"):
-                m.act(side, type="draw_cards")
-        else:
-            [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
-            [gone] = m.act("north", type="discard_cards", cards=north["hand"])
-            [drawn] = m.act("north", type="draw_cards")
-        while m.turn["step"] != "round_up":
+        if m.turn["turn"] == 2:
+            return m
+        for side in ("north", "south", "west"):
+            m.act(side, type="draw_cards")
+        while m.turn["turn"] == 1:
             m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            m.act("referee", type="advance")
+
+
+def battlegroup_north_discards(client: TestClient) -> tuple[Played, str, str]:
+    """`battlegroup_in_round_two`, then north discards its card face down (BG-6) and draws
+    another, and the round comes to its last step. The match, the card discarded and the
+    card drawn."""
+    m = battlegroup_in_round_two(client)
+    [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
+    [gone] = m.act("north", type="discard_cards", cards=north["hand"])
+    [drawn] = m.act("north", type="draw_cards")
+    while m.turn["step"] != "round_up":
+        m.act("referee", type="advance")
     return m, gone["cards"][0], drawn["cards"][0]
 
 

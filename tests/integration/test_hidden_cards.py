@@ -12,7 +12,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played, battlegroup_north_discards, scenario
+from rulesets_helpers import (
+    Played,
+    battlegroup_in_round_two,
+    battlegroup_north_discards,
+    scenario,
+)
 from rulesets_helpers import node as node_path
 
 OWNER, OTHER = "red", "blue"
@@ -59,16 +64,7 @@ def test_the_board_shows_another_sides_discards_only_as_a_count(client: TestClie
 
 def test_battlegroup_discards_bg_6_stay_with_their_side_and_the_referee(
         client: TestClient) -> None:
-    m = Played(client, scenario("battlegroup-demo", units=[], options={"rounds": 2}))
-    for _ in range(2):  # round 1: each side draws; round 2: north discards its card
-        m.act("referee", type="roll_initiative", source="table",
-              results={"north": 4, "south": 3, "west": 1})
-        m.act("referee", type="advance")
-        if m.turn["turn"] == 1:
-            for side in ("north", "south", "west"):
-                m.act(side, type="draw_cards")
-            while m.turn["turn"] == 1:
-                m.act("referee", type="advance")
+    m = battlegroup_in_round_two(client)  # round 1: each side drew; north discards its card
     [north] = [c for c in m.get("/board", "north")["cards"] if c["side"] == "north"]
     [gone] = m.act("north", type="discard_cards", cards=north["hand"])
     for seat in ("north", "south", "west", "referee", "spectator"):
