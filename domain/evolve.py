@@ -53,6 +53,8 @@ def initial_state(created: ev.MatchCreated) -> MatchState:
     return MatchState(
         units={unit.id: unit for unit in created.units},
         decks=deal(created),
+        unknown_decks=tuple(sorted(created.decks)) if created.dealt is None and not (
+            created.card_seed if created.card_seed is not None else created.dice_seed) else (),
         ruleset=created.ruleset,
         ruleset_version=created.ruleset_version,
         scenario=created.scenario,
@@ -316,10 +318,13 @@ def _without(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
 
 @_apply.register
 def _(event: ev.CardsDrawn, state: MatchState) -> MatchState:
+    # The event names the cards drawn (the top of the deck when it was recorded): an import
+    # follows it even where this server does not know the deck's order.
     deck = state.decks.get(event.side, ())
+    drawn = event.cards or deck[:event.count]
     return state.model_copy(update={**_cards(
-        state, event.side, decks=deck[event.count:],
-        hands=(*state.hands.get(event.side, ()), *deck[:event.count])),
+        state, event.side, decks=_without(deck, drawn),
+        hands=(*state.hands.get(event.side, ()), *drawn)),
         **_noted(state, f"drawn:{event.side}")})
 
 
@@ -342,7 +347,21 @@ def _(event: ev.DeckShuffled, state: MatchState) -> MatchState:
     return state.model_copy(update={
         **_cards(state, event.side, decks=event.order, hands=(), discards=(),
                  discarded=()),
+        "unknown_decks": tuple(s for s in state.unknown_decks if s != event.side),
         **_noted(state, f"shuffled:{event.side}")})
+
+
+def dealt_again(state: MatchState, event: ev.DiceCommitted) -> MatchState:
+    """A fresh card seed deals again, from it, each deck whose order this server did not
+    know (an imported match's): checkable like the first deal once the end reveals the seed.
+    (A seed's commitment is a log fact, not an action: `history.step` calls this alone.)"""
+    if not (state.unknown_decks and event.card_seed):
+        return state
+    dealer = SeededDice(bytes.fromhex(event.card_seed))
+    dealt = {side: tuple(dealer.shuffle(sorted(state.decks.get(side, ())),
+                                        f"deal:{side}:{event.originator_version}"))
+             for side in state.unknown_decks}
+    return state.model_copy(update={"decks": {**state.decks, **dealt}, "unknown_decks": ()})
 
 
 @_apply.register

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import events as ev
-from domain.evolve import evolve, initial_state
+from domain.evolve import dealt_again, evolve, initial_state
 from domain.state import MatchState
 
 
@@ -93,7 +93,8 @@ def step(frame: Frame, event: ev.Event, state_at: Callable[[int], MatchState]) -
     if frame.undo_request is not None and not isinstance(event, ev.SEAT_EVENTS):
         frame = replace(frame, undo_request=None)  # the match moved on: the request lapses
     if isinstance(event, ev.DiceCommitted):
-        return replace(frame, version=version, chain_head=head, seed_version=version)
+        return replace(frame, version=version, chain_head=head, seed_version=version,
+                       state=dealt_again(frame.state, event))
     if isinstance(event, (ev.DiceSeedRevealed, ev.DisputeOpened, ev.DisputeRuled,
                           *ev.CLOCK_EVENTS)):
         return replace(frame, version=version, chain_head=head)  # log facts, not game ones

@@ -178,6 +178,9 @@ class MatchState(Frozen):
     hands: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     discards: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
     discarded: dict[Name, tuple[str, ...]] = Field(default_factory=dict)
+    # The sides whose deck order this server does not know: an imported match's, dealt from a
+    # card seed that stays secret until its end. They draw again once shuffled here.
+    unknown_decks: tuple[Name, ...] = ()
     # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, and
     # `<rule>:<unit>` for each unit in a roll the service made for a rule, ...).
     this_turn: tuple[str, ...] = ()

@@ -218,7 +218,8 @@ def vp_view(state: MatchState) -> VPView:
 def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
     """Each side's cards as `viewer` sees them: the cards played this turn to every seat; the
     cards discarded face down this turn by name to the side itself and the referee, to any
-    other seat only how many."""
+    other seat only how many. A deck whose order this server does not know (an imported
+    match's, until shuffled here) is shown to no one: only how many cards it holds."""
     out = []
     for side in state.side_ids():
         deck, hand = state.decks.get(side, ()), state.hands.get(side, ())
@@ -229,7 +230,8 @@ def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
         out.append(CardsView(side=side, deck_count=len(deck), hand_count=len(hand),
                              played=played, discarded_count=len(discarded),
                              discarded=discarded if mine else None,
-                             hand=hand if mine else None, deck=deck if mine else None))
+                             hand=hand if mine else None,
+                             deck=deck if mine and side not in state.unknown_decks else None))
     return out
 
 

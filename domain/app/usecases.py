@@ -350,7 +350,7 @@ class MatchUseCases(MatchLog):
                     token: str | None = None) -> Result:
         """The referee reveals the dice seed so far (to settle a dispute); a fresh secret
         seed is committed for the rest of the match."""
-        fresh = self.seed_source()
+        fresh, fresh_cards = self.seed_source(), self.seed_source()
 
         def revealed(head: Frame, context: Context) -> list[ev.Event]:
             if actor != REFEREE:
@@ -363,6 +363,8 @@ class MatchUseCases(MatchLog):
             revealed = [self._reveal(head, context, 0, cards=False)] if known else []
             stamp = envelopes(replace(head, version=head.version + len(revealed)), context)
             card, card_seed = self._cards(match_id, head.seed_version)  # carried on, secret
+            if card_seed == UNKNOWN_SEED:  # an imported match's: a fresh one deals again
+                card, card_seed = commitment(fresh_cards), fresh_cards.hex()
             return [*revealed, ev.DiceCommitted(**stamp(), dice_commitment=commitment(fresh),
                                                 dice_seed=fresh.hex(), card_commitment=card,
                                                 card_seed=card_seed, rule="core-dice")]

@@ -22,6 +22,11 @@ def _(command: cmd.DrawCards, state: MatchState, ruleset: Ruleset, emit: Emit) -
         raise InvalidAction(f"side '{side}' already holds a full hand", rule="core-cards")
     if not deck:
         raise InvalidAction(f"side '{side}' has no cards left to draw", rule="core-cards")
+    if side in state.unknown_decks:
+        raise InvalidAction(
+            f"the order of side '{side}''s deck is not known here: the match was imported "
+            "before its end and its card seed stays secret. The referee's Reveal dice commits "
+            "a fresh seed that deals it again", rule="core-cards")
     cards = deck[:count]
     emit(ev.CardsDrawn, side=side, cards=cards, count=len(cards))
 
