@@ -12,7 +12,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.authority import check_acting, check_advance, check_awaited, check_owner
 from domain.context import REFEREE, Context, Emit
-from domain.errors import MatchOver, OutOfSequence
+from domain.errors import InvalidAction, MatchOver, OutOfSequence
 from domain.evolve import evolve
 from domain.procedures import handle as _handle
 from domain.procedures import next_marker
@@ -47,6 +47,9 @@ def decide(
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
         raise _out_of_step(kind, state, ruleset, step)
     if kind == "advance":
+        if getattr(command, "until", None) is not None:  # MatchUseCases.act's own
+            raise InvalidAction("'until' is a use case's: each advance is decided apart",
+                                rule="core-sequence")
         check_advance(ruleset.sequence, state, context.actor)
     elif kind in ("record_roll", "enter_result"):
         check_awaited(ruleset.sequence, state, context.actor)

@@ -28,7 +28,7 @@ from domain.app.results import (
     seat_of,
     token_hash,
 )
-from domain.commands import Command, CreateMatch
+from domain.commands import Advance, Command, CreateMatch
 from domain.decide import (
     REFEREE,
     Context,
@@ -54,6 +54,8 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
+from domain.legal import seat_answer
+from domain.legal.ahead import until_mine
 from domain.rulesets import get_ruleset
 from domain.state import Side
 
@@ -176,6 +178,10 @@ class MatchUseCases(MatchLog):
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options)
+            if isinstance(command, Advance) and command.until == "mine":
+                # each advance decided as the seat's tap would be (domain.legal.ahead)
+                return list(until_mine(state, ruleset, context,
+                                       seat_answer(ruleset, actor)).events)
             return decide(command, state, ruleset, context)
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,

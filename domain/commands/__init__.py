@@ -245,10 +245,19 @@ class ScoreVP(Command):
 
 class Advance(Command):
     """Move the turn marker to the next step, or forward to step `to` (same or next turn),
-    passing only optional steps."""
+    passing only optional steps. `until: "mine"`: "done until something is mine", one
+    advance after another while the steps hold nothing for the seat (domain.legal.ahead)."""
 
     type: Literal["advance"] = "advance"
     to: Annotated[str, Field(max_length=200)] | None = None
+    until: Literal["mine"] | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Advance:
+        if self.to is not None and self.until is not None:
+            raise ValueError("an advance goes on to a step (to) or until something is the "
+                             "seat's (until), not both")
+        return self
 
 
 class AddNote(Command):

@@ -31,6 +31,7 @@ from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
+from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
 from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
 from domain.legal.own import own_ids
 from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
@@ -88,11 +89,13 @@ def page_size(in_play: int) -> int:
 
 def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: int = 1,
                   unit: str | None = None, page: int = 1, most: int | None = MOST_DECIDES,
-                  between: Callable[[], None] | None = None) -> LegalActions:
+                  between: Callable[[], None] | None = None,
+                  ahead: bool = True) -> LegalActions:
     """What `seat` (a side, or the referee) may do now, at `version` of the match: the
     choices of page `page` of the units in play (the first page also holds those about no
     one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
-    `between` called before each."""
+    `between` called before each. `ahead`: a side's Next step also says which later steps
+    hold nothing for it ("Done until something is mine", `domain.legal.ahead`)."""
     here = {"seat": seat, "turn": state.turn.turn, "step": state.turn.step}
     if seat != REFEREE and seat not in state.side_ids():
         return LegalActions(**here, reason=SPECTATOR,
@@ -117,6 +120,11 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     advance = next_step(probe)
     own = own_ids(step.allows, actions, advance.legal)
     actions = tuple(a.model_copy(update={"own": a.id in own}) for a in actions)
+    # (the steps ahead within the answer's own cap: offered whole, or not at all)
+    room = most is None or most - probe.work >= AHEAD_MOST
+    if ahead and room and advance.legal and probe.side is not None and probe.whole and not (
+            paged.truncated or paged.pages > 1):
+        advance = _until_mine(probe, advance, between)
     reason = advance.reason if state.outcome is not None else None
     return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged)
 
@@ -193,6 +201,40 @@ def next_step(probe: Probe) -> NextStep:
     return NextStep(legal=True, title=said, to=goes, rule=step.rule, skips=tuple(skips))
 
 
+def seat_answer(ruleset: Ruleset, seat: str,
+                between: Callable[[], None] | None = None) -> Answer:
+    """The seat's legal answers at the states `until_mine` reaches, their work together
+    capped at `AHEAD_MOST` bodies decided (past it an answer is cut short, and the pass
+    stops there: the legal answer's steps ahead and the action stop alike)."""
+    spent = 0
+
+    def counted() -> None:
+        nonlocal spent
+        spent += 1
+        if between is not None:
+            between()
+
+    def answer(state: MatchState, version: int) -> LegalActions:
+        return legal_actions(state, ruleset, seat, version=version, between=counted,
+                             most=max(1, AHEAD_MOST - spent), ahead=False)
+
+    return answer
+
+
+def _until_mine(probe: Probe, advance: NextStep,
+                between: Callable[[], None] | None) -> NextStep:
+    """Next step with "Done until something is mine" when it passes more than this step."""
+    went = until_mine(probe.state, probe.ruleset, probe.context,
+                      seat_answer(probe.ruleset, probe.seat, between))
+    if len(went.passed) < 2:
+        return advance
+    return advance.model_copy(update={
+        "until": Choice(label="Done until something is mine", body=UNTIL_MINE),
+        "ahead": tuple(_step_title(probe, path) for path in went.passed[1:]),
+        # (None: it stops where it said it is done, waiting for the other sides)
+        "stops": None if went.stops == went.passed[-1] else _step_title(probe, went.stops)})
+
+
 def _marker(events: list[ev.Event]) -> str | None:
     moved = [e.marker.step for e in events if isinstance(e, ev.PhaseAdvanced | ev.TurnAdvanced)]
     return moved[0] if moved else None
@@ -242,6 +284,8 @@ def offered(legal: LegalActions, body: dict[str, Any]) -> bool:
     kind = command.type
     wanted = _normal(kind, command.model_dump(mode="json", exclude_defaults=True))
     if kind == "advance":
+        if "until" in wanted:
+            return legal.advance.until is not None and wanted == legal.advance.until.body
         return (legal.advance.legal and wanted.get("to") in (None, legal.advance.to)) or any(
             _fits(c.body, c.inputs, wanted) for c in legal.advance.skips)
     for action in legal.actions:

@@ -249,8 +249,34 @@ def declare_operation(p: Probe) -> Offers:
 
 
 def set_supply(p: Probe) -> Offers:
-    inputs = (one_of("status", "Supply", list(SUPPLY), required=True, example="in_supply"),
-              one_of("unit_ids", "Units", _units(p), many=True))
+    """In one choice, all of a side's units on the map still to do (those to leave out
+    unticked, or determined apart first), then each unit still to do, one at a time. A unit
+    already determined is no longer offered (undo takes it back)."""
+    status = one_of("status", "Supply", list(SUPPLY), required=True, example="in_supply")
+    if p.whole:
+        for side in [p.side] if p.side is not None else p.state.side_ids():
+            todo = [u for u in p.units if u.side == side and not _supplied(u)
+                    and u.position is not None and u.position.box is None]
+            if len(todo) < 2:
+                continue
+            whose = "your" if p.side is not None else f"{side_name(p.state, side)}'s"
+            yield "set_supply", [Candidate(
+                label=f"All {len(todo)} of {whose} units still to do", side=side,
+                body={"type": "set_supply", "unit_ids": [u.id for u in todo]},
+                inputs=(status, one_of("unit_ids", "Units", [(u.id, u.name) for u in todo],
+                                       many=True)))]
+    inputs = (status, one_of("unit_ids", "Units", _units(p), many=True))
     for unit in p.scope:
-        yield "set_supply", [Candidate(label=unit.name, unit_id=unit.id, inputs=inputs,
-                                       body={"type": "set_supply", "unit_ids": [unit.id]})]
+        if not _supplied(unit):
+            yield "set_supply", [Candidate(label=unit.name, unit_id=unit.id, inputs=inputs,
+                                           body={"type": "set_supply", "unit_ids": [unit.id]})]
+    done = [(u.id, u.name) for u in p.units if _supplied(u) and p.side in (None, u.side)]
+    if p.whole and done:  # a supply already determined, changed (the rules allow it)
+        yield "set_supply", [Candidate(
+            label="Change a supply already determined", body={"type": "set_supply"},
+            inputs=(status, one_of("unit_ids", "Units", done, required=True, many=True,
+                                   example=[done[0][0]])))]
+
+
+def _supplied(unit: Unit) -> bool:
+    return any(status in unit.status for status, _ in SUPPLY)

@@ -106,6 +106,13 @@ class NextStep(_Frozen):
     rule: str | None = None
     body: dict[str, Any] = Field(default_factory=lambda: {"type": "advance"})
     skips: tuple[Choice, ...] = ()  # on to a later step, passing optional ones
+    # "Done until something is mine" (domain.legal.ahead): offered to a side when it moves
+    # on through more than this step; `ahead` are the later steps it passes (they hold
+    # nothing for this seat), `stops` the step where it stops, in words (None: at the last
+    # of them, said done, the other sides still to say so)
+    until: Choice | None = None
+    ahead: tuple[str, ...] = ()
+    stops: str | None = None
 
 
 class Page(_Frozen):
