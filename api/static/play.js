@@ -12,6 +12,9 @@ import { inputForm, tableDiceForm } from "./inputs.js";
 /** The end of the match: offered under Turn (ending.js), not under More actions. */
 const ENDINGS = new Set(["end_match", "concede", "reopen_match"]);
 
+/** The most choices of the step's first move that Your move shows at once, without a picker. */
+const INLINE_CHOICES = 8;
+
 const SHORT = {
   activate_unit: "Activate", roll_morale: "Morale roll", rally_unit: "Rally", lose_step: "Lose a step",
   gain_step: "Gain a step", move_unit: "Move", split_unit: "Split", place_marker: "Place a marker",
@@ -109,7 +112,7 @@ function choiceDetail(table, action, index, where) {
  * An action as a big button (its title); several choices open a picker of big buttons (their
  * labels); an open choice shows what it still needs. `where` says which place owns it.
  */
-export function actionBlock(table, action, where, only = null) {
+export function actionBlock(table, action, where, only = null, inline = false) {
   const indexes = action.choices.map((_, i) => i).filter((i) => !only || only(action.choices[i]));
   const here = table.move && table.move.id === action.id && table.move.where === where ? table.move : null;
   if (here && here.index !== null && here.index !== undefined) return choiceDetail(table, action, here.index, where);
@@ -117,13 +120,14 @@ export function actionBlock(table, action, where, only = null) {
     return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => take(table, action, indexes[0], where) },
       where.startsWith("unit:") ? shortName(action) : action.title);
   }
-  if (here) {
-    return h("div", { class: "picker", role: "group", "aria-label": action.title },
+  // `inline`: the step's first move, its few choices shown at once (one tap less)
+  if (here || inline) {
+    return h("div", { class: "picker", role: "group", "aria-label": action.title, "data-action": action.id },
       h("p", { class: "choice-head" }, h("strong", {}, action.title), ": choose one"),
       h("div", { class: "picks-grid" }, indexes.map((i) => h("button", {
         type: "button", class: "big", "data-choice": action.choices[i].label, onclick: () => take(table, action, i, where),
       }, choiceLabel(action, i, indexes)))),
-      h("button", { type: "button", class: "secondary", onclick: () => open(table, null) }, "Cancel"));
+      here ? h("button", { type: "button", class: "secondary", onclick: () => open(table, null) }, "Cancel") : null);
   }
   return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => open(table, { id: action.id, index: null, where }) },
     `${where.startsWith("unit:") ? shortName(action) : action.title} …`);
@@ -161,7 +165,8 @@ export function renderPlay(table) {
     step,
     expects,
     legal.reason ? h("p", { class: "hint" }, legal.reason) : null,
-    own.length ? h("div", { class: "moves" }, own.map((a) => actionBlock(table, a, "play")))
+    own.length ? h("div", { class: "moves" }, own.map((a, i) => actionBlock(table, a, "play", null,
+      i === 0 && a.choices.length <= INLINE_CHOICES)))
       : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
     advanceRow(table, legal.advance),
   ];
@@ -179,10 +184,18 @@ function advanceRow(table, advance) {
         type: "button", id: "advance", class: "big", disabled: !advance.legal, "aria-describedby": words ? "advance-why" : null,
         onclick: () => table.act(advance.body, `${plain(advance.title)}. Done.`),
       }, advance.title),
+      // one tap for the steps ahead that hold nothing for this seat (domain.legal_ahead)
+      advance.until ? h("button", {
+        type: "button", id: "done-until", class: "big secondary", "aria-describedby": "done-until-what",
+        onclick: () => table.act(advance.until.body, `${advance.until.label}. Done.`),
+      }, advance.until.label) : null,
       advance.skips.map((skip) => h("button", { type: "button", class: "secondary", onclick: () => table.act(skip.body, `${skip.label}. Done.`) }, skip.label)),
       // undo within reach of the thumb, beside what it takes back (the panel below says more)
       table.undo?.last ? h("button", { type: "button", id: "undo-here", class: "secondary undo-named", onclick: () => undoLast(table) }, undoLabel(table)) : null),
     words ? h("p", { class: "hint", id: "advance-why" }, words) : null,
+    advance.until ? h("p", { class: "hint", id: "done-until-what" },
+      `${advance.until.label}: on through ${advance.ahead.map(plain).join(", ")}; ${advance.stops
+        ? `it stops at ${plain(advance.stops)}` : "then the other sides say they are done"}.`) : null,
     t.shared && !t.outcome ? h("p", { class: "hint", id: "waiting-for" }, t.waiting_for.length
       ? `Every side acts in this step; it ends when each has said it is done. Waiting for: ${t.waiting_for.map((s) => table.sideName(s)).join(", ")}.`
       : "Every side has said it is done.") : null);

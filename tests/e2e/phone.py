@@ -171,7 +171,7 @@ class Phone:
         self.page.evaluate("document.querySelector('#notice').textContent = ''")
         locator.tap()
         self.taps[action] += 1
-        self.tapped.append(action)
+        self.tapped.append(f"{action}: {self.page.locator('#viewer').inner_text()} @ {self.step()}")
 
     def acted(self) -> str:
         """Wait for the success notice of the last action; fail on an error notice."""
@@ -187,6 +187,7 @@ class Phone:
         assert not re.search(r"version \d+|[a-z]+_[a-z]+", text), f"the notice is not in words: {text}"
         self.page.evaluate("document.querySelector('#notice').hidden = true")
         self.settle()
+        self.tapped.append(f"  -> {text[:120]}")
         return text
 
     def screen(self, name: str) -> None:
@@ -202,11 +203,17 @@ class Phone:
         assert found
         return int(found.group(1))
 
+    def player_taps(self) -> int:
+        """The taps the players made: all but switching seats (a test holds every seat on
+        one phone; at the table each player has their own)."""
+        return sum(n for action, n in self.taps.items() if action != "switch seat")
+
     def close(self) -> None:
         folder = ARTIFACTS / "taps"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{self.test}.json").write_text(json.dumps(
-            {"taps": dict(self.taps), "total": sum(self.taps.values())}, indent=1, sort_keys=True))
+            {"taps": dict(self.taps), "total": sum(self.taps.values()),
+             "players": self.player_taps(), "tapped": self.tapped}, indent=1, sort_keys=True))
         self.context.close()
         assert self.errors == [], f"console errors: {self.errors}"
         assert self.failed == [], f"failed requests: {self.failed}"
@@ -235,9 +242,22 @@ class Phone:
         self.acted()
 
     def offered(self) -> list[str]:
-        """The step's own actions "Your move" offers now (their titles)."""
-        return [t.strip().removesuffix(" …") for t in
-                self.play.locator(".moves > button.big.action").all_inner_texts()]
+        """The step's own actions "Your move" offers now (their titles; the step's only
+        move's choices may be shown at once, under its title)."""
+        moves = self.play.locator(".moves > button.big.action, .moves > .picker")
+        return [str(m.get_attribute("aria-label") or m.inner_text()).strip().removesuffix(" …")
+                for m in moves.all()]
+
+    def waited(self) -> bool:
+        """Whether the match waits for this seat now ("Your move: ..." above the clocks)."""
+        return self.page.locator("#whose").inner_text().startswith("Your move")
+
+    def open_action(self, title: str, counted: str = "act") -> None:
+        """Tap Your move's action `title`, unless its choices are shown at once (the step's
+        first move, with a few choices)."""
+        if not self.play.locator(".moves > .picker", has_text=title).count():
+            self.tap(self.play.locator(".moves > button.big.action", has_text=title).first,
+                     counted)
 
     def take(self, title: str, choice: str | None = None, counted: str = "act",
              table_dice: list[int] | None = None, fill: dict[str, str] | None = None,
@@ -245,7 +265,7 @@ class Phone:
         """Tap the action `title` in Your move, then `choice` in its picker (the first
         when None); then roll here (or enter `table_dice` as thrown at the table), or tap
         the value `pick`, or type `fill` (by label: numbers, words) and send the form."""
-        self.tap(self.play.locator(".moves > button.big.action", has_text=title).first, counted)
+        self.open_action(title, counted)
         picker = self.play.locator(".picker")
         if picker.count():
             buttons = picker.locator(".picks-grid button")
@@ -268,10 +288,13 @@ class Phone:
                 self.tap(detail.locator(".input-form button[type=submit]").first, counted)
         return self.acted()
 
-    def play_turn(self, name: str, moves: int = 150, *, eager: bool = False) -> list[str]:
+    def play_turn(self, name: str, moves: int = 150, *, eager: bool = False,
+                  sides: bool = False) -> list[str]:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
         step when it is enabled (`eager`: once each of the step's actions offered to this
-        seat has been taken), else the first of the step's actions (its first choice,
+        seat has been taken; `sides`: "Done until something is mine" instead when offered,
+        and only the sides' seats switched to, never the referee's), else the first of the
+        step's actions (its first choice,
         rolled here, the first value of a choice, a number's least value). Returns what
         was done, in the notices' words. After each action that activates, the unit's card
         no longer offers Activate."""
@@ -282,14 +305,24 @@ class Phone:
             if self.turn() > start:
                 return done
             chosen = eager and self.choose(taken, once=True)
+            until = self.page.locator("#done-until")
+            if not chosen and sides and until.count() and until.is_enabled():
+                if "until" not in taken:  # the first one seen, checked and saved
+                    taken.add("until")
+                    self.screen(f"{name}-done-until")
+                self.tap(until, "next step")
+                done.append(self.acted())
+                continue
             if not chosen and self.page.locator("#advance").is_enabled():
                 self.next_step()
                 done.append(f"next step ({self.step()})")
                 if n % 4 == 0:
                     self.screen(f"{name}-{self.step().replace('/', '-')}")
                 continue
+            if not chosen and sides and not self.waited() and self.other_seat(sides=True):
+                continue  # a side acts when the match waits for it
             if not chosen and not self.choose(taken):
-                if self.other_seat():
+                if self.other_seat(sides=sides):
                     continue
                 raise AssertionError("nothing (new) offered and Next step refused: "
                                      + " ".join(self.page.locator("#advance-why").all_inner_texts()))
@@ -327,23 +360,42 @@ class Phone:
                     assert card.get_by_role("button", name="Activate", exact=True).count() == 0
         raise AssertionError(f"turn {start} did not end in {moves} moves: {done[-8:]}")
 
-    def other_seat(self) -> bool:
+    def other_seat(self, *, sides: bool = False) -> bool:
         """Switch to the first other seat on this device that has something to do now (an
-        action of the step, or Next step); False when none has."""
+        action of the step, or Next step; `sides`: a side's seat, never the referee's);
+        False when none has."""
         here = self.page.locator("#viewer").inner_text().removeprefix("You: ")
-        seats = self.page.locator("#seat-switch option").all_inner_texts()
+        seats = [s for s in self.page.locator("#seat-switch option").all_inner_texts()
+                 if not (sides and s == "Referee") or s == here]
+        fallback = None  # (`sides`: a seat the match waits for first)
         for seat in seats[seats.index(here) + 1:] + seats[:seats.index(here)]:
             self.as_seat(seat)
             if self.offered() or self.page.locator("#advance").is_enabled():
-                return True
-        self.as_seat(here)
-        return False
+                if not sides or self.waited():
+                    return True
+                fallback = fallback or seat
+        self.as_seat(fallback or here)
+        return fallback is not None
 
     def choose(self, taken: set[str], once: bool = False) -> bool:
         """Tap the first of Your move's actions (and, in its picker, the first choice) not
         yet taken in this step and seat (`once`: an action is taken with one choice only);
         False when there is none."""
         where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
+        for inline in self.play.locator(".moves > .picker").all():  # choices shown at once
+            title = str(inline.get_attribute("aria-label"))
+            self.counted = "activate" if title.startswith("Activate") else (
+                "roll" if "roll" in title.lower() else "act")
+            if f"{where}|{title}" in taken:
+                continue
+            for choice in inline.locator(".picks-grid button").all():
+                key = f"{where}|{title}|{choice.inner_text()}"
+                if key not in taken:
+                    taken.add(key)
+                    if once:
+                        taken.add(f"{where}|{title}")
+                    self.tap(choice, self.counted)
+                    return True
         buttons = self.play.locator(".moves > button.big.action")
         for i in range(buttons.count()):
             title = buttons.nth(i).inner_text().strip()

@@ -57,8 +57,7 @@ def test_a_served_activation_asks_for_no_table_result_and_offers_each_way_once(
     phone = Phone(browser, server, "wing-command-activation", screenshots)
     phone.open(match, "french")
     assert phone.step() == f"{RUN}/activate"
-    phone.tap(phone.play.locator(".moves > button.big.action",
-                                 has_text="Roll to activate a unit").first, "act")
+    phone.open_action("Roll to activate a unit")
     phone.tap(phone.play.locator(".picker .picks-grid button", has_text="4e Ligne").first, "act")
     detail = phone.play.locator(".choice-detail")
     detail.locator("input[type=number]").first.fill("2")
