@@ -58,6 +58,11 @@ def test_a_side_says_once_it_is_done_until_something_is_its_own(client: TestClie
     assert len({e["command_id"] for e in events}) == 1  # one action: one undo takes it back
     assert m.turn["step"] == "initial/smoke_and_fire"
     assert m.get("")["waiting"]["seats"] == ["germans"]
+    # one action: the Soviets' one undo takes back both steps at once
+    r = m.client.post(f"/api/matches/{m.match}/undo", json={}, headers=m.auth("soviets"))
+    assert r.status_code == 201, r.text
+    assert m.turn["step"] == "initial/weather"
+    assert m.get("")["waiting"]["seats"] == ["soviets"]
 
 
 def test_the_events_are_those_of_the_advances_tapped_one_by_one(client: TestClient) -> None:
