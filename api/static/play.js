@@ -184,7 +184,7 @@ function advanceRow(table, advance) {
         type: "button", id: "advance", class: "big", disabled: !advance.legal, "aria-describedby": words ? "advance-why" : null,
         onclick: () => table.act(advance.body, `${plain(advance.title)}. Done.`),
       }, advance.title),
-      // one tap for the steps ahead that hold nothing for this seat (domain.legal_ahead)
+      // one tap for the steps ahead that hold nothing for this seat (domain.legal.ahead)
       advance.until ? h("button", {
         type: "button", id: "done-until", class: "big secondary", "aria-describedby": "done-until-what",
         onclick: () => table.act(advance.until.body, `${advance.until.label}. Done.`),
