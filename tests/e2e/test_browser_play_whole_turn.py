@@ -62,12 +62,23 @@ FIRST_SIDE = {"atomic-africa": "red", "battlegroup": "north", "wing-command": "f
 # AA's and BG's cards are shuffled, cut and drawn before it. Strict: the test fails as soon
 # as one of them reaches half, to take its mark off.
 NOT_YET = {"atomic-africa": 19, "battlegroup": 25, "extended-sequence": 24}
+# Wing Command's count goes with the dice (each roll the rules ask for is two taps, the
+# action and Roll here, and a failed morale check leaves one recovery roll fewer): 20 to 24
+# here, around its half (23). Not strict, as either may happen; still open.
+BY_THE_DICE = {"wing-command": "20 to 24"}
 
 
-@pytest.mark.parametrize("game", [
-    pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=(
-        f"{NOT_YET[game]} taps on this branch, more than {AT_MOST[game]}: not yet half")))
-    if game in NOT_YET else game for game in AT_MOST])
+def _marked(game: str) -> Any:
+    if game in NOT_YET:
+        return pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=(
+            f"{NOT_YET[game]} taps on this branch, more than {AT_MOST[game]}: not yet half")))
+    if game in BY_THE_DICE:
+        return pytest.param(game, marks=pytest.mark.xfail(strict=False, reason=(
+            f"{BY_THE_DICE[game]} taps by the dice, half is {AT_MOST[game]}")))
+    return game
+
+
+@pytest.mark.parametrize("game", [_marked(game) for game in AT_MOST])
 def test_a_whole_turn_from_both_sides_takes_at_most_half_the_taps(
         browser: Any, server: str, screenshots: Shot, game: str) -> None:
     phone = phone_at(browser, server, screenshots, f"{game}-demo", f"sides-{game}",
