@@ -21,6 +21,9 @@
 (g) memory: peak RSS of one server holding 1,000 active matches.
 (h) hostile clients (bench/hostile.py): a 20 MiB junk import and a valid one, a flood of
     creations, slowloris sockets, each against a real `battlelog serve`.
+(p) server CPU per request (bench/cpu.py): an action, the board, the legal actions and
+    health on SQLite, an action on PostgreSQL (API process, runner, PostgreSQL), beside bare
+    FastAPI's CPU; an action beside matches with notices and clocks.
 (l) legal actions on large boards (bench/legal.py): the answer's time and size at 25, 100
     and 250 units a side; another match's action while 8 clients read a large board's.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
@@ -48,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import cpu
 import hostile
 import http_load
 import legal as legal_bench
@@ -295,7 +299,7 @@ def interchange(path: str, other: str, match_id: UUID) -> dict[str, float]:
 
 # ---- the report ------------------------------------------------------------------------
 
-SECTIONS = ("oneclient", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
+SECTIONS = ("oneclient", "cpu", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
             "memory", "hostile", "notify", "legal")
 
 
@@ -351,6 +355,10 @@ def main() -> int:
                   "FastAPI ...", flush=True)
             figures.update(roundtrip.measure(os.path.join(tmp, "rt.db"),
                                              16 if args.quick else 40, 25))
+        if "cpu" in only:
+            print("server CPU per request beside bare FastAPI's (bench/cpu.py) ...", flush=True)
+            figures.update(cpu.measure(tmp, 600 if args.quick else 1500))
+            print("\n".join(cpu.lines(figures)), flush=True)
         if "live" in only:
             print("live updates: followers of one match hearing each action ...", flush=True)
             got = live.measure(20 if args.quick else 50, 50 if args.quick else 200)
