@@ -49,7 +49,10 @@ class NotifyService:
         self._reminded = 0.0
         self._lock = threading.Lock()
         self._projecting = Ticker(matches, "notify-outbox", self._project, self.config.poll)
-        self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll)
+        # the delivery is woken by what concerns it (the outbox wrote, a sender is free),
+        # not by every save: it claims on its own only every `poll` seconds
+        self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll,
+                                  follows_saves=False)
         self._started = False
 
     def vapid_public_key(self) -> str:
@@ -86,7 +89,9 @@ class NotifyService:
             self._channels.close()
 
     def _project(self) -> None:
-        if self.step_outbox():
+        written = self.outbox.written
+        self.step_outbox()
+        if self.outbox.written != written:
             self._delivering.wake()
 
     def _deliver(self) -> None:
@@ -101,6 +106,7 @@ class NotifyService:
                 done = self.outbox.catch_up()
             except Exception as error:  # noqa: BLE001 - above all another writer's tracking
                 log.debug("outbox: %s; trying again", error)
+                self.outbox.forget_position()
                 done = 0
             now = time.monotonic()
             if now - self._reminded >= min(30.0, self.config.outbox.quiet / 4):
@@ -116,8 +122,9 @@ class NotifyService:
         wrote = threading.Event()
 
         def project() -> int:
+            written = self.outbox.written
             done = self.step_outbox()
-            if done:
+            if self.outbox.written != written:
                 wrote.set()
             return done
 

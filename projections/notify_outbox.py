@@ -95,36 +95,70 @@ class Outbox:
         self._creators: dict[str, str] = {}  # the creating address of each match met
         self._spent: dict[str, None] = {}  # reminders counted (rewritten ones are not)
         self._passed = 0  # the last event applied that made no row (not yet recorded)
+        self._known: int | None = None  # the recorded position, as last read
         self._recorded = time.monotonic()
+        self.written = 0  # outbox rows and sets written so far (the delivery is woken on them)
         self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
 
     def position(self) -> int:
-        """The last event applied: the recorded tracking position, or further on where
-        this runner passed over events that made no row."""
-        return max(self.view.max_tracking_id(APPLICATION) or 0, self._passed)
+        """The last event applied: the recorded tracking position (read once, then kept:
+        this runner is the one that moves it, and `forget_position` reads it again), or
+        further on where this runner passed over events that made no row."""
+        if self._known is None:
+            self._known = self.view.max_tracking_id(APPLICATION) or 0
+        return max(self._known, self._passed)
+
+    def forget_position(self) -> None:
+        """Read the recorded position again at the next step (another runner may have
+        moved it: a lost race for the tracking record)."""
+        self._known = None
 
     def catch_up(self, batch: int = 50) -> int:
         """Apply every event not yet applied, `batch` to a transaction; how many. Events
         that make no row (no registration in their matches) write nothing: the position
         moves on in memory and is recorded with the next rows, or after `RECORD_EVERY`
         seconds (so that an action on SQLite is not followed by a second commit for
-        nothing; applying such events again after a restart makes nothing either)."""
+        nothing; applying such events again after a restart makes nothing either).
+
+        Work no one asked for costs nothing: while no match has a registration, the new
+        events are not read at all, only the last one's position (read before the
+        registrations, so every event passed over was saved before any registration
+        there is now); the events of matches with none are never decoded."""
         done = 0
         while True:
+            start = self.position() + 1
+            last = self.matches.recorder.max_notification_id() or 0
+            if last < start:
+                return done
+            registered = self.view.registered_matches()
+            if not registered:
+                self._pass(last, [])
+                return done + last - start + 1
             records = list(self.matches.recorder.select_notifications(
-                start=self.position() + 1, limit=batch))
+                start=start, limit=batch))
             if not records:
                 return done
-            stored = {(_uuid(n.originator_id), n.originator_version): n for n in records}
-            rows = self.rows(list(stored), stored)
-            now = time.monotonic()
-            if rows or now - self._recorded >= RECORD_EVERY:
-                self.view.record(rows, Tracking(APPLICATION, records[-1].id))
-                self._recorded = now
-            self._passed = records[-1].id
+            stored = {(_uuid(n.originator_id), n.originator_version): n for n in records
+                      if str(_uuid(n.originator_id)) in registered}
+            rows = self.rows(list(stored), stored) if stored else []
+            if rows and (self.view.max_tracking_id(APPLICATION) or 0) >= start:
+                self.forget_position()  # another runner applied these events first
+                continue
+            self._pass(records[-1].id, rows)
             done += len(records)
             if len(records) < batch:
                 return done
+
+    def _pass(self, last: int, rows: list[Sql]) -> None:
+        """The events up to `last` applied: `rows` written with the position (or the
+        position alone, every `RECORD_EVERY` seconds), else kept in memory."""
+        now = time.monotonic()
+        if rows or now - self._recorded >= RECORD_EVERY:
+            self.view.record(rows, Tracking(APPLICATION, last))
+            self._recorded = now
+            self._known = last
+            self.written += len(rows)
+        self._passed = last
 
     def rows(self, events: list[tuple[UUID, int]],
              stored: dict[tuple[UUID, int], Any] | None = None) -> list[Sql]:

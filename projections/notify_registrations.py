@@ -66,6 +66,11 @@ class RegistrationsSQL:
         found = self._regs(f"registration_id = {self.P}", (registration_id,))
         return found[0] if found else None
 
+    def registered_matches(self) -> set[str]:
+        """The matches that have a registration, confirmed or not: the only ones whose
+        events the outbox reads."""
+        return {r["match_id"] for r in self._fetch(f"SELECT DISTINCT match_id FROM {REG}")}
+
     def registrations_in(self, match_ids: list[str]) -> dict[str, list[Registration]]:
         """The registrations of these matches, confirmed or not, by match (matches with
         none left out): the outbox follows these matches, tells the confirmed ones and ends

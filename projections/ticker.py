@@ -22,18 +22,20 @@ MOST_WAIT = 30.0  # seconds between two tries of a failing step, at most
 
 class Ticker:
     def __init__(self, matches: Matches, name: str, work: Callable[[], object],
-                 interval: float) -> None:
+                 interval: float, follows_saves: bool = True) -> None:
         self.matches = matches
         self.work = work
         self.interval = interval
         self.name = name
+        self.follows_saves = follows_saves  # woken by every save of this process
         self.failures = 0  # steps failed in a row
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
-        self.matches.saved_listeners.append(self.wake)
+        if self.follows_saves:
+            self.matches.saved_listeners.append(self.wake)
         self._thread.start()
 
     def wake(self) -> None:
