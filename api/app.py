@@ -11,7 +11,7 @@ from fastapi_offline import FastAPIOffline
 
 from api import docs_pages, problems
 from api.deps import known_query_only
-from api.limits import BodyDeadline, BodyLimit
+from api.limits import Gate
 from api.quotas import Quotas
 from api.routes import actions, disputes, events, health, integrity, invitation, live, views, web
 from api.routes import clock as clock_routes
@@ -77,13 +77,13 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.state.stopping = lambda: False
     app.state.importing = asyncio.Semaphore(settings.imports_at_once)
     app.state.legal_answers = LegalAnswers()  # the legal actions, cached (api/routes/legal.py)
-    # Outermost last: a slow body is cut off (408) wherever it is read; quotas refuse
-    # before any body is read (429); then the body's size and nesting (413, 422).
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+    # One layer for what is checked before any route: quotas refuse before any body is
+    # read (429); then the body's size and nesting (413, 422), all of it within the body
+    # deadline (408) (api/limits.py).
+    app.add_middleware(Gate, quotas=Quotas({("POST", "/api/matches"): settings.create_rate,
+                                            ("POST", IMPORT): settings.import_rate}),
+                       max_bytes=settings.max_body_bytes, seconds=settings.body_timeout,
                        streamed={IMPORT: settings.max_import_bytes})
-    app.add_middleware(Quotas, rates={("POST", "/api/matches"): settings.create_rate,
-                                      ("POST", IMPORT): settings.import_rate})
-    app.add_middleware(BodyDeadline, seconds=settings.body_timeout)
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
                    invitation, scenario_routes, ruleset_routes, notification_routes, clock_routes,

@@ -1,5 +1,6 @@
-"""Request body limits: its size (413), how deep its JSON nests (422), and how long it may
-take to arrive (408). Each refusal is a problem detail; nothing reaches a route past them."""
+"""What every request meets before a route, in one ASGI layer (`Gate`): the quotas (429),
+the body's size (413), how deep its JSON nests (422) and how long it may take to arrive
+(408). Each refusal is a problem detail; nothing reaches a route past them."""
 
 from __future__ import annotations
 
@@ -9,31 +10,97 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.nesting import MAX_DEPTH, too_deep
 from api.problems import BodyTimeout, TooLarge, problem
+from api.quotas import Quotas
 
 
-class BodyLimit:
-    """ASGI middleware: refuses a declared `Content-Length` over the limit before reading
-    anything, and a body as soon as it passes the limit. A body within the limit is read
-    whole (at most `max_bytes` + one chunk), refused if its JSON nests deeper than
-    MAX_DEPTH, and handed on unchanged.
+class Gate:
+    """The one ASGI layer in front of the routes, for what the service checks before any
+    route runs, in this order:
+
+    - the quotas (`api.quotas`): a request past its quota is a 429 before its body is read;
+    - the body's size: a declared `Content-Length` over the limit is a 413 before reading
+      anything, a body is refused as soon as it passes the limit; a body within it is read
+      whole (at most `max_bytes` + one chunk), refused (422) if its JSON nests deeper than
+      MAX_DEPTH, and handed on unchanged;
+    - the time the body may take: all of it must arrive within `seconds` of the request's
+      headers (uvicorn waits as long as a client trickles bytes), else a 408.
 
     Paths in `streamed` (an import) have their own, larger limit and are not held: their
-    route reads the body as it arrives, and reading past the limit raises `TooLarge` there
-    (a 413, like the others); the route checks the nesting of what it reads itself."""
+    route reads the body as it arrives (within the same deadline), and reading past the
+    limit raises `TooLarge` there (a 413, like the others); the route checks the nesting of
+    what it reads itself. A response that starts before the body was read to its end (a
+    413, a 429) closes the connection (`Connection: close`): the rest of a refused body is
+    never waited for. A request without a body (a GET, most often) only meets the quotas:
+    its headers are looked at once and the route is called with uvicorn's own `receive`
+    and `send`."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int,
+    def __init__(self, app: ASGIApp, *, quotas: Quotas, max_bytes: int, seconds: float,
                  streamed: dict[str, int] | None = None) -> None:
         self.app = app
+        self.quotas = quotas
         self.max_bytes = max_bytes
+        self.seconds = seconds
         self.streamed = streamed or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _has_body(scope):
-            await self.app(scope, receive, send)  # nothing to hold (a GET, most often)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
             return
         path = str(scope.get("path", ""))
+        declared: bytes | None = None
+        chunked = False
+        for name, value in scope.get("headers") or ():
+            if name == b"content-length":
+                declared = value
+            elif name == b"transfer-encoding":
+                chunked = True
+        has_body = chunked or (declared or b"0").strip() not in (b"0", b"")
+        refused = self.quotas.refusal(scope, scope.get("method", ""), path)
+        if not has_body:
+            await (refused or self.app)(scope, receive, send)
+            return
+        deadline = asyncio.get_running_loop().time() + self.seconds
+        state = {"received": False, "started": False}
+
+        async def timed() -> Message:
+            if state["received"]:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTimeout(f"the request body did not arrive within {self.seconds:g} s",
+                                  rule="core-limits") from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                state["received"] = True
+            return message
+
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+                if not state["received"]:
+                    message = {**message, "headers": [*message.get("headers", []),
+                                                      (b"connection", b"close")]}
+            await send(message)
+
+        try:
+            await self._body(scope, path, declared, refused, timed, closing, send)
+        except BodyTimeout as error:  # raised where no route turned it into a response
+            if state["started"]:
+                raise
+            await problem(error.status, error.title, error.detail, code="body-timeout",
+                          instance=path, rule=error.rule)(scope, receive, closing)
+
+    async def _body(self, scope: Scope, path: str, declared: bytes | None,
+                    refused: ASGIApp | None, receive: Receive, send: Send,
+                    sent: Send) -> None:
+        """A request with a body: refused (quota, size, nesting) or handed on, held whole
+        unless its path is streamed. `send` closes the connection when the answer starts
+        before the body was read whole; `sent` is uvicorn's own, for once it was."""
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
         limit = self.streamed.get(path, self.max_bytes)
-        declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await _refuse(_too_large(limit), scope, receive, send)
             return
@@ -62,7 +129,7 @@ class BodyLimit:
         async def replay() -> Message:
             return held.pop(0) if held else await receive()
 
-        await self.app(scope, replay, send)
+        await self.app(scope, replay, sent)  # the body was read whole: nothing to close
 
 
 def _too_large(limit: int) -> TooLarge:
@@ -86,60 +153,3 @@ def _counted(receive: Receive, limit: int) -> Receive:
         return message
 
     return counting
-
-
-class BodyDeadline:
-    """ASGI middleware: the whole body must arrive within `seconds` of the request's headers
-    (uvicorn waits as long as a client trickles bytes). Past that, reading it fails with a
-    408 problem. A response that starts before the body was read to its end closes the
-    connection (`Connection: close`): the rest of a refused body is never waited for."""
-
-    def __init__(self, app: ASGIApp, seconds: float) -> None:
-        self.app = app
-        self.seconds = seconds
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _has_body(scope):
-            await self.app(scope, receive, send)
-            return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.seconds
-        state = {"received": False, "started": False}
-
-        async def timed() -> Message:
-            if state["received"]:
-                return await receive()
-            try:
-                async with asyncio.timeout_at(deadline):
-                    message = await receive()
-            except TimeoutError:
-                raise BodyTimeout(f"the request body did not arrive within {self.seconds:g} s",
-                                  rule="core-limits") from None
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                state["received"] = True
-            return message
-
-        async def closing(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                state["started"] = True
-                if not state["received"]:
-                    message = {**message, "headers": [*message.get("headers", []),
-                                                      (b"connection", b"close")]}
-            await send(message)
-
-        try:
-            await self.app(scope, timed, closing)
-        except BodyTimeout as error:  # raised where no route turned it into a response
-            if state["started"]:
-                raise
-            await problem(error.status, error.title, error.detail, code="body-timeout",
-                          instance=str(scope.get("path", "")),
-                          rule=error.rule)(scope, receive, closing)
-
-
-def _has_body(scope: Scope) -> bool:
-    """Whether the request announced a body (HTTP/1.1: a length or a transfer coding)."""
-    headers = dict(scope.get("headers") or [])
-    if b"transfer-encoding" in headers:
-        return True
-    return headers.get(b"content-length", b"0").strip() not in (b"0", b"")

@@ -13,7 +13,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope
 
 from api.problems import problem
 
@@ -36,28 +36,29 @@ def client_key(scope: Scope) -> str | None:
 
 
 class Quotas:
-    """ASGI middleware: `rates` maps (method, path) to a quota in the `limits` notation
-    ("30/minute", several joined by ";"; "off" for none)."""
+    """The quotas: `rates` maps (method, path) to a quota in the `limits` notation
+    ("30/minute", several joined by ";"; "off" for none). Checked by the one ASGI layer in
+    front of the routes (`api.limits.Gate`), before any body is read."""
 
-    def __init__(self, app: ASGIApp, rates: dict[tuple[str, str], str]) -> None:
-        self.app = app
+    def __init__(self, rates: dict[tuple[str, str], str]) -> None:
         self.quotas: dict[tuple[str, str], list[RateLimitItem]] = {
             route: parse_many(rate) for route, rate in rates.items()
             if rate.strip().lower() != "off"}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        route = (scope.get("method", ""), str(scope.get("path", "")))
-        items = self.quotas.get(route) if scope["type"] == "http" else None
+    def refusal(self, scope: Scope, method: str, path: str) -> JSONResponse | None:
+        """The 429 for a request past its quota (None: within it, now counted, or a
+        request under no quota)."""
+        items = self.quotas.get((method, path))
         who = client_key(scope) if items else None
-        if items and who is not None:
-            full = [item for item in items if not self.limiter.test(item, route[1], who)]
-            if full:
-                await self._refuse(full[0], route[1], who)(scope, receive, send)
-                return
-            for item in items:
-                self.limiter.hit(item, route[1], who)
-        await self.app(scope, receive, send)
+        if not items or who is None:
+            return None
+        full = [item for item in items if not self.limiter.test(item, path, who)]
+        if full:
+            return self._refuse(full[0], path, who)
+        for item in items:
+            self.limiter.hit(item, path, who)
+        return None
 
     def _refuse(self, item: RateLimitItem, path: str, who: str) -> JSONResponse:
         reset = self.limiter.get_window_stats(item, path, who).reset_time
