@@ -49,14 +49,14 @@ class MatchFeed:
         self._lock = threading.Lock()  # the subscribers
         self._following = threading.Lock()  # the position in the notification log
         self._position = 0
-        self._ticker = Ticker(matches, "feed", self._advance, interval=POLL_SECONDS)
+        self._ticker = Ticker(matches, "feed", self._advance, interval=POLL_SECONDS,
+                              follows_saves=False)
 
     def start(self) -> None:
         self._ticker.start()
         # A save wakes the feed's thread only when a page follows some match: otherwise
         # that thread would wake (and take the GIL) after every action for nothing.
-        listeners = self.matches.saved_listeners
-        listeners[listeners.index(self._ticker.wake)] = self._wake_if_followed
+        self.matches.saved_listeners.append(self._wake_if_followed)
 
     def stop(self) -> None:
         if self._wake_if_followed in self.matches.saved_listeners:

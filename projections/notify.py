@@ -34,6 +34,9 @@ class NotifyConfig:
     egress: EgressConfig = field(default_factory=EgressConfig)  # where requests may go
     vapid_subject: str = ""
     poll: float = 0.25  # seconds between looks at the store for others' saves
+    # seconds at least between two of the outbox's steps while it follows this process's
+    # saves: a burst of actions is read in one go, a notice waits at most this long more
+    trail: float = 0.1
 
 
 class NotifyService:
@@ -48,7 +51,10 @@ class NotifyService:
         self._deliverer: Deliverer | None = None
         self._reminded = 0.0
         self._lock = threading.Lock()
-        self._projecting = Ticker(matches, "notify-outbox", self._project, self.config.poll)
+        # the outbox follows this process's saves only while a match has a registration
+        # (`_saved`); else it looks every `poll` seconds, and when one is made here
+        self._projecting = Ticker(matches, "notify-outbox", self._project, self.config.poll,
+                                  follows_saves=False, pause=self.config.trail)
         # the delivery is woken by what concerns it (the outbox wrote, a sender is free),
         # not by every save: it claims on its own only every `poll` seconds
         self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll,
@@ -74,12 +80,27 @@ class NotifyService:
         (`BATTLELOG_PROJECTIONS=external`)."""
         if not projections_inline():
             return
+        self.matches.saved_listeners.append(self._saved)
         self._projecting.start()
         self._delivering.start()
         self._started = True
 
+    def _saved(self) -> None:
+        """A save of this process: the outbox has work only if a match has a
+        registration (as it last found; `registered` when one is made here)."""
+        if self.outbox.registered:
+            self._projecting.wake()
+
+    def registered(self) -> None:
+        """A registration was just made in this process: the outbox follows the saves
+        again from now on."""
+        self.outbox.registered = True
+        self._projecting.wake()
+
     def stop(self) -> None:
         if self._started:
+            if self._saved in self.matches.saved_listeners:
+                self.matches.saved_listeners.remove(self._saved)
             self._projecting.stop()
             self._delivering.stop()
             self._started = False

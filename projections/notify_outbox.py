@@ -98,6 +98,7 @@ class Outbox:
         self._known: int | None = None  # the recorded position, as last read
         self._recorded = time.monotonic()
         self.written = 0  # outbox rows and sets written so far (the delivery is woken on them)
+        self.registered = True  # whether a match had a registration when last looked
         self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
 
     def position(self) -> int:
@@ -131,6 +132,7 @@ class Outbox:
             if last < start:
                 return done
             registered = self.view.registered_matches()
+            self.registered = bool(registered)
             if not registered:
                 self._pass(last, [])
                 return done + last - start + 1

@@ -22,12 +22,13 @@ MOST_WAIT = 30.0  # seconds between two tries of a failing step, at most
 
 class Ticker:
     def __init__(self, matches: Matches, name: str, work: Callable[[], object],
-                 interval: float, follows_saves: bool = True) -> None:
+                 interval: float, follows_saves: bool = True, pause: float = 0.0) -> None:
         self.matches = matches
         self.work = work
         self.interval = interval
         self.name = name
         self.follows_saves = follows_saves  # woken by every save of this process
+        self.pause = pause  # seconds at least between two steps: the saves meanwhile wait
         self.failures = 0  # steps failed in a row
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -54,6 +55,8 @@ class Ticker:
             self.step()
             if self.failures:
                 self._stop.wait(min(MOST_WAIT, self.interval * 2 ** min(self.failures - 1, 20)))
+            elif self.pause:
+                self._stop.wait(self.pause)
             self._wake.wait(timeout=self.interval)
             self._wake.clear()
 

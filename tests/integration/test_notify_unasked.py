@@ -1,10 +1,12 @@
 """Work no one asked for costs nothing (issue 30): while no match has a registration, the
 outbox does not read the new events (it moves past them); once one has, it reads them and
-tells the handoffs as before; the events of matches with none are never decoded; and the
-delivery is not woken by every save, only by what concerns it."""
+tells the handoffs as before; the events of matches with none are never decoded; and a save
+wakes the outbox only while a match has a registration, and never the delivery (woken by
+the outbox's writes and free senders)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +17,8 @@ from notify_confirming import confirm
 from api.app import create_app
 from api.settings import Settings
 from domain.application import Matches
-from projections.notify import NotifyService
+from domain.commands import CreateMatch
+from projections.notify import NotifyConfig, NotifyService
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
 
@@ -109,11 +112,27 @@ def test_once_a_match_has_a_registration_its_events_are_read_and_no_other_is_dec
     assert outbox.view.notices(quiet) == []
 
 
-def test_the_delivery_is_not_woken_by_every_save(matches: Matches) -> None:
-    service = NotifyService(matches)
+def test_saves_wake_the_outbox_only_while_a_match_has_a_registration_never_the_delivery(
+        matches: Matches) -> None:
+    matches.create_match(CreateMatch(scenario="quiet", sides=[
+        {"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]))
+    service = NotifyService(matches, NotifyConfig(poll=3600.0))
+    woken: list[str] = []
+    service._projecting.wake = lambda: woken.append("outbox")  # type: ignore[method-assign]
+    service._delivering.wake = lambda: woken.append("delivery")  # type: ignore[method-assign]
     service.start()
     try:
-        assert service._projecting.wake in matches.saved_listeners
-        assert service._delivering.wake not in matches.saved_listeners
+        deadline = time.monotonic() + 30
+        while service.outbox.registered:  # its first look at the log: no registration
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        for saved in list(matches.saved_listeners):
+            saved()
+        assert woken == []
+        service.registered()  # a registration made in this process
+        woken.clear()
+        for saved in list(matches.saved_listeners):
+            saved()
+        assert woken == ["outbox"]
     finally:
         service.stop()
