@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
+from cachetools import LRUCache
 from fastapi import APIRouter, Depends, Query, Response
 
 from api.deps import BEARER, MatchesDep, ReaderDep, ReadingDep, held_read, in_worker, seat_at
@@ -17,6 +19,12 @@ from projections.timeline import PointQuery, frame_at
 from projections.views import Point, board_view, turn_view, vp_view
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["views"])
+# The boards lately served, as their JSON bytes, by (store, match, version, head version,
+# seat): a version never changes, so a board read again (every page following a match reads
+# the new version's) is not built and encoded again. Bounded by the bytes it holds.
+_boards: LRUCache[tuple[int, UUID, int, int, str], bytes] = LRUCache(
+    maxsize=8 * 1024 * 1024, getsizeof=len)
+_boards_lock = threading.Lock()
 
 
 AtQuery = Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version of the match")]
@@ -67,9 +75,17 @@ async def board(
             assert now is not None  # a seat was found: the match exists
             frame, head = now, now.version
         assert who is not None
-        point = Point(version=frame.version, head_version=head, past=frame.version != head)
-        view = board_view(frame.state, who.name, frame.undo_request)
-        body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json()
+        key = (id(matches), match_id, frame.version, head, who.name)
+        with _boards_lock:
+            body = _boards.get(key)
+        if body is None:
+            point = Point(version=frame.version, head_version=head,
+                          past=frame.version != head)
+            view = board_view(frame.state, who.name, frame.undo_request)
+            body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json(
+                ).encode()
+            with _boards_lock:
+                _boards[key] = body
         return Response(body, media_type="application/json", headers={"ETag": f'"{head}"'})
 
     if not query.given():

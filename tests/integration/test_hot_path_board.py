@@ -88,3 +88,27 @@ def test_the_board_now_is_the_board_at_its_head_and_a_seat_sees_its_own_view(
     past = client.get(f"/api/matches/{match}/board", params={"at": J},
                       headers=auth(match, "spectator"))
     assert past.json()["point"] == {"version": J, "head_version": J + 1, "past": True}
+
+
+def test_a_board_read_again_at_its_version_is_built_once_and_each_seat_gets_its_own(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import api.routes.views as views
+
+    built: list[str] = []
+    board_view = views.board_view
+
+    def counted(state: Any, seat: str, *args: Any) -> Any:
+        built.append(seat)
+        return board_view(state, seat, *args)
+
+    monkeypatch.setattr(views, "board_view", counted)
+    match = _create(client)
+    first = client.get(f"/api/matches/{match}/board", headers=auth(match, "allies"))
+    again = client.get(f"/api/matches/{match}/board", headers=auth(match, "allies"))
+    assert again.content == first.content and built == ["allies"]
+    client.get(f"/api/matches/{match}/board", headers=auth(match, "axis"))
+    assert built == ["allies", "axis"]
+    assert _act(client, match, type="advance").status_code == 201
+    after = client.get(f"/api/matches/{match}/board", headers=auth(match, "allies"))
+    assert after.json()["point"]["version"] == J + 1 and built == ["allies", "axis", "allies"]
