@@ -96,13 +96,14 @@ def alternate(kinds: Kinds, count: int, rounds: int,
     each kind's processes, and of each `extra` group of processes during that kind."""
     per_round = max(1, count // rounds)
     spent: dict[str, float] = {}
+    reconnects: dict[str, int] = {}
     for r in range(rounds + 1):  # the first round warms up, not counted
         for kind, (conn, make, expected, pids) in kinds.items():
             groups = {kind: pids, **{f"{kind}_{g}": p for g, p in (extra or {}).items()}}
             before = {g: tree_cpu(p) for g, p in groups.items()}
             for i in range(per_round):
                 if isinstance(conn, Connection):
-                    status = conn.request(make(r * per_round + i))
+                    status = _request(conn, make(r * per_round + i), kind, reconnects)
                     if status != expected:
                         raise RuntimeError(f"{kind}: {status}, not {expected}")
                 else:
@@ -111,7 +112,21 @@ def alternate(kinds: Kinds, count: int, rounds: int,
             if r:
                 for g, p in groups.items():
                     spent[g] = spent.get(g, 0.0) + tree_cpu(p) - before[g]
+    if reconnects:
+        print(f"connections closed by the server, opened again: {reconnects}", flush=True)
     return {g: s / (per_round * rounds) for g, s in spent.items()}
+
+
+def _request(conn: Connection, raw: bytes, kind: str, reconnects: dict[str, int]) -> int:
+    """The request's status; a keep-alive connection the server closed meanwhile is
+    opened again (counted, and said) and the request sent once more."""
+    try:
+        return conn.request(raw)
+    except (IndexError, OSError):
+        reconnects[kind] = reconnects.get(kind, 0) + 1
+        conn.close()
+        conn.__init__(conn.port)  # type: ignore[misc]
+        return conn.request(raw)
 
 
 def sqlite_figures(tmp: str, hello: http_load.Server, count: int,

@@ -40,6 +40,7 @@ class Connection:
     answer (status line, headers, a Content-Length body)."""
 
     def __init__(self, port: int) -> None:
+        self.port = port
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.file = self.sock.makefile("rb")
