@@ -5,12 +5,16 @@ the body's size (413), how deep its JSON nests (422) and how long it may take to
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.nesting import MAX_DEPTH, too_deep
 from api.problems import BodyTimeout, TooLarge, problem
 from api.quotas import Quotas
+
+# A lane past the checks: (scope, the body read whole, send) -> whether it answered.
+Lane = Callable[[Scope, bytes, Send], Awaitable[bool]]
 
 
 class Gate:
@@ -32,11 +36,13 @@ class Gate:
     413, a 429) closes the connection (`Connection: close`): the rest of a refused body is
     never waited for. A request without a body (a GET, most often) only meets the quotas:
     its headers are looked at once and the route is called with uvicorn's own `receive`
-    and `send`."""
+    and `send`. A body read whole (in one message) is first offered to `lane` (the
+    actions' lane, `api.hot_action`), which answers it or hands it on to the routes."""
 
     def __init__(self, app: ASGIApp, *, quotas: Quotas, max_bytes: int, seconds: float,
-                 streamed: dict[str, int] | None = None) -> None:
+                 streamed: dict[str, int] | None = None, lane: Lane | None = None) -> None:
         self.app = app
+        self.lane = lane  # answers a request whose body it was handed, or declines
         self.quotas = quotas
         self.max_bytes = max_bytes
         self.seconds = seconds
@@ -124,6 +130,10 @@ class Gate:
             await problem(422, "Invalid request", f"the JSON nests deeper than {MAX_DEPTH} "
                           "levels", code="invalid-request", instance=path,
                           rule="core-limits")(scope, receive, send)
+            return
+
+        if self.lane is not None and len(held) == 1 and await self.lane(
+                scope, held[0].get("body", b""), sent):
             return
 
         async def replay() -> Message:

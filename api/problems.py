@@ -132,14 +132,19 @@ class PreconditionFailed(DomainError):
     title = "Precondition failed"
 
 
+def domain_problem(exc: DomainError, path: str) -> JSONResponse:
+    """The problem detail of a domain error (a 401 names the bearer scheme)."""
+    response = problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
+                       instance=path, rule=exc.rule, allowed=exc.allowed)
+    if exc.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="battlelog"'
+    return response
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
-        response = problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
-                           instance=request.url.path, rule=exc.rule, allowed=exc.allowed)
-        if exc.status == 401:
-            response.headers["WWW-Authenticate"] = 'Bearer realm="battlelog"'
-        return response
+        return domain_problem(exc, request.url.path)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Body, Response, status
 
 from api.deps import (
     BEARER,
+    Acting,
     ActingDep,
     ActorDep,
     IdempotencyDep,
@@ -78,18 +79,24 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
              openapi_extra=BEARER)
 async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep) -> Response:
     """Perform one action (see `type`) as the seat whose token is sent."""
-    # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`),
-    # one hop to a worker thread for the use case (it commits), and the answer encoded
-    # once on the event loop: its events are the JSON `public()` made, so FastAPI's
-    # checking them again against `ActedPublic` (a dict of anything) would add nothing.
-    def acted() -> tuple[Result, dict[str, Any]]:
+    # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`).
+    # Most actions do not come through here but through its lane (`api.hot_action`), which
+    # does the same with no framework layer; this route serves the rest and the schema.
+    return await acted(match_id, action, who)
+
+
+async def acted(match_id: UUID, action: Action, who: Acting) -> Response:
+    """One hop to a worker thread for the use case (it commits), and the answer encoded
+    once on the event loop: its events are the JSON `public()` made, so FastAPI's checking
+    them again against `ActedPublic` (a dict of anything) would add nothing."""
+    def acting() -> tuple[Result, dict[str, Any]]:
         result = who.matches.act(match_id, action, actor=who.seat,
                                  expected_version=who.if_match, idempotency_key=who.key,
                                  token=who.token)
         return result, _told(who.matches, match_id, result, who.seat)
 
     try:
-        result, answer = await in_worker(acted)
+        result, answer = await in_worker(acting)
     except VersionConflict as exc:
         raise _stale(exc) from None
     headers = {"ETag": f'"{result.frame.version}"'}

@@ -93,7 +93,7 @@ def test_the_board_now_is_the_board_at_its_head_and_a_seat_sees_its_own_view(
 def test_a_board_read_again_at_its_version_is_built_once_and_each_seat_gets_its_own(
     client: TestClient, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import api.routes.views as views
+    from api.routes import views
 
     built: list[str] = []
     board_view = views.board_view

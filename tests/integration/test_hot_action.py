@@ -1,0 +1,96 @@
+"""The actions' lane (issue 30, api/hot_action.py): an action as most clients send it is
+answered past the one ASGI layer of ours with no framework layer, decoded once, and answers
+what the route answers; whatever the lane does not take as it is reaches the FastAPI route
+and is answered as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_http_api import _create, auth
+
+from api import hot_action
+from api.app import create_app
+from api.routes import actions
+from api.settings import Settings
+from domain.application import Matches
+
+NOTE = {"type": "add_note", "text": "the hedgerow holds"}
+
+
+@pytest.fixture
+def client(store_env: dict[str, str]) -> Iterator[TestClient]:
+    matches = Matches(env=store_env)
+    with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)) as c:
+        yield c
+    matches.close()
+
+
+@pytest.fixture
+def lanes(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many actions each way answered: the lane and the route."""
+    counts = {"lane": 0, "route": 0}
+
+    def counted(way: str, acted: Any) -> Any:
+        async def wrapped(*args: Any) -> Any:
+            counts[way] += 1
+            return await acted(*args)
+        return wrapped
+
+    monkeypatch.setattr(hot_action, "acted", counted("lane", hot_action.acted))
+    monkeypatch.setattr(actions, "acted", counted("route", actions.acted))
+    return counts
+
+
+def test_an_action_as_clients_send_it_is_answered_by_the_lane(
+        client: TestClient, lanes: dict[str, int]) -> None:
+    match = _create(client)
+    done = client.post(f"/api/matches/{match}/actions", json=NOTE, headers=auth(match))
+    assert done.status_code == 201, done.text
+    assert lanes == {"lane": 1, "route": 0}
+    assert done.headers["etag"] == f'"{done.json()["version"]}"'
+    assert done.json()["events"][0]["type"] == "NoteAdded"
+    keyed = {**auth(match), "Idempotency-Key": "k1", "If-Match": done.headers["etag"]}
+    first = client.post(f"/api/matches/{match}/actions", json=NOTE, headers=keyed)
+    again = client.post(f"/api/matches/{match}/actions", json=NOTE, headers=keyed)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json()["version"] == first.json()["version"]
+    stale = client.post(f"/api/matches/{match}/actions", json=NOTE,
+                        headers={**auth(match), "If-Match": done.headers["etag"]})
+    assert stale.status_code == 412
+    assert lanes == {"lane": 4, "route": 0}
+
+
+def test_a_refusal_in_the_lane_is_the_routes_refusal(
+        client: TestClient, lanes: dict[str, int]) -> None:
+    match = _create(client)
+    url = f"/api/matches/{match}/actions"
+    wrong = {"Authorization": "Bearer not-a-token"}
+    by_lane = client.post(url, json=NOTE, headers=wrong)
+    by_route = client.post(url, content=b'{"type": "add_note", "text": "x"}',
+                           headers={**wrong, "Content-Type": "text/json"})
+    assert by_lane.status_code == by_route.status_code == 401
+    assert by_lane.json() == by_route.json()
+    assert by_lane.headers["www-authenticate"] == by_route.headers["www-authenticate"]
+    spectator = client.post(url, json=NOTE, headers=auth(match, "spectator"))
+    assert spectator.status_code == 403 and spectator.json()["rule"] == "core-seats"
+
+
+def test_what_the_lane_does_not_take_is_answered_by_the_route(
+        client: TestClient, lanes: dict[str, int]) -> None:
+    match = _create(client)
+    url = f"/api/matches/{match}/actions"
+    invalid = client.post(url, json={"type": "add_note"}, headers=auth(match))
+    assert invalid.status_code == 422 and invalid.json()["errors"]
+    query = client.post(url, params={"x": 1}, json=NOTE, headers=auth(match))
+    assert query.status_code == 422 and query.json()["rule"] == "core-requests"
+    long_if_match = client.post(url, json=NOTE, headers={**auth(match), "If-Match": "1" * 33})
+    assert long_if_match.status_code == 422
+    not_json = client.post(url, content=b"type=add_note", headers={
+        **auth(match), "Content-Type": "application/x-www-form-urlencoded"})
+    assert not_json.status_code == 422
+    assert lanes["lane"] == 0
