@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 from fastapi_offline import FastAPIOffline
 
-from api import docs_pages, hot_action, problems
+from api import docs_pages, hot_action, hot_board, problems
 from api.deps import known_query_only
 from api.limits import Gate
 from api.quotas import Quotas
@@ -83,7 +83,8 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.add_middleware(Gate, quotas=Quotas({("POST", "/api/matches"): settings.create_rate,
                                             ("POST", IMPORT): settings.import_rate}),
                        max_bytes=settings.max_body_bytes, seconds=settings.body_timeout,
-                       streamed={IMPORT: settings.max_import_bytes}, lane=hot_action.serve)
+                       streamed={IMPORT: settings.max_import_bytes},
+                       lanes=(hot_action.serve, hot_board.serve))
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
                    invitation, scenario_routes, ruleset_routes, notification_routes, clock_routes,

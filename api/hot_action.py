@@ -45,7 +45,7 @@ def takes(scope: Scope) -> bool:
 async def serve(scope: Scope, body: bytes, send: Send) -> bool:
     """Answer the action in `body`; False when the route should answer instead (nothing
     was done)."""
-    if not takes(scope):
+    if not body or not takes(scope):
         return False
     path = str(scope["path"])
     seen: set[bytes] = set()

@@ -36,13 +36,15 @@ class Gate:
     413, a 429) closes the connection (`Connection: close`): the rest of a refused body is
     never waited for. A request without a body (a GET, most often) only meets the quotas:
     its headers are looked at once and the route is called with uvicorn's own `receive`
-    and `send`. A body read whole (in one message) is first offered to `lane` (the
-    actions' lane, `api.hot_action`), which answers it or hands it on to the routes."""
+    and `send`. A request past the checks, with a body read whole (in one message) or none, is first
+    offered to the `lanes` (`api.hot_action`, `api.hot_board`): the one that takes it
+    answers it with no framework layer; one none takes goes to the routes."""
 
     def __init__(self, app: ASGIApp, *, quotas: Quotas, max_bytes: int, seconds: float,
-                 streamed: dict[str, int] | None = None, lane: Lane | None = None) -> None:
+                 streamed: dict[str, int] | None = None, lanes: tuple[Lane, ...] = ()
+                 ) -> None:
         self.app = app
-        self.lane = lane  # answers a request whose body it was handed, or declines
+        self.lanes = lanes  # each answers a request past the checks, or declines
         self.quotas = quotas
         self.max_bytes = max_bytes
         self.seconds = seconds
@@ -63,6 +65,8 @@ class Gate:
         has_body = chunked or (declared or b"0").strip() not in (b"0", b"")
         refused = self.quotas.refusal(scope, scope.get("method", ""), path)
         if not has_body:
+            if refused is None and await self._lane(scope, b"", send):
+                return
             await (refused or self.app)(scope, receive, send)
             return
         deadline = asyncio.get_running_loop().time() + self.seconds
@@ -96,6 +100,13 @@ class Gate:
                 raise
             await problem(error.status, error.title, error.detail, code="body-timeout",
                           instance=path, rule=error.rule)(scope, receive, closing)
+
+    async def _lane(self, scope: Scope, body: bytes, send: Send) -> bool:
+        """Whether a lane answered the request."""
+        for lane in self.lanes:
+            if await lane(scope, body, send):
+                return True
+        return False
 
     async def _body(self, scope: Scope, path: str, declared: bytes | None,
                     refused: ASGIApp | None, receive: Receive, send: Send,
@@ -132,8 +143,7 @@ class Gate:
                           rule="core-limits")(scope, receive, send)
             return
 
-        if self.lane is not None and len(held) == 1 and await self.lane(
-                scope, held[0].get("body", b""), sent):
+        if len(held) == 1 and await self._lane(scope, held[0].get("body", b""), sent):
             return
 
         async def replay() -> Message:

@@ -10,7 +10,16 @@ from uuid import UUID
 from cachetools import LRUCache
 from fastapi import APIRouter, Depends, Query, Response
 
-from api.deps import BEARER, MatchesDep, ReaderDep, ReadingDep, held_read, in_worker, seat_at
+from api.deps import (
+    BEARER,
+    MatchesDep,
+    ReaderDep,
+    Reading,
+    ReadingDep,
+    held_read,
+    in_worker,
+    seat_at,
+)
 from api.schemas import BoardPublic, TurnPublic, VPPublic
 from domain.commands import MAX_INT
 from domain.errors import MatchNotFound
@@ -60,7 +69,14 @@ async def board(
     # past in a worker thread. The answer is encoded once, by pydantic, from the view
     # `board_view` built and checked (FastAPI would dump it, check it again against
     # `BoardPublic` and encode it once more).
-    matches, query = reading.matches, PointQuery(at=at, turn=turn, step=step, time=time)
+    return await served_board(match_id, reading,
+                              PointQuery(at=at, turn=turn, step=step, time=time))
+
+
+async def served_board(match_id: UUID, reading: Reading, query: PointQuery) -> Response:
+    """The board `reading` asked for, as served (the route's, and the board now through
+    the lane of `api.hot_board`)."""
+    matches = reading.matches
 
     def read() -> Response:
         if query.given():  # a query string: `reading` looked the seat up

@@ -1,6 +1,6 @@
 """The actions' lane (issue 30, api/hot_action.py): an action as most clients send it is
 answered past the one ASGI layer of ours with no framework layer, decoded once, and answers
-what the route answers; whatever the lane does not take as it is reaches the FastAPI route
+what the route answers; so is the board now (api/hot_board.py); whatever the lane does not take as it is reaches the FastAPI route
 and is answered as before."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from test_http_api import _create, auth
 
-from api import hot_action
+from api import hot_action, hot_board
 from api.app import create_app
-from api.routes import actions
+from api.routes import actions, views
 from api.settings import Settings
 from domain.application import Matches
 
@@ -94,3 +94,30 @@ def test_what_the_lane_does_not_take_is_answered_by_the_route(
         **auth(match), "Content-Type": "application/x-www-form-urlencoded"})
     assert not_json.status_code == 422
     assert lanes["lane"] == 0
+
+
+def test_the_board_now_is_answered_by_its_lane_and_a_past_board_by_the_route(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    counts = {"lane": 0, "route": 0}
+
+    def counted(way: str, served: Any) -> Any:
+        async def wrapped(*args: Any) -> Any:
+            counts[way] += 1
+            return await served(*args)
+        return wrapped
+
+    monkeypatch.setattr(hot_board, "served_board", counted("lane", hot_board.served_board))
+    monkeypatch.setattr(views, "served_board", counted("route", views.served_board))
+    match = _create(client)
+    url = f"/api/matches/{match}/board"
+    now = client.get(url, headers=auth(match, "allies"))
+    assert now.status_code == 200 and counts == {"lane": 1, "route": 0}
+    at_head = client.get(url, params={"at": now.json()["point"]["version"]},
+                         headers=auth(match, "allies"))
+    assert at_head.json() == now.json() and counts == {"lane": 1, "route": 1}
+    wrong = {"Authorization": "Bearer not-a-token"}
+    by_lane = client.get(url, headers=wrong)
+    by_route = client.get(url, params={"at": 1}, headers=wrong)
+    assert by_lane.status_code == by_route.status_code == 401
+    assert by_lane.json() == by_route.json()
+    assert client.get(url).status_code == 401  # no token at all
