@@ -53,7 +53,7 @@ def cpu_of(pid: int) -> float:
     """User + system seconds of one process, all its threads (those ended too)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
+    except OSError:  # ended meanwhile
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
 
@@ -65,7 +65,7 @@ def children(pid: int) -> list[int]:
         if entry.name.isdigit():
             try:
                 parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (FileNotFoundError, IndexError, ValueError):
+            except (OSError, IndexError, ValueError):  # a process that ended meanwhile
                 continue
             if parent == pid:
                 found.append(int(entry.name))
