@@ -1,5 +1,6 @@
-"""What the notification tests share: confirming a registration as its owner would, with
-the code of the confirmation message the server queued for it (read from the outbox)."""
+"""What the notification tests share: a seated demo match, and confirming a registration
+as its owner would, with the code of the confirmation message the server queued for it
+(read from the outbox)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,15 @@ def confirm(client: TestClient, match: str, registration_id: str) -> dict[str, A
     assert done.status_code == 200, done.text
     assert done.json()["status"] == "confirmed"
     return dict(done.json())
+
+
+def seated(client: TestClient) -> tuple[str, dict[str, str]]:
+    """An Atomic Africa demo with both sides seated: its id and every token by seat."""
+    body = client.get("/api/scenarios/atomic-africa-demo").json()
+    made = client.post("/api/matches", json=body).json()
+    match, tokens = made["match_id"], dict(made["tokens"])
+    for side in ("red", "blue"):
+        tokens[side] = client.post(f"/api/matches/{match}/seats", json={"player": side},
+                                   headers={"Authorization": f"Bearer {tokens[f'join:{side}']}"}
+                                   ).json()["token"]
+    return match, tokens

@@ -29,19 +29,20 @@ def client(store_env: dict[str, str]) -> Iterator[TestClient]:
     matches.close()
 
 
+def counting(counts: dict[str, int], way: str, served: Any) -> Any:
+    """`served` (a coroutine function), counted in `counts[way]` at each call."""
+    async def wrapped(*args: Any) -> Any:
+        counts[way] += 1
+        return await served(*args)
+    return wrapped
+
+
 @pytest.fixture
 def lanes(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How many actions each way answered: the lane and the route."""
     counts = {"lane": 0, "route": 0}
-
-    def counted(way: str, acted: Any) -> Any:
-        async def wrapped(*args: Any) -> Any:
-            counts[way] += 1
-            return await acted(*args)
-        return wrapped
-
-    monkeypatch.setattr(hot_action, "acted", counted("lane", hot_action.acted))
-    monkeypatch.setattr(actions, "acted", counted("route", actions.acted))
+    monkeypatch.setattr(hot_action, "acted", counting(counts, "lane", hot_action.acted))
+    monkeypatch.setattr(actions, "acted", counting(counts, "route", actions.acted))
     return counts
 
 
@@ -99,15 +100,9 @@ def test_what_the_lane_does_not_take_is_answered_by_the_route(
 def test_the_board_now_is_answered_by_its_lane_and_a_past_board_by_the_route(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     counts = {"lane": 0, "route": 0}
-
-    def counted(way: str, served: Any) -> Any:
-        async def wrapped(*args: Any) -> Any:
-            counts[way] += 1
-            return await served(*args)
-        return wrapped
-
-    monkeypatch.setattr(hot_board, "served_board", counted("lane", hot_board.served_board))
-    monkeypatch.setattr(views, "served_board", counted("route", views.served_board))
+    monkeypatch.setattr(hot_board, "served_board",
+                        counting(counts, "lane", hot_board.served_board))
+    monkeypatch.setattr(views, "served_board", counting(counts, "route", views.served_board))
     match = _create(client)
     url = f"/api/matches/{match}/board"
     now = client.get(url, headers=auth(match, "allies"))

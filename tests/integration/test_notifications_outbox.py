@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from notify_confirming import confirm
+from notify_confirming import confirm, seated
 
 from api.app import create_app
 from api.settings import Settings
@@ -44,12 +44,8 @@ def client(matches: Matches) -> Iterator[TestClient]:
 def handoff(client: TestClient) -> tuple[str, dict[str, str]]:
     """A seated Atomic Africa demo with a confirmed webhook for each side; red hands over
     to blue."""
-    body = client.get("/api/scenarios/atomic-africa-demo").json()
-    made = client.post("/api/matches", json=body).json()
-    match, tokens = made["match_id"], dict(made["tokens"])
+    match, tokens = seated(client)
     for side in ("red", "blue"):
-        tokens[side] = client.post(f"/api/matches/{match}/seats", json={"player": side},
-                                   headers=auth(tokens[f"join:{side}"])).json()["token"]
         made = client.post(f"/api/matches/{match}/notifications",
                            json={"kind": "webhook", "url": CLOSED}, headers=auth(tokens[side]))
         assert made.status_code == 201

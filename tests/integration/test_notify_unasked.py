@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from notify_confirming import confirm
+from notify_confirming import confirm, seated
 
 from api.app import create_app
 from api.settings import Settings
@@ -35,16 +35,6 @@ def client(matches: Matches) -> Iterator[TestClient]:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-def seated(client: TestClient) -> tuple[str, dict[str, str]]:
-    body = client.get("/api/scenarios/atomic-africa-demo").json()
-    made = client.post("/api/matches", json=body).json()
-    match, tokens = made["match_id"], dict(made["tokens"])
-    for side in ("red", "blue"):
-        tokens[side] = client.post(f"/api/matches/{match}/seats", json={"player": side},
-                                   headers=auth(tokens[f"join:{side}"])).json()["token"]
-    return match, tokens
 
 
 def note(client: TestClient, match: str, token: str) -> None:
