@@ -16,7 +16,7 @@ from api import hot_action, hot_board
 from api.app import create_app
 from api.routes import actions, views
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 
 NOTE = {"type": "add_note", "text": "the hedgerow holds"}
 

@@ -16,7 +16,7 @@ from notify_confirming import confirm, seated
 
 from api.app import create_app
 from api.settings import Settings
-from domain.application import Matches
+from domain.app import Matches
 from domain.commands import CreateMatch
 from projections.notify import NotifyConfig, NotifyService
 from projections.notify_outbox import Outbox, OutboxConfig
