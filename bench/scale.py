@@ -91,7 +91,7 @@ def api_processes(pg: dict[str, Any], name: str, processes: int, seconds: float,
 VARIANTS: dict[str, dict[str, str]] = {
     "defaults": {},
     "pool 10+10": {"BATTLELOG_POSTGRES_POOL_SIZE": "10", "BATTLELOG_POSTGRES_MAX_OVERFLOW": "10"},
-    "db functions": {"BATTLELOG_POSTGRES_ENABLE_DB_FUNCTIONS": "y"},
+    "db functions": {"BATTLELOG_PG_DB_FUNCTIONS": "on"},
     "checkpoints 1000": {"BATTLELOG_CHECKPOINT_INTERVAL": "1000"},
 }
 

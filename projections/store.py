@@ -37,7 +37,9 @@ Variables put into the returned env (read by eventsourcing, all timeouts in whol
   ``POSTGRES_LOCK_TIMEOUT`` (eventsourcing's default 0 waits forever on the table lock every
   save takes), ``POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT``, ``POSTGRES_CONNECT_TIMEOUT``,
   ``POSTGRES_POOL_SIZE`` and ``POSTGRES_MAX_OVERFLOW`` (per Application, i.e. per process: size
-  them against the server's ``max_connections``).
+  them against the server's ``max_connections``); ``POSTGRES_ENABLE_DB_FUNCTIONS=y`` when
+  ``BATTLELOG_PG_DB_FUNCTIONS=on`` (eventsourcing's stored function appends a save's events
+  in one statement, one round trip, instead of a pipelined transaction of several).
 """
 
 from __future__ import annotations
@@ -238,13 +240,20 @@ def env_from_environment(
     source = os.environ if environ is None else environ
     store = source.get("BATTLELOG_STORE", "sqlite").strip().lower() or "sqlite"
     if store == "postgres":
-        return postgres_env(
+        env = postgres_env(
             dbname=source.get("BATTLELOG_PG_DBNAME", "battlelog"),
             host=source.get("BATTLELOG_PG_HOST", "127.0.0.1"),
             port=source.get("BATTLELOG_PG_PORT", "5432"),
             user=source.get("BATTLELOG_PG_USER", "battlelog"),
             password=source.get("BATTLELOG_PG_PASSWORD", ""),
         )
+        functions = source.get("BATTLELOG_PG_DB_FUNCTIONS", "off").strip().lower() or "off"
+        if functions not in ("on", "off"):
+            msg = f"BATTLELOG_PG_DB_FUNCTIONS must be 'on' or 'off', not {functions!r}"
+            raise ValueError(msg)
+        if functions == "on":  # an append in one statement: one round trip (issue 30)
+            env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
+        return env
     if store != "sqlite":
         msg = f"BATTLELOG_STORE must be 'sqlite' or 'postgres', not {store!r}"
         raise ValueError(msg)
