@@ -15,6 +15,7 @@ from domain.authority import movers, seats, waiting_for
 from domain.context import REFEREE
 from domain.events import sees_private
 from domain.history import UndoRequest
+from domain.legal.words import track_title
 from domain.rulesets import get_ruleset
 from domain.sequence import current_roles
 from domain.state import (
@@ -161,6 +162,7 @@ def waiting_view(state: MatchState, pending: UndoRequest | None = None) -> Waiti
 
 class BoardView(BaseModel):
     ruleset: str
+    ruleset_title: str = ""  # the game's name (`Atomic Africa`)
     scenario: str
     casual: bool
     turn: TurnView
@@ -170,6 +172,7 @@ class BoardView(BaseModel):
     initiative_groups: tuple[tuple[str, ...], ...]  # BG-4: ties still to re-roll
     location_markers: dict[str, dict[str, int]]
     tracks: dict[str, TrackValue]
+    track_titles: dict[str, str] = Field(default_factory=dict)  # each track's title, by name
     recent_rolls: tuple[DiceRoll, ...]
     vp: VPView
     map: MapView | None = None  # the hex map's extent and cities; none on a table
@@ -245,6 +248,7 @@ def board_view(state: MatchState, viewer: str = "",
              for u in state.units.values()]
     return BoardView(
         ruleset=state.ruleset,
+        ruleset_title=ruleset.title,
         scenario=state.scenario,
         casual=state.casual,
         turn=turn_view(state),
@@ -254,6 +258,7 @@ def board_view(state: MatchState, viewer: str = "",
         initiative_groups=state.initiative_groups,
         location_markers=state.location_markers,
         tracks=state.tracks,
+        track_titles={name: track_title(ruleset, name, state) for name in state.tracks},
         recent_rolls=state.dice.recent,
         vp=vp_view(state),
         map=map_view(state),

@@ -218,7 +218,9 @@ class Table {
   render() {
     const S = this.sections;
     document.title = `${this.match.scenario} · battlelog`;
-    $("#where").textContent = `${this.match.ruleset} · v${this.head}`;
+    // the game's name; the version stays out of the words, for tests and tools (data-version)
+    $("#where").textContent = this.board.ruleset_title || this.match.ruleset;
+    $("#where").dataset.version = String(this.head);
     document.body.classList.toggle("in-past", this.at !== null);
     this.renewHead(renderHead(this));
     S.prompt.replaceChildren(...renderPrompt(this));

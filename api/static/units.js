@@ -24,7 +24,7 @@ export function renderBoard(table) {
   const markers = Object.entries(table.board.location_markers || {});
   if (markers.length) out.push(h("p", { class: "hint" }, "Markers: ", markers.map(([loc, m]) => `${loc}: ${Object.entries(m).map(([k, v]) => `${k}×${v}`).join(", ")}`).join("; ")));
   const tracks = Object.entries(table.board.tracks || {});
-  if (tracks.length) out.push(h("dl", { class: "tracks" }, tracks.map(([k, v]) => [h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, trackValue(table, v))])));
+  if (tracks.length) out.push(h("dl", { class: "tracks" }, tracks.map(([k, v]) => [h("dt", {}, table.board.track_titles?.[k] || k.replaceAll("_", " ")), h("dd", {}, trackValue(table, v))])));
   for (const cards of table.board.cards) {
     out.push(h("p", { class: "hint" }, cardsLine(cards, table.sideName(cards.side))));
   }

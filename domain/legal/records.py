@@ -9,7 +9,7 @@ from domain.dice import parse
 from domain.legal.model import Candidate, Input, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
-from domain.legal.words import side_name, words
+from domain.legal.words import side_name, track_title, words
 from domain.rulesets.base import TrackValues
 
 MAX_VP = 10_000
@@ -60,8 +60,8 @@ def set_track(p: Probe) -> Offers:
     tracks = p.ruleset.tracks
     if not tracks:
         for name in sorted(p.state.tracks):
-            yield "set_track", [Candidate(label=words(name), body={"type": "set_track",
-                                                                   "name": name},
+            yield "set_track", [Candidate(label=track_title(p.ruleset, name, p.state),
+                                          body={"type": "set_track", "name": name},
                                           inputs=(text("value", "Value", required=True,
                                                        example=p.state.tracks[name]),))]
         yield "set_track", [Candidate(label="Another track", body={"type": "set_track"},
@@ -77,13 +77,14 @@ def set_track(p: Probe) -> Offers:
         if pattern == "control.*" and isinstance(cities, dict):
             names |= {f"control.{hex_id}" for hex_id in cities}
         for name in sorted(names):
-            yield "set_track", [Candidate(label=words(name), body={"type": "set_track",
-                                                                   "name": name},
+            yield "set_track", [Candidate(label=track_title(p.ruleset, name, p.state),
+                                          body={"type": "set_track", "name": name},
                                           inputs=(given,), family="value")
                                 for given in _values(values, p.state.tracks.get(name))]
         if "*" in pattern:
             yield "set_track", [Candidate(
-                label=words(pattern.replace("*", "…")), body={"type": "set_track"},
+                label=track_title(p.ruleset, pattern.replace("*", "…")),
+                body={"type": "set_track"},
                 family="value", inputs=(text("name", "Track", required=True, example=pattern.replace("*", "x"),
                              says=f"a name of the form {pattern}"), given))
                 for given in _values(values, None)]

@@ -5,6 +5,7 @@ said with names instead of ids. Words only: what is legal is `decide`'s to say."
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 
 from domain.decide import ALWAYS_ALLOWED
 from domain.rulesets import Ruleset
@@ -112,6 +113,31 @@ def title(kind: str, state: MatchState, ruleset: Ruleset, roll: str | None = Non
         if rule is None and kind not in ALWAYS_ALLOWED:
             rule = ruleset.where.get(kind, (None, ""))[0]
     return (f"{said} ({rule})" if rule else said), rule
+
+
+def track_title(ruleset: Ruleset, name: str, state: MatchState | None = None) -> str:
+    """A track's title in the game's words, from the ruleset's `track_titles` (`control.0817`
+    -> `Control of Caen`: the part `*` matched, said as the scenario names it); a track the
+    game gives no title is said in words (`weather.now` -> `Weather now`)."""
+    for pattern, said in ruleset.track_titles.items():
+        if fnmatchcase(name, pattern):
+            parts = re.fullmatch(re.escape(pattern).replace(r"\*", "(.*)"), name)
+            return said.format(*(_part(p, state) for p in (parts.groups() if parts else ())))
+    return words(name.replace(".", " ")).capitalize()
+
+
+def _part(part: str, state: MatchState | None) -> str:
+    """What a track name's `*` matched, by its name: a city (option `city_names`), a side, a
+    unit; else in words."""
+    if state is not None:
+        cities = state.options.get("city_names")
+        if isinstance(cities, dict) and part in cities:
+            return str(cities[part])
+        named = {**{u.id: u.name for u in state.units.values()},
+                 **{s.id: s.name for s in state.sides}}
+        if part in named:
+            return named[part]
+    return words(part)
 
 
 def side_name(state: MatchState, side: str) -> str:

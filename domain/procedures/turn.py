@@ -66,8 +66,9 @@ def next_marker(state: MatchState, ruleset: Ruleset, to: str | None = None) -> T
         if step.leave_when and not ruleset.conditions[step.leave_when](state):
             waiting = "; ".join(ruleset.expects(state)) if ruleset.expects else ""
             raise OutOfSequence(
-                f"step '{marker.step}' cannot be left yet ({step.leave_when.replace('_', ' ')})"
-                + (f": {waiting}" if waiting else ""),
+                # (in the players' words: what the step still waits for, not the condition's name)
+                f"'{marker.step}' is not over yet" + (
+                    f": {waiting}" if waiting else f" ({step.leave_when.replace('_', ' ')})"),
                 rule=step.rule or "core-sequence",
             )
         marker = following(seq, marker, state, ruleset.conditions)

@@ -106,7 +106,7 @@ SEQUENCE = SequenceOfPlay(phases=(
     )),
 ))
 
-DONE = "then each side says it is done (advance)"
+DONE = "then each side says it is done"
 WHERE = {
     "activate_unit": ("AA-1", "units activate only in an Activation Phase"),
     "split_unit": ("AA-3", "units split only in the Clean-Up Split sub-phase"),
@@ -184,7 +184,7 @@ def _expects(state: MatchState) -> list[str]:
     if step == "activation/activate":
         side = state.turn.active_side
         if _activated_this_phase(state):
-            return [f"{side} may act with the activated unit, then advance"]
+            return [f"{side} may act with the activated unit, then go on"]
         return [f"{side} to activate one of: {', '.join(u.id for u in _eligible(state, side))}"]
     if step == "cleanup/split":
         pending = split_pending(state)
@@ -214,7 +214,7 @@ def _activate(command: cmd.ActivateUnit, state: MatchState, emit: Emit) -> None:
         raise NotYourTurn(f"AA-1: only the activating player ({side}) activates a unit",
                           rule="AA-1", allowed=[u.id for u in _eligible(state, side)])
     if state.activated_this_run():
-        raise InvalidAction("AA-1: one unit activates per Activation Phase; advance to end it",
+        raise InvalidAction("AA-1: one unit activates per Activation Phase; go on to end it",
                             rule="AA-1")
     if unit not in _eligible(state, side):
         raise InvalidAction(f"AA-1: unit '{unit.id}' cannot activate again this turn",

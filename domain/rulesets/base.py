@@ -15,6 +15,8 @@ The core decides every generic action; a ruleset adds what its game defines:
   its Q and it is eliminated);
 - `tracks`: the tracks the game keeps and the values each may take (`set_track` is refused
   otherwise);
+- `track_titles`: each track's title in the game's words, by the same name patterns (`*` in
+  a pattern is said where `{}` stands in its title: `Control of {}`);
 - `turn_order`: the side order every turn starts with (NO-5: a swap lasts one turn);
 - `sides`: how many sides it plays (WC, ES: two); a set-up with another number is refused.
 
@@ -101,6 +103,7 @@ class Ruleset:
     rolls: Mapping[str, Roll] = field(default_factory=dict)
     react: Hook | None = None
     tracks: Mapping[str, TrackValues] = field(default_factory=dict)  # name pattern -> values
+    track_titles: Mapping[str, str] = field(default_factory=dict)  # name pattern -> title
     turn_order: tuple[str, ...] | None = None
     rolled_by_service: tuple[str, ...] = ()  # rules whose dice only the service rolls
     sides: Sides = Sides()  # how many sides it plays (checked at creation)

@@ -56,7 +56,7 @@ SEQUENCE = SequenceOfPlay(phases=(
 
 UNITS_ACT = ("units act when their battlegroup activates; special rules act at the end of "
              "Initiation (BG-1) and in Round Up (BG-8)")
-DONE = "every side then says it is done (advance)"
+DONE = "every side then says it is done"
 WHERE = {
     "roll_initiative": ("BG-2", "initiative is rolled only in the Initiation phase"),
     "pass_initiative": ("BG-5", "the initiative is handed over only in the Initiation phase"),
@@ -163,7 +163,7 @@ def _expects(state: MatchState) -> list[str]:
     if step == "activation/activate":
         side = state.turn.active_side
         if activated_this_run(state):
-            return [f"{side} acts with the activated battlegroup, then advances"]
+            return [f"{side} acts with the activated battlegroup, then goes on"]
         return [f"{side} to activate one of: {', '.join(available(state, side))}"]
     # (ours) the initiative order is shown, not enforced: the text uses it to settle doubts
     return [f"Round Up: its special rules, in initiative order; {DONE}"]

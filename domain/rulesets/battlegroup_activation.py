@@ -66,7 +66,7 @@ def activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) ->
                           allowed=[x for x in (side, "referee") if x])
     assert side is not None
     if state.activated_this_run():
-        raise InvalidAction("BG-7: one battlegroup per turn in the order; advance to pass on",
+        raise InvalidAction("BG-7: one battlegroup per turn in the order; go on to the next one",
                             rule="BG-7")
     choices = available(state, side)
     if command.battlegroup not in choices:

@@ -32,7 +32,7 @@ from domain.rulesets.extended_sequence_combat import (
     eliminate_routed,
     fire,
 )
-from domain.rulesets.extended_sequence_initial import TRACKS, announce, artillery
+from domain.rulesets.extended_sequence_initial import TRACK_TITLES, TRACKS, announce, artillery
 from domain.rulesets.extended_sequence_rally import (
     REPAIR,
     leader_rally,
@@ -82,7 +82,7 @@ def _expects(state: MatchState) -> list[str]:
         "combat/defensive_fire": f"{defender} fires with every unit still able",
         "combat/advancing_fire": f"{attacker}'s advancing fire (one shot each, no ROF)",
         "combat/advance": f"{attacker} advances one base, possibly into close combat",
-        "admin/victory": "markers are removed; check victory, then advance",
+        "admin/victory": "markers are removed; check victory, then go on",
     }
     return [hints.get(state.turn.step, "advance")]
 
@@ -113,5 +113,6 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
         where=WHERE,
         rolled_by_service=("ES-4", "ES-4a", REPAIR),  # shots count against the ROF (ES-5)
         tracks=TRACKS,
+        track_titles=TRACK_TITLES,
         sides=Sides(2, 2, "ES-4"),  # an attacker and a defender
     )

@@ -21,6 +21,9 @@ TRACKS: dict[str, tuple[str, ...] | range] = {
     "weather.wind_direction": ("N", "NE", "E", "SE", "S", "SW", "W", "NW"),
     "weather.visibility": range(100),  # hexes
 }
+TRACK_TITLES = {"weather.precipitation": "Precipitation", "weather.wind_speed": "Wind speed",
+                "weather.wind_direction": "Wind direction",
+                "weather.visibility": "Visibility (hexes)"}
 
 
 def announce(command: cmd.AnnounceReinforcements, state: MatchState, emit: Emit) -> None:

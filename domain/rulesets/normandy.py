@@ -117,47 +117,47 @@ def _expects(state: MatchState) -> list[str]:
         waiting = [s for s in (sides["allied"], sides["german"])
                    if not state.done(f"operations:{s}")]
         return ([f"operations to declare (Allied first): {', '.join(waiting)}"] if waiting
-                else ["operations declared: each side advances"])
+                else ["operations declared: each side goes on"])
     if step == rules.SUPPLY_STEP:
         missing = rules.supply_missing(state)
         return (["units whose supply is not determined this turn: "
                  + ", ".join(u.id for u in missing)] if missing
-                else ["every unit's supply is determined: each side advances"])
+                else ["every unit's supply is determined: each side goes on"])
     if step == rules.CARPET_STEP:
         targets = rules.carpet_targets(state)
         return ([f"{sides['allied']} resolves the carpet bombing at {', '.join(targets)} "
                  + "(roll_dice); it cannot be skipped"] if targets
-                else [f"no carpet bombing to resolve: {sides['allied']} advances"])
+                else [f"no carpet bombing to resolve: {sides['allied']} goes on"])
     if step == rules.RESERVE_STEP:
         allowances = [f"{u.id} {rules.unit_info(state, u).get('reserve_allowance', '?')}"
                       for u in rules.on_map(state, side) if u.markers.get(rules.RESERVE)]
         return [f"{side}: Reserve units move up to 2/3 of their allowance "
-                + f"({', '.join(allowances) or 'none in reserve'}) and attack, then advance"]
+                + f"({', '.join(allowances) or 'none in reserve'}) and attack, then go on"]
     german = sides["german"]
     hints = {
         rules.WEATHER_STEP: f"{sides['allied']} reveals this turn's weather, rolls next turn's "
                             "(weather.next) and this turn's sea conditions (sea.now)",
         rules.ALLIED_AIR: "Air Points received, split between interdiction and ground "
                              "support",
-        rules.SUPPORT_STEP: "support levels and points (support.<side>.<corps>); reduced "
-                            "artillery re-supplied (gain_step); each side advances when done",
+        rules.SUPPORT_STEP: "support levels and points for each corps; reduced "
+                            "artillery re-supplied (gain_step); each side goes on when done",
         rules.ARMY_SUPPORT: "support points into each army's reserve "
-                               "(support.<side>.<army>); each side advances when done",
-        rules.REPLACEMENT: f"{side}: replacement points (replacements.{side}), reduced units "
-                           f"rebuilt (gain_step, {rules.REPLACEMENT_COST} point a step), the "
-                           f"inter-army boundary (boundary.{side}), then advance",
+                               "(a support track for each army); each side goes on when done",
+        rules.REPLACEMENT: f"{side}: replacement points, reduced units "
+                           f"rebuilt ({rules.REPLACEMENT_COST} point a step), the "
+                           f"inter-army boundary, then go on",
         "player_turn/interdiction_effects": f"{sides['allied']} determines the effects of air "
-                                            "interdiction on German movement, then advances",
+                                            "interdiction on German movement, then goes on",
         rules.STRATEGIC: f"{side}: the units that did not move tactically and carry no Reserve "
-                         "marker move strategically, then advance",
-        rules.COMBAT: f"{side} resolves its attacks, then advances",
+                         "marker move strategically, then go on",
+        rules.COMBAT: f"{side} resolves its attacks, then goes on",
         rules.ENGINEERING: f"{side}: construction, improved positions and bridges"
-                           + (", entrenchments" if side == german else "") + ", then advance",
-        rules.REGROUP_STEP: "Regroup markers flipped by the service: each side advances",
+                           + (", entrenchments" if side == german else "") + ", then go on",
+        rules.REGROUP_STEP: "Regroup markers flipped by the service: each side goes on",
         "end/victory_points": "both sides record victory points; the German player declares "
-                              "any Withdrawal; each side advances",
+                              "any Withdrawal; each side goes on",
     }
-    return [hints.get(step, f"{side}: {step.split('/')[-1].replace('_', ' ')}, then advance")]
+    return [hints.get(step, f"{side}: {step.split('/')[-1].replace('_', ' ')}, then go on")]
 
 
 def _options(options: Mapping[str, Any]) -> tuple[dict[str, str], int | None, tuple[str, ...]]:
@@ -187,6 +187,16 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
     for side in sides:
         tracks |= {f"support.{side}.*": points, f"replacements.{side}": points,
                    f"boundary.{side}": boundaries}
+    titles = {"weather.now": "Weather", "weather.next": "Next turn's weather",
+              "sea.now": "Sea state", "air.received": "Air points received",
+              "air.interdiction": "Air points for interdiction",
+              "air.ground_support": "Air points for ground support",
+              "control.*": "Control of {}"}
+    for role, side in roles.items():  # (the side ids are the scenario's: said by role)
+        said = role.capitalize()
+        titles |= {f"support.{side}.*": f"{said} support: {{}}",
+                   f"replacements.{side}": f"{said} replacements",
+                   f"boundary.{side}": f"{said} inter-army boundary"}
     return Ruleset(
         id="normandy", version=1, title="Normandy", sequence=SEQUENCE,
         conditions={
@@ -206,6 +216,7 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
         unit_info=rules.unit_info,
         react=rules.react,
         tracks=tracks,
+        track_titles=titles,
         turn_order=sides,
         sides=Sides(2, 2, "NO-1"),  # the Allied and the German player
     )

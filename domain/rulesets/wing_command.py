@@ -221,25 +221,25 @@ def _run_expects(state: MatchState, side: str | None) -> str:
     step = state.turn.step
     active = acting_unit(state)
     if state.done(f"failed:WC-6:{side}"):
-        return f"an activation failed: {side} advances, the phase passes (WC-9)"
+        return f"an activation failed: {side} goes on, the phase passes (WC-9)"
     if step == ACTIVATE:
         if active is not None:
-            return f"{active.id} has activated: advance to its actions"
+            return f"{active.id} has activated: on to its actions"
         left = ", ".join(u.id for u in can_activate(state, side))
-        return (f"{side} activates a unit ({left or 'none left'}), or advances without one: "
+        return (f"{side} activates a unit ({left or 'none left'}), or goes on without one: "
                 "the phase passes")
     if active is None:
-        return f"no unit activated: {side} advances on, and the phase passes"
+        return f"no unit activated: {side} goes on, and the phase passes"
     if step == ACTIONS:
         return (f"{active.id}: movement, formation changes, special actions (the other "
-                "player may fire: opportunity fire), then advance to fire combat")
+                "player may fire: opportunity fire), then go on to fire combat")
     if step == FIRE_COMBAT:
-        return (f"{active.id}'s pieces fire, the other player's defensive fire, then advance "
+        return (f"{active.id}'s pieces fire, the other player's defensive fire, then go on "
                 "to close combat")
     if step == CLOSE_COMBAT:
-        return f"{active.id}'s pieces in edge contact fight (resolve_combat), then advance"
+        return f"{active.id}'s pieces in edge contact fight (resolve_combat), then go on"
     return (f"wing {wing(active)}: its commander may roll its special move and move; a CO "
-            "commanding no wing may move one move; then advance")
+            "commanding no wing may move one move; then go on")
 
 
 def _expects(state: MatchState) -> list[str]:
@@ -249,22 +249,22 @@ def _expects(state: MatchState) -> list[str]:
         return [f"{state.awaiting.by} to enter the result of {state.awaiting.what}"]
     if step == "initiative":
         if state.initiative_groups:
-            return ["tied players re-roll the initiative (WC-1, ours)"]
-        return (["the initiative is settled: each side advances"] if state.done("initiative")
+            return ["tied players re-roll the initiative (WC-1)"]
+        return (["the initiative is settled: each side goes on"] if state.done("initiative")
                 else ["initiative rolls: d6 + the CO's LV for each side"])
     if step == f"{PRE}/b_unit_morale":
         owed = morale_owed(state)
         return ([f"units owing a morale check: {', '.join(u.id for u in owed)}"] if owed
-                else ["no morale check owed: advance"])
+                else ["no morale check is due: go on"])
     if step == f"{PRE}/c_disruption":
         owed = recovery_owed(state)
         return ([f"disrupted pieces to roll: {', '.join(p.id for p in owed)}"] if owed
-                else ["no disrupted piece left to roll: advance"])
+                else ["no disrupted piece left to roll: go on"])
     if step.startswith(RUN):
         return [_run_expects(state, side)]
     if step == "victory":
-        return ["check the victory conditions (score_vp, end_match); each side advances"]
-    return [f"{side}: {SEQUENCE.step(step).title} (optional), then advance"]
+        return ["check the victory conditions; each side goes on"]
+    return [f"{side}: {SEQUENCE.step(step).title} (optional), then go on"]
 
 
 def _unit_info(state: MatchState, unit: Unit) -> dict[str, Any]:

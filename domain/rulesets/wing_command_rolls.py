@@ -224,11 +224,11 @@ def activation(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     unit = _own(state, command.unit_id, emit, "WC-6", ("unit",), "unit")
     side = unit.side
     if state.done(f"failed:WC-6:{side}"):
-        raise InvalidAction("WC-9: an activation failed; the phase is over: advance",
+        raise InvalidAction("WC-9: an activation failed; the phase is over: go on",
                             rule="WC-9")
     if state.activated_this_run():
         raise InvalidAction("WC-6: one unit activates at a time: carry out its actions, then "
-                            "advance to the next activation", rule="WC-6")
+                            "go on to the next activation", rule="WC-6")
     if "activated" in unit.status:
         raise InvalidAction(f"WC-6: unit '{unit.id}' has activated this turn", rule="WC-6",
                             allowed=[u.id for u in can_activate(state, side)])

@@ -144,7 +144,7 @@ class Phone:
     def settle(self) -> None:
         """Wait until the page shows the match's head version with its legal actions."""
         self.page.wait_for_function("""() => {
-            const w = document.querySelector('#where'); return w && / v\\d+$/.test(w.textContent)
+            const w = document.querySelector('#where'); return w && w.dataset.version
               && document.querySelector('#play .step-now'); }""")
         self.page.wait_for_timeout(50)
 
@@ -199,9 +199,9 @@ class Phone:
         self.shot(self.page, f"{self.shots:02d}-{name}")
 
     def version(self) -> int:
-        found = re.search(r"v(\d+)", self.page.locator("#where").inner_text())
+        found = self.page.locator("#where").get_attribute("data-version")
         assert found
-        return int(found.group(1))
+        return int(found)
 
     def player_taps(self) -> int:
         """The taps the players made: all but switching seats (a test holds every seat on

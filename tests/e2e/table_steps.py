@@ -57,15 +57,15 @@ def unit_card(page: Any, unit_id: str) -> Any:
 
 
 def version_of(page: Any) -> int:
-    match = re.search(r"v(\d+)", page.locator("#where").inner_text())
-    assert match, page.locator("#where").inner_text()
-    return int(match.group(1))
+    version = page.locator("#where").get_attribute("data-version")  # (not in the words)
+    assert version, page.locator("#where").inner_text()
+    return int(version)
 
 
 def wait_version(page: Any, version: int) -> None:
     """Wait until the page shows `version` (it updates itself: no reload anywhere)."""
     page.wait_for_function(
-        "v => (document.querySelector('#where')?.textContent || '').endsWith(' v' + v)",
+        "v => document.querySelector('#where')?.dataset.version === String(v)",
         arg=version, timeout=10_000)
 
 

@@ -273,11 +273,11 @@ def test_the_wing_command_demo_played_to_its_end(matches: Matches, client: TestC
             m.act("british", type="advance")
     for side in m.turn["initiative"]:
         at(m, f"{PRE}/a_reposition", side)
-        assert m.turn["expects"] == [f"{side}: (a) Reposition officers (optional), then advance"]
+        assert m.turn["expects"] == [f"{side}: (a) Reposition officers (optional), then go on"]
         m.act(side, type="advance")
-        assert m.turn["expects"] == ["no morale check owed: advance"]
+        assert m.turn["expects"] == ["no morale check is due: go on"]
         m.act(side, type="advance")
-        assert m.turn["expects"] == ["no disrupted piece left to roll: advance"]
+        assert m.turn["expects"] == ["no disrupted piece left to roll: go on"]
         m.act(side, type="advance", to=f"{RUN}/activate")
         m.act(side, type="advance")  # no activation: the phase passes
     at(m, "victory", None)

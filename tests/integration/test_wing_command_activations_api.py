@@ -91,7 +91,7 @@ def test_wc9_a_failed_activation_ends_the_phase(client: TestClient) -> None:
     assert counted["result"].startswith("0 of 1 pass") and counted["failed"] is True
     m.refused("french", 422, "WC-9", type="rule_roll", roll="activation", unit_id="f-line",
               dice=1, **table(6))
-    assert m.turn["expects"] == [("an activation failed: french advances, the phase passes "
+    assert m.turn["expects"] == [("an activation failed: french goes on, the phase passes "
                                  "(WC-9)")]
     events = m.act("french", type="advance")
     assert events[1]["type"] == "PhaseAdvanced" and events[1]["rule"] == "WC-9"

@@ -47,7 +47,7 @@ def test_wc2_b_and_c_are_required_a_d_e_optional(client: TestClient) -> None:
     m.act("french", type="move_unit", unit_id="f-fo", to={"x": 5, "y": 9})  # an officer
     m.refused("british", 403, "WC-2", type="advance")  # the phasing player's phase
     # (b) is owed: f-line has 2 disrupted pieces, its Casualty Value
-    assert m.turn["expects"] == ["french: (a) Reposition officers (optional), then advance"]
+    assert m.turn["expects"] == ["french: (a) Reposition officers (optional), then go on"]
     m.act("french", type="advance")
     assert m.turn["expects"] == ["units owing a morale check: f-line"]
     assert m.turn["rolls"] == ["unit_morale"]
