@@ -106,3 +106,13 @@ def take(present: dict[str, int], wanted: dict[str, int], what: str) -> None:
                 f"{what} has {present.get(kind, 0)} '{kind}' marker(s), not {count}",
                 rule="core-markers",
             )
+
+
+def split_name(state: MatchState, parent: Unit) -> str:
+    """The name of a unit split off `parent`, in words: its name and the next letter not yet
+    taken (`1st Squad` -> `1st Squad B`; ours: the players name units, never by an id)."""
+    taken = {u.name for u in state.units.values()}
+    for letter in "BCDEFGHIJKLMNOPQRSTUVWXYZ":
+        if f"{parent.name} {letter}" not in taken:
+            return f"{parent.name} {letter}"
+    return f"{parent.name} ({len(taken) + 1})"

@@ -15,7 +15,7 @@ from domain.authority import movers, seats, waiting_for
 from domain.context import REFEREE
 from domain.events import sees_private
 from domain.history import UndoRequest
-from domain.legal.words import track_title
+from domain.legal.words import card_title, track_title
 from domain.rulesets import get_ruleset
 from domain.sequence import current_roles
 from domain.state import (
@@ -96,6 +96,7 @@ class CardsView(BaseModel):
     discarded: tuple[str, ...] | None = None  # which: for the side itself and the referee
     hand: tuple[str, ...] | None = None
     deck: tuple[str, ...] | None = None
+    titles: dict[str, str] = Field(default_factory=dict)  # each card shown, by its title
 
 
 class SideView(Side):
@@ -230,11 +231,13 @@ def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
         if not (deck or hand or played or discarded):
             continue
         mine = sees_private(viewer, side)
+        known = deck if mine and side not in state.unknown_decks else None
+        shown = (*played, *((*discarded, *hand, *(known or ())) if mine else ()))
         out.append(CardsView(side=side, deck_count=len(deck), hand_count=len(hand),
                              played=played, discarded_count=len(discarded),
                              discarded=discarded if mine else None,
-                             hand=hand if mine else None,
-                             deck=deck if mine and side not in state.unknown_decks else None))
+                             hand=hand if mine else None, deck=known,
+                             titles={card: card_title(state, card) for card in shown}))
     return out
 
 

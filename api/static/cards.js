@@ -6,10 +6,11 @@
 /** One line: "Red cards: deck 3, hand 1; played this turn: X; discarded this turn: 2 (not shown)". */
 export function cardsLine(cards, sideName) {
   const discarded = cards.discarded_count;
+  const said = (list) => list.map((c) => cards.titles?.[c] || c).join(", ");
   return `${sideName} cards: deck ${cards.deck_count}, hand ${cards.hand_count}`
-    + (cards.hand ? ` (hand: ${cards.hand.join(", ") || "empty"})` : "")
-    + (cards.deck ? ` (deck, top first: ${cards.deck.join(", ") || "empty"})` : "")
-    + (cards.played.length ? `; played this turn: ${cards.played.join(", ")}` : "")
-    + (!discarded ? "" : cards.discarded ? `; discarded this turn: ${cards.discarded.join(", ")}`
+    + (cards.hand ? ` (hand: ${said(cards.hand) || "empty"})` : "")
+    + (cards.deck ? ` (deck, top first: ${said(cards.deck) || "empty"})` : "")
+    + (cards.played.length ? `; played this turn: ${said(cards.played)}` : "")
+    + (!discarded ? "" : cards.discarded ? `; discarded this turn: ${said(cards.discarded)}`
       : `; discarded this turn: ${discarded} (not shown)`);
 }

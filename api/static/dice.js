@@ -50,7 +50,7 @@ export function renderDice(table) {
       },
     },
     field("Dice to roll", h("input", { name: "notation", required: true, value: "2d6", size: 6, maxlength: 16, pattern: "[0-9]*d[0-9]+([+\\-][0-9]+)?" })),
-    field("Purpose", h("input", { name: "purpose", required: true, maxlength: 200, placeholder: "MG fires at 1st Squad" })),
+    field("Purpose", h("input", { name: "purpose", required: true, maxlength: 200, placeholder: "e.g. MG fires at 1st Squad" })),
     field("Dice from", h("select", { name: "source" }, h("option", { value: "server" }, "the server"), h("option", { value: "table" }, "the table"))),
     field("Table faces", h("input", { name: "results", placeholder: "e.g. 3, 5", size: 8 })),
     h("button", { type: "submit" }, "Roll")));

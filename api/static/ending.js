@@ -105,7 +105,7 @@ function endForm(table, referee) {
       h("option", { value: "", disabled: true, selected: true }, "Choose…"),
       table.match.sides.map((s) => h("option", { value: s.id }, `${s.name} wins`)),
       h("option", { value: "draw" }, "A draw"))),
-    field("Why", h("input", { name: "reason", maxlength: 200, placeholder: "time is up; the bridge is taken" })),
+    field("Why", h("input", { name: "reason", maxlength: 200, placeholder: "e.g. time is up; the bridge is taken" })),
     h("p", { class: "hint" }, referee ? "You are the referee: this ends the match at once."
       : `The match ends when every side has proposed the same end: ${sideNames(table, others)} will be asked.`),
     h("div", { class: "row" }, h("button", { type: "submit" }, referee ? "End the match now" : "Propose this end"), closer("Cancel"))));

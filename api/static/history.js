@@ -39,8 +39,8 @@ export function renderTime(table) {
     h("div", { class: "time-travel" },
       h("button", { type: "button", "aria-label": "One event back", id: "step-back", onclick: () => table.travel(shown - 1) }, "◀"),
       h("input", {
-        type: "range", id: "time-slider", min: 1, max: table.head, value: shown, "aria-label": "Version shown",
-        "aria-valuetext": `version ${shown} of ${table.head}`,
+        type: "range", id: "time-slider", min: 1, max: table.head, value: shown, "aria-label": "Moment shown (event number)",
+        "aria-valuetext": `event ${shown} of ${table.head}`,
         onchange: (e) => table.travel(Number(e.target.value)),
       }),
       h("button", { type: "button", "aria-label": "One event forward", id: "step-forward", onclick: () => table.travel(shown + 1) }, "▶"),

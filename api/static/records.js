@@ -67,12 +67,12 @@ function keepFork(table, done, at) {
   const fork = done?.fork || (done?.tokens ? done : null);
   if (!fork?.match_id || !fork.tokens) return;
   devices.save(fork.match_id, { tokens: fork.tokens, seat: "referee", from: table.id, at,
-    scenario: `${table.match.scenario} (what-if at version ${at})`, ruleset: table.match.ruleset });
+    scenario: `${table.match.scenario} (what-if from event ${at})`, ruleset: table.match.ruleset });
   table.fill(table.sections.seats, renderSeats(table));
   const link = document.getElementById(`what-if-${fork.match_id}`);
   link?.focus();
   link?.scrollIntoView({ block: "center" });
-  notice(`The what-if from version ${at} is ready: open it from its link under Seats.`, "ok");
+  notice(`The what-if from event ${at} is ready: open it from its link under Seats.`, "ok");
 }
 
 export function renderExports(table) {
@@ -116,7 +116,7 @@ export function renderSeats(table) {
       h("button", {
         type: "button", class: "secondary", id: "fork",
         onclick: async () => keepFork(table, await table.post(`/fork?at=${shown}`, undefined), shown),
-      }, `Fork a what-if at version ${shown}`)) : null,
+      }, table.at === null ? "Fork a what-if from now" : "Fork a what-if from this moment")) : null,
   ];
 }
 

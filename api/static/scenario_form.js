@@ -141,12 +141,12 @@ export function scenarioForm(rulesets, create) {
     return h("fieldset", { class: "side" },
       h("legend", {}, `Side ${s + 1}`),
       labelled(`sides.${s}.name`, "Side name", text(side.name, (v) => { side.name = v; },
-        { maxlength: 120, placeholder: s ? "Axis" : "Allies", "data-role": "side-name", onchange: sideNamesChanged })),
+        { maxlength: 120, placeholder: s ? "e.g. Axis" : "e.g. Allies", "data-role": "side-name", onchange: sideNamesChanged })),
       h("div", { class: "units" }, side.units.map((unit, u) => unitFieldset(rows, side, s, unit, u))),
       spot(`sides.${s}.units`, null),
       add,
       r.cards ? labelled(`sides.${s}.deck`, "Its deck of cards (optional)",
-        h("textarea", { rows: 4, placeholder: "Ambush\nBarrage\nDig in", oninput: (e) => { side.deck = e.target.value; } }, side.deck),
+        h("textarea", { rows: 4, placeholder: "e.g. Ambush\nBarrage\nDig in", oninput: (e) => { side.deck = e.target.value; } }, side.deck),
         "one card name a line; the service shuffles the deck as the match starts") : null,
       model.sides.length > 2 ? h("button", { type: "button", class: "secondary remove",
         onclick: () => { model.sides.splice(s, 1); render(); focusIn("sides.add"); } }, "Remove this side") : null);
@@ -208,7 +208,7 @@ export function scenarioForm(rulesets, create) {
 
   // ---- the form itself -----------------------------------------------------------------
 
-  const scenarioInput = text("", (v) => { model.scenario = v; }, { name: "scenario", maxlength: 200, placeholder: "Hill 112" });
+  const scenarioInput = text("", (v) => { model.scenario = v; }, { name: "scenario", maxlength: 200, placeholder: "e.g. Hill 112" });
   const casual = h("input", { type: "checkbox", name: "casual", onchange: (e) => { model.casual = e.target.checked; } });
   const submit = h("button", { type: "submit", class: "start" }, "Start this match");
   const form = h("form", {

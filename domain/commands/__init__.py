@@ -371,7 +371,8 @@ class CreateMatch(Command):
     scenario: Annotated[str, Field(min_length=1, max_length=200)]
     sides: Annotated[list[SideSpec], Field(min_length=FEWEST_SIDES, max_length=MOST_SIDES)]
     casual: StrictBool = False
-    options: Annotated[dict[Id, Value | list[Short] | dict[Id, Id]], Field(max_length=32)] = (
+    options: Annotated[dict[Id, Value | list[Short] | Annotated[dict[Id, Short], Field(max_length=1000)]],
+                       Field(max_length=32)] = (
         Field(default_factory=dict)
     )
     units: Annotated[list[UnitSpec], Field(max_length=UNITS_IN_ALL)] = Field(

@@ -9,7 +9,7 @@ from typing import Any
 from domain.legal.model import Candidate, Input, location, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
-from domain.legal.words import side_name, words
+from domain.legal.words import card_title, named, side_name, words
 from domain.rulesets.wing_command_rolls import LEADERSHIP
 from domain.state import Unit
 
@@ -87,7 +87,8 @@ def activate_battlegroup(p: Probe) -> Offers:
     for (_, group), members in sorted(groups.items(),
                                       key=lambda g: (g[0][0] != p.seat, *g[0])):
         yield "activate_battlegroup", [Candidate(
-            label=f"{group}: {', '.join(u.name for u in members)}", side=members[0].side,
+            label=f"{named(p.state, 'battlegroup_names', group)}: "
+                  f"{', '.join(u.name for u in members)}", side=members[0].side,
             body={"type": "activate_battlegroup", "battlegroup": group},
             inputs=(one_of("auxiliaries", "Auxiliary squads that go with it",
                            [(u.id, u.name) for u in p.units if "battlegroup" not in u.extra],
@@ -110,14 +111,16 @@ def discard_cards(p: Probe) -> Offers:
     hand = _hand(p)
     for card in dict.fromkeys(hand):
         yield "discard_cards", [Candidate(
-            label=card, body={"type": "discard_cards", "cards": [card]},
-            inputs=(one_of("cards", "Cards to discard", [(c, c) for c in dict.fromkeys(hand)],
+            label=card_title(p.state, card), body={"type": "discard_cards", "cards": [card]},
+            inputs=(one_of("cards", "Cards to discard",
+                           [(c, card_title(p.state, c)) for c in dict.fromkeys(hand)],
                            many=True),))]
 
 
 def play_card(p: Probe) -> Offers:
     for card in dict.fromkeys(_hand(p)):
-        yield "play_card", [Candidate(label=card, body={"type": "play_card", "card": card})]
+        yield "play_card", [Candidate(label=card_title(p.state, card),
+                                      body={"type": "play_card", "card": card})]
 
 
 def shuffle_deck(p: Probe) -> Offers:
@@ -140,12 +143,10 @@ def rule_roll(p: Probe) -> Offers:
     player chooses (WC-6), with a leader the roll needs (ES-3); and with an officer's
     leadership cubes spent (WC-3..WC-6)."""
     dice = number("dice", "How many dice", 1, 3, required=True, example=1)
-    optional = (Input(name="leader_id", label="An officer whose leadership cubes are spent "
-                      "(with leadership)", kind="id"),
-                number("leadership", "Leadership cubes spent", 0, 20, example=1),
-                Input(name="new_unit_id", label="The id of a leader it creates", kind="id"),
-                number("dice", "How many dice (where the roll lets you choose)", 1, 3,
-                       example=1))
+    # (an officer's cubes are their own choices below, and a leader is picked from a list:
+    # no field asks for an id)
+    optional = (number("dice", "How many dice (where the roll lets you choose)", 1, 3,
+                       example=1),)
     for name, roll in p.ruleset.rolls.items():
         if p.state.turn.step not in roll.steps:
             continue
@@ -156,7 +157,7 @@ def rule_roll(p: Probe) -> Offers:
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           inputs=optional),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          inputs=(dice, *optional[:-1])),
+                          inputs=(dice,)),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           family="leader_id", inputs=(leaders,), examples=tuple(
                               m.value for m in leaders.values or () if m.value != unit.id))]

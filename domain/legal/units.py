@@ -38,31 +38,40 @@ def _where(unit: Unit) -> dict[str, Any]:
         exclude_none=True)
 
 
+# What a unit's fields are in the players' words (the deploy form's labels); `extra`, the
+# scenario's own data, is not asked for on the page.
+FIELD_WORDS = {"kind": "Its kind", "figures": "Figures", "steps": "Steps",
+               "morale_die": "Morale die", "qv": "Quality value (QV)",
+               "cv": "Command value (CV)", "lv": "Leadership value (LV)",
+               "casualty_value": "Casualty value", "q": "Quality (Q)", "position": "Where it stands",
+               "status": "Its flags", "markers": "Markers on it"}
+
+
 def deploy(p: Probe) -> Offers:
-    """A new unit for a side: its id and name, and whatever else the game keeps."""
+    """A new unit for a side: the player names it (its id is the service's: the next free one
+    after the side's id), and gives whatever else the game keeps."""
     optional = tuple(_spec_input(name) for name in UnitSpec.model_fields
-                     if name not in ("id", "side", "name"))
+                     if name not in ("id", "side", "name", "extra"))
     for side in p.state.sides:
+        unit = {"side": side.id, "id": p.fresh_id(side.id)}
         yield "deploy_unit", [Candidate(
-            label=side.name, side=side.id, body={"type": "deploy_unit", "unit": {"side": side.id}},
-            inputs=(Input(name="unit.id", label="A new unit id", kind="id", required=True,
-                          example=p.fresh_id(side.id), says="letters, digits, _ . : -"),
-                    text("unit.name", "Its name", required=True, example="New unit"),
+            label=side.name, side=side.id, body={"type": "deploy_unit", "unit": unit},
+            inputs=(text("unit.name", "Its name", required=True, example="New unit"),
                     *optional))]
 
 
 def _spec_input(name: str) -> Input:
-    label = f"Its {words(name)}"
+    label = FIELD_WORDS.get(name, words(name).capitalize())
     if name == "position":
         return position("unit.position", label, None, required=False)
     if name == "morale_die":
         return one_of("unit.morale_die", label, [(d, d) for d in DIES])
     if name in ("status",):
-        return Input(name="unit.status", label="Its flags", kind="choices")
+        return Input(name="unit.status", label=label, kind="choices")
     if name in ("extra", "markers"):
         return Input(name=f"unit.{name}", label=label, kind="object")
     if name == "kind":
-        return text("unit.kind", "Its kind")
+        return text("unit.kind", label)
     low, high = BOUNDS.get(name, (-20, 20))
     return number(f"unit.{name}", label, low, high)
 
@@ -149,7 +158,6 @@ def split(p: Probe) -> Offers:
     goes; otherwise how many figures (and markers) split off."""
     for unit in p.scope:
         body = _body("split_unit", unit, new_unit_id=p.fresh_id(unit.id))
-        new_id = Input(name="new_unit_id", label="The new unit's id", kind="id")
         where = position("position", "Where the new unit stands", None, required=False)
         halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}",
                               [("first", unit.name), ("second", "the new unit")])
@@ -158,10 +166,10 @@ def split(p: Probe) -> Offers:
                          required=True, example=1)
         yield "split_unit", [
             Candidate(label=unit.name, unit_id=unit.id, body=body,
-                      inputs=(new_id, *halves, Input(name="odd_to", label="Which half takes an "
+                      inputs=(*halves, Input(name="odd_to", label="Which half takes an "
                                                      "odd marker", kind="object"), where)),
             Candidate(label=unit.name, unit_id=unit.id, body=body,
-                      inputs=(new_id, figures, Input(name="markers", label="Markers that go "
+                      inputs=(figures, Input(name="markers", label="Markers that go "
                                                      "with them", kind="object"), where))]
 
 

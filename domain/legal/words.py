@@ -140,6 +140,19 @@ def _part(part: str, state: MatchState | None) -> str:
     return words(part)
 
 
+def named(state: MatchState, option: str, key: str) -> str:
+    """What the scenario calls `key` by its option `option` (`card_names`: a card's title,
+    `battlegroup_names`: a battlegroup's); else the key in words (`n-dig-in` -> `N dig in`)."""
+    names = state.options.get(option)
+    if isinstance(names, dict) and key in names:
+        return str(names[key])
+    return words(key.replace("-", " ")).capitalize()
+
+
+def card_title(state: MatchState, card: str) -> str:
+    return named(state, "card_names", card)
+
+
 def side_name(state: MatchState, side: str) -> str:
     return next((s.name for s in state.sides if s.id == side), side)
 

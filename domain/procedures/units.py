@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, take
+from domain.context import Emit, split_name, take
 from domain.context import side as _side
 from domain.context import unit as _unit
 from domain.errors import InvalidAction
@@ -98,7 +98,7 @@ def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -
     take(parent.markers, dict(command.markers), parent.id)
     new_unit = parent.model_copy(update={
         "id": command.new_unit_id,
-        "name": f"{parent.name} ({command.new_unit_id})",
+        "name": split_name(state, parent),
         "figures": command.figures,
         "markers": dict(command.markers),
         "position": command.position or parent.position,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit
+from domain.context import Emit, split_name
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import Ruleset, Sides, dice, end_by_points, number_option
@@ -242,7 +242,7 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
     plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
     _kept, given = plan.markers
     new_unit = parent.model_copy(update={
-        "id": command.new_unit_id, "name": f"{parent.name} ({command.new_unit_id})",
+        "id": command.new_unit_id, "name": split_name(state, parent),
         "figures": plan.figures[1], "markers": given,
         "position": command.position or parent.position})
     emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit,

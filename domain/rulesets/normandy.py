@@ -136,7 +136,7 @@ def _expects(state: MatchState) -> list[str]:
     german = sides["german"]
     hints = {
         rules.WEATHER_STEP: f"{sides['allied']} reveals this turn's weather, rolls next turn's "
-                            "(weather.next) and this turn's sea conditions (sea.now)",
+                            "and this turn's sea conditions",
         rules.ALLIED_AIR: "Air Points received, split between interdiction and ground "
                              "support",
         rules.SUPPORT_STEP: "support levels and points for each corps; reduced "

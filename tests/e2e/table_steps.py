@@ -5,7 +5,6 @@ starting a sample from the lobby, and the accessibility checks (labels, contrast
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any

@@ -49,7 +49,7 @@ def test_each_event_is_said_in_names_not_ids(client: TestClient) -> None:
     names = sorted((u["name"] for u in m.get("/board")["units"]), key=len, reverse=True)
     for e in events:
         words = e["said"]
-        for name in names:  # a unit split off is named after its id: "1st Squad (sq1b)"
+        for name in names:  # a unit split off is named with a letter: "1st Squad B"
             words = words.replace(name, "")
         assert "{" not in words and not IDS.search(words), e
         assert {"version", "type", "actor", "turn", "timestamp"} <= set(e)  # kept as before
@@ -89,12 +89,12 @@ def test_an_undo_and_a_redo_say_what_they_took_back(client: TestClient) -> None:
     assert r.status_code in (200, 201), r.text
     [undone] = by_type(said(m, "south"), "ActionsUndone")
     assert undone == ("Northern Column undid the last event (back to before: Northern Column "
-                      "moved 1st Squad (sq1b) from 1, 1 to 4, 2).")
+                      "moved 1st Squad B from 1, 1 to 4, 2).")
     r = client.post(f"/api/matches/{m.match}/redo", json={}, headers=m.auth("north"))
     assert r.status_code in (200, 201), r.text
     [redone] = by_type(said(m, "south"), "ActionsRedone")
     assert redone == ("Northern Column redid what the undo took back: one event (back to "
-                      "before: Northern Column moved 1st Squad (sq1b) from 1, 1 to 4, 2).")
+                      "before: Northern Column moved 1st Squad B from 1, 1 to 4, 2).")
 
 
 def test_a_page_of_the_log_says_the_same_as_the_whole_log(client: TestClient) -> None:

@@ -1,0 +1,165 @@
+"""Players' words everywhere (issue 26, item 3), on a 390x844 phone: every label, heading,
+button, summary, option, placeholder and accessible name that the lobby, the join page and
+the table render, and every title, label and value of what the table offers (the legal
+answer each form is drawn from), for each seat of the five demos and a match started from
+the lobby's own form (freeform). None shows an id of the match's own (a unit, card,
+battlegroup or track, compared with the match's ids), a dotted name, a version, the engine's
+"advance", or a rule-engine state; no field asks for an id; an example looks like one.
+
+One pass per game: the table as the referee, then as each side (Acting as), and the join
+page of one of its seats. The log, the disputes and the undo panel say events and rulings,
+whose words are their own tests'."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from board_steps import DEMOS
+from lobby_steps import Thumb, fill_allies_and_axis, kept_match
+from phone import Phone, new_match
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+
+# what a player reads on the page (the log, the disputes and the undo panel are left out)
+SHOWN = """() => {
+  const out = [];
+  const away = (el) => el.closest('#log, #disputes, #time');
+  const add = (el, what, t) => { t = (t || '').replace(/\\s+/g, ' ').trim();
+    if (t && !away(el)) out.push(what + ': ' + t); };
+  const said = 'label, h1, h2, h3, h4, legend, summary, button, option, #where, .step-now, '
+    + '.hint, .expects li, .choice-head, dt';
+  for (const el of document.querySelectorAll(said)) add(el, el.tagName.toLowerCase(), el.textContent);
+  for (const el of document.querySelectorAll('[placeholder]')) add(el, 'placeholder', el.placeholder);
+  for (const el of document.querySelectorAll('[aria-label]')) add(el, 'name', el.getAttribute('aria-label'));
+  return out; }"""
+
+DOTTED = re.compile(r"(?<![/\w])(?!e\.g\.)[a-z_]+\.[a-z_]+\b")  # (not a docs/ page)
+# (case matters: the engine's verb is "advance"; a card may be called "Advance")
+ENGINE = re.compile(r"\b[Vv]ersions?\b|\bv\d+\b|\badvance\b|cannot be left|\bowed\b|"
+                    r"\bleave when\b|\b[a-z]+_[a-z_]+\b|\(ours|, ours\)|\(core-[a-z]+\)|"
+                    r"\bawaiting\b")
+ASKS_AN_ID = re.compile(r"\bids?\b", re.IGNORECASE)
+
+
+def _legal_words(legal: dict[str, Any]) -> list[str]:
+    """What a seat's forms are drawn from: titles, choices, fields, their values and hints."""
+    out: list[str] = []
+    for action in legal["actions"]:
+        out.append(f"action: {action['title']}")
+        for choice in action["choices"]:
+            out.append(f"choice: {choice.get('label') or ''}")
+            for field in choice.get("inputs") or ():
+                out.append(f"label: {field['label']}")
+                if isinstance(field.get("example"), str):
+                    out.append(f"placeholder: e.g. {field['example']}")
+                out.extend(f"option: {v.get('label')}" for v in field.get("values") or ())
+    advance = legal["advance"]
+    out += [f"button: {advance['title']}", f"hint: {advance.get('reason') or ''}"]
+    out += [f"button: {skip['label']}" for skip in advance.get("skips") or ()]
+    return out
+
+
+def _ids(server: str, match: str, auth: dict[str, str]) -> set[str]:
+    """The match's own ids: its units, battlegroups, cards (its scenario's decks and every
+    seat's hand it shows) and tracks."""
+    board = httpx.get(f"{server}/api/matches/{match}/board", headers=auth).json()
+    units = board["units"] + board["off_board"]
+    ids = {u["id"] for u in units} | {str(u["extra"]["battlegroup"]) for u in units
+                                      if "battlegroup" in (u.get("extra") or {})}
+    for cards in board["cards"]:
+        ids |= {*cards["played"], *(cards.get("hand") or ()), *(cards.get("deck") or ())}
+    return ids | set(board["tracks"])
+
+
+def _wrong(texts: list[str], ids: set[str]) -> list[str]:
+    bad = []
+    for text in dict.fromkeys(texts):
+        words = text.split(": ", 1)[1] if ": " in text else text
+        if any(found in ids for found in re.findall(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+", words)):
+            bad.append(f"an id: {text}")
+        elif DOTTED.search(words):
+            bad.append(f"a dotted name: {text}")
+        elif ENGINE.search(words):
+            bad.append(f"the engine's words: {text}")
+        elif text.startswith("label: ") and ASKS_AN_ID.search(words):
+            bad.append(f"asks for an id: {text}")
+        elif text.startswith("placeholder: ") and not words.startswith("e.g. ") and \
+                not words.startswith(("tap the map", "a hex, e.g.", "words,", "http")):
+            bad.append(f"an example that looks filled in: {text}")
+    return bad
+
+
+def _walk_table(phone: Phone, server: str, match: str, seats: dict[str, str]) -> list[str]:
+    """The table as each seat held on this phone (by its name in Acting as, with its token):
+    what it shows, and the legal answer its forms are drawn from."""
+    texts: list[str] = []
+    for name, token in seats.items():
+        phone.as_seat(name)
+        texts += phone.page.evaluate(SHOWN)
+        texts += _legal_words(httpx.get(f"{server}/api/matches/{match}/legal",
+                                        headers={"Authorization": f"Bearer {token}"}).json())
+    return texts
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_a_demo_speaks_the_players_words(browser: Any, server: str, screenshots: Shot,
+                                         demo: str) -> None:
+    made = httpx.post(f"{server}/api/matches",
+                      json=httpx.get(f"{server}/api/scenarios/{demo}").json()).json()
+    match = new_match(server, demo)
+    auth = {"Authorization": f"Bearer {match['seats']['referee']}"}
+    phone = Phone(browser, server, f"words-{demo}", screenshots)
+    # the join page of one of the other match's seats
+    join = next(t for k, t in made["tokens"].items() if k.startswith("join:"))
+    phone.page.goto(f"{server}/play/{made['match_id']}#join={join}")
+    phone.page.get_by_label("Your name").wait_for()
+    texts = [f"join {t}" for t in phone.page.evaluate(SHOWN)]
+    phone.open(match, "referee")
+    sides = {s["id"]: s["name"] for s in httpx.get(
+        f"{server}/api/matches/{match['id']}", headers=auth).json()["sides"]}
+    seats = {("Referee" if seat == "referee" else sides[seat]): token
+             for seat, token in match["seats"].items()}
+    texts += _walk_table(phone, server, match["id"], seats)
+    phone.screen("table")
+    wrong = _wrong(texts, _ids(server, match["id"], auth))
+    assert wrong == [], "\n".join(wrong)
+    assert len(texts) > 100, texts  # the walk read the page (and the forms)
+    phone.close()
+
+
+def test_the_lobby_and_a_match_from_its_form_speak_the_players_words(
+        browser: Any, server: str, screenshots: Shot) -> None:
+    phone = Phone(browser, server, "words-lobby-freeform", screenshots)
+    page = phone.page
+    page.goto(server)
+    you = Thumb(page)
+    you.form.wait_for()
+    # an empty form: its examples read as examples
+    name = you.form.get_by_label("Scenario name")
+    assert (name.get_attribute("placeholder") or "").startswith("e.g. ")
+    assert name.evaluate("e => getComputedStyle(e, '::placeholder').fontStyle") == "italic"
+    texts = [f"lobby {t}" for t in page.evaluate(SHOWN)]
+    fill_allies_and_axis(you, "Crossroads")
+    texts += [f"lobby {t}" for t in page.evaluate(SHOWN)]
+    phone.screen("lobby-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#play .step-now")
+    phone.settle()
+    match, auth = kept_match(page)
+    texts += _walk_table(phone, server, match, {"Referee": auth["Authorization"][7:]})
+    # the Deploy form: the player names the unit; the service makes its id
+    more = page.locator("#actions")
+    phone.tap(more.locator("button.big.action", has_text="Deploy a unit").first, "deploy")
+    phone.tap(more.locator(".picker").get_by_role("button", name="Axis", exact=True), "deploy")
+    texts += page.evaluate(SHOWN)
+    phone.screen("deploy-form")
+    wrong = _wrong(texts, _ids(server, match, auth))
+    assert wrong == [], "\n".join(wrong)
+    phone.close()
