@@ -142,11 +142,14 @@ def _part(part: str, state: MatchState | None) -> str:
 
 def named(state: MatchState, option: str, key: str) -> str:
     """What the scenario calls `key` by its option `option` (`card_names`: a card's title,
-    `battlegroup_names`: a battlegroup's); else the key in words (`n-dig-in` -> `N dig in`)."""
+    `battlegroup_names`: a battlegroup's); else a key that reads as an id in words (`red-1` ->
+    `Red 1`), and any other as it is (`Dig in`, `CARD-JACK`)."""
     names = state.options.get(option)
     if isinstance(names, dict) and key in names:
         return str(names[key])
-    return words(key.replace("-", " ")).capitalize()
+    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", key):
+        return words(key.replace("-", " ")).capitalize()
+    return key
 
 
 def card_title(state: MatchState, card: str) -> str:

@@ -62,7 +62,7 @@ def test_a_freeform_match_from_the_form_deploys_and_moves_by_taps(
     tap_map(phone, "deploy")
     detail = more.locator(".choice-detail")
     assert detail.get_by_label("Its name").input_value() == "Tiger"
-    placed = detail.get_by_label("Its position").input_value()
+    placed = detail.get_by_label("Where it stands").input_value()
     assert re.fullmatch(r"-?[\d.]+, -?[\d.]+", placed), placed
     phone.screen("deploy-form")
     phone.tap(detail.locator(".input-form button[type=submit]").first, "deploy")
