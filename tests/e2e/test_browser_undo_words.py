@@ -22,7 +22,7 @@ Shot = Callable[[Any, str], Path]
 
 def wait_version(phone: Phone, version: int) -> None:
     phone.page.wait_for_function(
-        "v => (document.querySelector('#where')?.textContent || '').endsWith(' v' + v)",
+        "v => document.querySelector('#where')?.dataset.version === String(v)",
         arg=version, timeout=10_000)
     phone.settle()
 
