@@ -116,3 +116,24 @@ def split_name(state: MatchState, parent: Unit) -> str:
         if f"{parent.name} {letter}" not in taken:
             return f"{parent.name} {letter}"
     return f"{parent.name} ({len(taken) + 1})"
+
+
+def fresh_unit_id(state: MatchState, base: str, first: int = 2) -> str:
+    """A unit id no unit has: `<base>-<first>`, then the next number (`sq1` -> `sq1-2`; a
+    side's new unit `red` -> `red-1`). The service makes a new unit's id so that the players
+    never have to (they name the unit); the event records it, so a replay needs no rerun."""
+    n = first
+    while f"{base}-{n}" in state.units:
+        n += 1
+    return f"{base}-{n}"
+
+
+def new_unit_id(state: MatchState, given: str | None, base: str, first: int = 2) -> str:
+    """The id of a unit about to be made: the one a client gave (refused when taken), else
+    `fresh_unit_id`."""
+    if given is None:
+        return fresh_unit_id(state, base, first)
+    if given in state.units:
+        raise InvalidAction(f"unit id '{given}' is taken; leave it out and the service makes "
+                            "one", rule="core-units")
+    return given

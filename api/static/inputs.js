@@ -121,9 +121,9 @@ function control(input, choice, opts, uid) {
           : input.kind === "location" ? text.value.trim().replace(/\s*,\s*/, ",") : parsePosition(text.value)),
       };
     }
-    default: {  // text, id
+    default: {  // text
       const example = typeof input.example === "string" ? input.example : undefined;
-      const el = h("input", { name, required, maxlength: 2000, value: input.kind === "id" ? example : undefined, placeholder: input.kind === "id" ? undefined : example && `e.g. ${example}` });
+      const el = h("input", { name, required, maxlength: 2000, placeholder: example && `e.g. ${example}` });
       return { el: field(input.label, el, says), read: () => { const v = el.value.trim(); if (!v) return undefined; return /^-?\d+(\.\d+)?$/.test(v) && input.name === "value" ? Number(v) : v; } };
     }
   }
@@ -138,7 +138,9 @@ export function inputForm(choice, submit, opts = {}) {
   // Field names stay the same when the form is drawn again (a place tapped on the map, a live
   // update), so keep.js puts back what was typed; radio groups are scoped by their form.
   const uid = opts.key ? "in" : `in${++forms}`;
-  const inputs = (choice.inputs || []).filter((i) => !(opts.skip || []).includes(i.name));
+  // An `id` input is never asked for: the service makes a new unit's id, the players name it
+  // (docs/legal-actions.md); the rest are asked in the players' words.
+  const inputs = (choice.inputs || []).filter((i) => i.kind !== "id" && !(opts.skip || []).includes(i.name));
   const controls = inputs.map((input) => ({ input, ...control(input, choice, opts, uid) }));
   const form = h("form", { class: "input-form", "data-key": opts.key || uid },
     controls.map((c) => c.el),

@@ -89,6 +89,7 @@ __all__ = [
     "Int",
     "LoseStep",
     "MoveUnit",
+    "NewUnit",
     "OpenDispute",
     "PassInitiative",
     "PlaceMarker",
@@ -117,8 +118,9 @@ __all__ = [
 ]
 
 
-class UnitSpec(Command):
-    id: Id
+class _UnitFields(Command):
+    """What a unit is, but for its id (`UnitSpec` gives one; `NewUnit` may leave it out)."""
+
     side: Id
     name: Annotated[str, Field(min_length=1, max_length=120)]
     kind: Short = "unit"
@@ -135,13 +137,30 @@ class UnitSpec(Command):
     status: Flags = Field(default_factory=list)
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
 
+    def as_unit(self, unit_id: str) -> Unit:
+        return Unit(**{**self.model_dump(exclude={"id"}), "id": unit_id,
+                       "status": tuple(sorted(set(self.status)))})
+
+
+class UnitSpec(_UnitFields):
+    """A unit of a scenario's set-up, with the id the scenario gives it."""
+
+    id: Id
+
     def to_unit(self) -> Unit:
-        return Unit(**{**self.model_dump(), "status": tuple(sorted(set(self.status)))})
+        return self.as_unit(self.id)
+
+
+class NewUnit(_UnitFields):
+    """A unit deployed during play: the players name it; its `id` may be left out, and the
+    service then makes one (`<side>-1`, `<side>-2`, ...: docs/api.md)."""
+
+    id: Id | None = None
 
 
 class DeployUnit(Command):
     type: Literal["deploy_unit"] = "deploy_unit"
-    unit: UnitSpec
+    unit: NewUnit
 
 
 class MoveUnit(Command):
@@ -199,14 +218,15 @@ class RecordRoll(Command):
 
 
 class SplitUnit(Command):
-    """Split `figures` figures (and the given markers) off `unit_id` into `new_unit_id`.
+    """Split `figures` figures (and the given markers) off `unit_id` into a new unit, whose
+    id is `new_unit_id` or, left out, one the service makes (`<unit_id>-2`, ...).
     Where the ruleset divides the unit itself (AA-3), leave out `figures` and `markers` and
     say with `odd_to` which half (`first`: the unit, `second`: the new one) takes an odd
     marker of each kind."""
 
     type: Literal["split_unit"] = "split_unit"
     unit_id: Id
-    new_unit_id: Id
+    new_unit_id: Id | None = None
     figures: Annotated[Int, Field(ge=1, le=10_000)] | None = None
     markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
     odd_to: Annotated[dict[Short, Literal["first", "second"]], Field(max_length=32)] = Field(

@@ -143,10 +143,14 @@ def rule_roll(p: Probe) -> Offers:
     player chooses (WC-6), with a leader the roll needs (ES-3); and with an officer's
     leadership cubes spent (WC-3..WC-6)."""
     dice = number("dice", "How many dice", 1, 3, required=True, example=1)
-    # (an officer's cubes are their own choices below, and a leader is picked from a list:
-    # no field asks for an id)
-    optional = (number("dice", "How many dice (where the roll lets you choose)", 1, 3,
-                       example=1),)
+    # What a client may add to any roll (the page shows no field of these: an officer's
+    # cubes are their own choices below, a leader is picked from a list, and a leader a
+    # self-rally creates gets the service's id, ES-2).
+    free = (Input(name="leader_id", label="An officer or leader who helps", kind="id"),
+            Input(name="new_unit_id", label="Its id (the service makes one)", kind="id"))
+    optional = (*free, number("leadership", "Leadership cubes spent", 0, 20, example=1),
+                number("dice", "How many dice (where the roll lets you choose)", 1, 3,
+                       example=1))
     for name, roll in p.ruleset.rolls.items():
         if p.state.turn.step not in roll.steps:
             continue
@@ -157,7 +161,7 @@ def rule_roll(p: Probe) -> Offers:
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           inputs=optional),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          inputs=(dice,)),
+                          inputs=(dice, *free)),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           family="leader_id", inputs=(leaders,), examples=tuple(
                               m.value for m in leaders.values or () if m.value != unit.id))]

@@ -107,13 +107,6 @@ class Probe:
         """The seat's side (None for the referee)."""
         return self.seat if self.seat in self.state.side_ids() else None
 
-    def fresh_id(self, base: str) -> str:
-        """A unit id not yet taken: `<base>-2`, `<base>-3`, ..."""
-        n = 2
-        while f"{base}-{n}" in self.state.units:
-            n += 1
-        return f"{base}-{n}"
-
     # ---- candidates into choices -------------------------------------------------------
 
     def choose(self, alternatives: Iterable[Candidate]) -> Choice | None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from domain.commands import UnitSpec
+from domain.commands import NewUnit
+from domain.context import fresh_unit_id
 from domain.legal.model import (
     Candidate,
     Input,
@@ -47,17 +48,23 @@ FIELD_WORDS = {"kind": "Its kind", "figures": "Figures", "steps": "Steps",
                "status": "Its flags", "markers": "Markers on it"}
 
 
+def new_id(name: str, example: str) -> Input:
+    """The id of a unit an action makes: a client may give its own; left out, the service
+    makes `example` (the page never asks for it: players name units, docs/legal-actions.md)."""
+    return Input(name=name, label="Its id (the service makes one)", kind="id", example=example)
+
+
 def deploy(p: Probe) -> Offers:
-    """A new unit for a side: the player names it (its id is the service's: the next free one
-    after the side's id), and gives whatever else the game keeps."""
-    optional = tuple(_spec_input(name) for name in UnitSpec.model_fields
+    """A new unit for a side: the player names it (its id is the service's: `<side>-1`, ...,
+    unless a client gives one), and gives whatever else the game keeps."""
+    optional = tuple(_spec_input(name) for name in NewUnit.model_fields
                      if name not in ("id", "side", "name", "extra"))
     for side in p.state.sides:
-        unit = {"side": side.id, "id": p.fresh_id(side.id)}
         yield "deploy_unit", [Candidate(
-            label=side.name, side=side.id, body={"type": "deploy_unit", "unit": unit},
+            label=side.name, side=side.id,
+            body={"type": "deploy_unit", "unit": {"side": side.id}},
             inputs=(text("unit.name", "Its name", required=True, example="New unit"),
-                    *optional))]
+                    new_id("unit.id", fresh_unit_id(p.state, side.id, first=1)), *optional))]
 
 
 def _spec_input(name: str) -> Input:
@@ -157,7 +164,8 @@ def split(p: Probe) -> Offers:
     """Where the game divides the unit itself (AA-3) the owner says where an odd marker
     goes; otherwise how many figures (and markers) split off."""
     for unit in p.scope:
-        body = _body("split_unit", unit, new_unit_id=p.fresh_id(unit.id))
+        body = _body("split_unit", unit)
+        made = new_id("new_unit_id", fresh_unit_id(p.state, unit.id))
         where = position("position", "Where the new unit stands", None, required=False)
         halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}",
                               [("first", unit.name), ("second", "the new unit")])
@@ -166,10 +174,10 @@ def split(p: Probe) -> Offers:
                          required=True, example=1)
         yield "split_unit", [
             Candidate(label=unit.name, unit_id=unit.id, body=body,
-                      inputs=(*halves, Input(name="odd_to", label="Which half takes an "
+                      inputs=(made, *halves, Input(name="odd_to", label="Which half takes an "
                                                      "odd marker", kind="object"), where)),
             Candidate(label=unit.name, unit_id=unit.id, body=body,
-                      inputs=(figures, Input(name="markers", label="Markers that go "
+                      inputs=(made, figures, Input(name="markers", label="Markers that go "
                                                      "with them", kind="object"), where))]
 
 

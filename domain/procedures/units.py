@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, split_name, take
+from domain.context import Emit, new_unit_id, split_name, take
 from domain.context import side as _side
 from domain.context import unit as _unit
 from domain.errors import InvalidAction
@@ -19,11 +19,10 @@ MAX_STEPS = 100  # as a unit may be set up with
 @_handle.register
 def _(command: cmd.DeployUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     spec = command.unit
-    if spec.id in state.units:
-        raise InvalidAction(f"unit id '{spec.id}' is taken", rule="core-units")
+    unit_id = new_unit_id(state, spec.id, spec.side, first=1)
     _side(state, spec.side)
     _room(state, spec.side)
-    emit(ev.UnitDeployed, unit=spec.to_unit())
+    emit(ev.UnitDeployed, unit=spec.as_unit(unit_id))
 
 
 def _room(state: MatchState, side: str) -> None:
@@ -84,8 +83,7 @@ def _(command: cmd.RemoveMarker, state: MatchState, ruleset: Ruleset, emit: Emit
 @_handle.register
 def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -> None:
     parent = _unit(state, command.unit_id)
-    if command.new_unit_id in state.units:
-        raise InvalidAction(f"unit id '{command.new_unit_id}' is taken", rule="core-units")
+    unit_id = new_unit_id(state, command.new_unit_id, parent.id)
     _room(state, parent.side)
     if command.figures is None:
         raise InvalidAction("say how many figures split off ('figures')", rule="core-split")
@@ -97,7 +95,7 @@ def _(command: cmd.SplitUnit, state: MatchState, ruleset: Ruleset, emit: Emit) -
         )
     take(parent.markers, dict(command.markers), parent.id)
     new_unit = parent.model_copy(update={
-        "id": command.new_unit_id,
+        "id": unit_id,
         "name": split_name(state, parent),
         "figures": command.figures,
         "markers": dict(command.markers),

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, split_name
+from domain.context import Emit, new_unit_id, split_name
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import Ruleset, Sides, dice, end_by_points, number_option
@@ -229,8 +229,7 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
     if command.figures is not None or command.markers:
         raise InvalidAction("AA-3: the service divides figures and markers; say only which "
                             "half takes an odd marker ('odd_to')", rule="AA-3")
-    if command.new_unit_id in state.units:
-        raise InvalidAction(f"unit id '{command.new_unit_id}' is taken", rule="core-units")
+    unit_id = new_unit_id(state, command.new_unit_id, parent.id)
     if parent.figures is None or parent.morale_die is None:
         raise InvalidAction(f"AA-3: unit '{parent.id}' has no figures or Morale die to split",
                             rule="AA-3")
@@ -242,7 +241,7 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
     plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
     _kept, given = plan.markers
     new_unit = parent.model_copy(update={
-        "id": command.new_unit_id, "name": split_name(state, parent),
+        "id": unit_id, "name": split_name(state, parent),
         "figures": plan.figures[1], "markers": given,
         "position": command.position or parent.position})
     emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit,

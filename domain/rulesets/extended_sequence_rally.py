@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit
+from domain.context import Emit, new_unit_id
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction
 from domain.rulesets.base import roll
@@ -57,15 +57,6 @@ def repair(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
         emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=("broken_down",), rule="ES-2")
 
 
-def _free_id(state: MatchState, base: str) -> str:
-    """`base`, or `base-2`, `base-3`, ... : the first id no unit has (the service makes it)."""
-    n, found = 1, base
-    while found in state.units:
-        n += 1
-        found = f"{base}-{n}"
-    return found
-
-
 def self_rally(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
     """ES-2: a broken, not routed unit rallies itself on a Q roll; an original 2 also
     creates a leader where it stands."""
@@ -74,10 +65,9 @@ def self_rally(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
             f"ES-2:{unit.id}"):
         raise InvalidAction(f"ES-2: '{unit.id}' is not broken (or is routed, or has tried "
                             "this turn); only broken units self-rally", rule="ES-2")
-    leader_id = command.new_unit_id or _free_id(state, f"{unit.id}-leader")
-    if leader_id in state.units:
-        raise InvalidAction(f"unit id '{leader_id}' is taken; give another 'new_unit_id' or "
-                            "none (the service then makes one)", rule="core-units")
+    base = f"{unit.id}-leader"
+    leader_id = new_unit_id(state, command.new_unit_id or (
+        None if base in state.units else base), base)
     q, margin = unit.q or 0, q_margin(state)
     a, b = roll(command, "2d6", emit, f"ES-2 self-rally of {unit.id}: Q roll, 2d6 <= "
                 f"{q + margin}; an original 2 creates a leader", "ES-2", (unit.id,))

@@ -54,7 +54,9 @@ def _legal_words(legal: dict[str, Any]) -> list[str]:
         out.append(f"action: {action['title']}")
         for choice in action["choices"]:
             out.append(f"choice: {choice.get('label') or ''}")
-            for field in choice.get("inputs") or ():
+            # (an `id` input is the service's to fill: the page never shows it, inputs.js;
+            # the Deploy form's walk below checks that on the page)
+            for field in (i for i in choice.get("inputs") or () if i["kind"] != "id"):
                 out.append(f"label: {field['label']}")
                 if isinstance(field.get("example"), str):
                     out.append(f"placeholder: e.g. {field['example']}")

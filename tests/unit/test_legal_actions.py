@@ -85,8 +85,13 @@ def test_split_is_offered_for_the_unit_that_must_split_and_never_for_five_figure
     assert units_offered(legal(m, "blue"), "split_unit") == ["ml1"]  # mg1 has 5 figures
     split = choice(legal(m, "red"), "split_unit", unit_id="sq1")
     assert split.label == "1st Squad"
-    assert split.body == {"type": "split_unit", "unit_id": "sq1", "new_unit_id": "sq1-2"}
+    # no id asked of the player: the service makes the new unit's (a client may give one)
+    assert split.body == {"type": "split_unit", "unit_id": "sq1"}
+    [made] = [i for i in split.inputs if i.name == "new_unit_id"]
+    assert made.kind == "id" and not made.required and made.example == "sq1-2"
     assert [i.name for i in split.inputs if i.name.startswith("odd_to.")] == ["odd_to.wound"]
+    m.act("red", split.body)
+    assert m.state.units["sq1-2"].name == "1st Squad B"
 
 
 def test_next_step_is_refused_with_decides_reason_in_unit_names() -> None:
@@ -175,9 +180,10 @@ def test_battlegroups_are_offered_by_their_units_names_to_the_side_whose_turn_it
     found = action(legal(m, "north"), "activate_battlegroup")
     assert found is not None and found.title == "Activate a battlegroup (BG-7)"
     assert [(c.label, c.body) for c in found.choices] == [
-        ("n-1: Captain Hale, Rifle Squad", {"type": "activate_battlegroup",
-                                             "battlegroup": "n-1"}),
-        ("n-2: Armoured Car", {"type": "activate_battlegroup", "battlegroup": "n-2"})]
+        ("Hale's battlegroup: Captain Hale, Rifle Squad", {"type": "activate_battlegroup",
+                                                            "battlegroup": "n-1"}),
+        ("Armoured battlegroup: Armoured Car", {"type": "activate_battlegroup",
+                                                "battlegroup": "n-2"})]
     [auxiliaries] = found.choices[0].inputs
     assert [o.label for o in auxiliaries.values or ()] == ["Sniper Team"]
     assert action(legal(m, "south"), "activate_battlegroup") is None
@@ -204,7 +210,7 @@ def test_a_freeform_match_offers_deploying_units_and_going_on_to_any_later_step(
     red = legal(m, "red")
     deploy = choice(red, "deploy_unit", side="red")
     assert deploy.body == {"type": "deploy_unit", "unit": {"side": "red"}}
-    assert [i.name for i in deploy.inputs if i.required] == ["unit.id", "unit.name"]
+    assert [i.name for i in deploy.inputs if i.required] == ["unit.name"]  # no id asked
     assert must(red, "deploy_unit").choices == (deploy,)
     assert len(must(legal(m, "referee"), "deploy_unit").choices) == 2
     assert red.advance.title == "Next step: Movement"  # the freeform default phases
@@ -212,7 +218,9 @@ def test_a_freeform_match_offers_deploying_units_and_going_on_to_any_later_step(
         ("On to Combat", {"type": "advance", "to": "combat"}),
         ("On to End", {"type": "advance", "to": "end"})]
     m.act("red", filled(deploy))
-    assert "red-2" in m.state.units
+    m.act("red", filled(deploy))  # the service makes each new unit's id
+    assert [(u.id, u.side) for u in m.state.units.values()] == [("red-1", "red"),
+                                                                 ("red-2", "red")]
 
 
 def test_a_spectator_is_offered_nothing_and_told_why() -> None:
