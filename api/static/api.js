@@ -5,6 +5,12 @@
 
 const KEY = "battlelog.matches";
 
+/** A rule's id as a small reference after what it names (" (WC-1)"); none for the service's
+ *  own bookkeeping (`core-dice`, `core-sequence`): those are not the game's rules. */
+export function ruleRef(rule) {
+  return rule && !String(rule).startsWith("core-") ? ` (${rule})` : "";
+}
+
 export class ApiError extends Error {
   constructor(status, problem) {
     super(problem.detail || problem.title || `HTTP ${status}`);
@@ -14,7 +20,7 @@ export class ApiError extends Error {
 
   /** The message to show: the detail and the rule that refused it. */
   get explained() {
-    const rule = this.problem.rule ? ` (${this.problem.rule})` : "";
+    const rule = ruleRef(this.problem.rule);
     const allowed = this.problem.allowed ? ` Allowed: ${[].concat(this.problem.allowed).join(", ")}.` : "";
     return `${this.message}${rule}${allowed}`;
   }

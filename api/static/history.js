@@ -2,6 +2,7 @@
 // log (filters, each event said in words, each a way into the past, notes and disputes about
 // an event). The words are the service's: each event's `said` (projections/sentences.py).
 
+import { ruleRef } from "./api.js";
 import { field, h, notice } from "./dom.js";
 
 /** An event's kind in words, for the log's filter: `DiceRolled` -> "Dice rolled". */
@@ -80,7 +81,7 @@ function redoRefused(table, error) {
   if (error.status !== 403 || !error.problem?.allowed) return null;
   const allowed = [].concat(error.problem.allowed);
   const owner = allowed.find((seat) => seat !== "referee") || "referee";
-  return `Only ${redoers(table, owner)} may redo this: ${owner === "referee" ? "the referee (or a ruling)" : table.sideName(owner)} made the last undo. (${error.problem.rule})`;
+  return `Only ${redoers(table, owner)} may redo this: ${owner === "referee" ? "the referee (or a ruling)" : table.sideName(owner)} made the last undo.${ruleRef(error.problem.rule)}`;
 }
 
 /** How far back your undo is immediate, in words: the event it stops at. */

@@ -5,6 +5,7 @@
 // rules take them, and Next step with its reason when it is refused. Unit cards and the More
 // actions panel offer the other choices through the same flow (`choiceFlow`).
 
+import { ruleRef } from "./api.js";
 import { $, h } from "./dom.js";
 import { undoLabel, undoLast } from "./history.js";
 import { inputForm, tableDiceForm } from "./inputs.js";
@@ -151,7 +152,7 @@ export function inWords(table, text) {
 
 export function renderPlay(table) {
   const t = table.board.turn;
-  const step = h("p", { class: "step-now", id: "step-now" }, h("strong", {}, `Turn ${t.turn} · ${t.title}`), t.rule ? ` (${t.rule})` : "",
+  const step = h("p", { class: "step-now", id: "step-now" }, h("strong", {}, `Turn ${t.turn} · ${t.title}`), ruleRef(t.rule),
     t.active_side ? ` · ${table.sideName(t.active_side)} to act` : "");
   if (!table.canAct) {
     return [step, h("p", { class: "hint" }, table.at !== null ? "This is the past: go back to now to act."

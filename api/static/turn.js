@@ -3,7 +3,7 @@
 // Turn panel: the marker, the step among its neighbours (the whole sequence behind a
 // disclosure) and the end controls of ending.js. What the seat may do is in play.js.
 
-import { devices } from "./api.js";
+import { devices, ruleRef } from "./api.js";
 import { sideColours } from "./board.js";
 import { field, h } from "./dom.js";
 import { endControls, endPrompt, outcomeSaid, outcomeText } from "./ending.js";
@@ -56,7 +56,7 @@ export function renderPrompt(table) {
  *  for fire at the Militia Band." */
 function awaitingWords(table, awaiting) {
   const who = table.seatName(awaiting.by);
-  const rule = awaiting.rule ? ` (${awaiting.rule})` : "";
+  const rule = ruleRef(awaiting.rule);
   const d = awaiting.declared;
   if (d) return `${who} owes the faces of the ${d.notation} thrown at the table${d.purpose ? ` for ${inWords(table, d.purpose)}` : ""}${rule}. Nothing else can be done until they are entered.`;
   return `${who} owes the result of ${inWords(table, awaiting.what)}${rule}, read from the dice at the table. Nothing else can be done until it is entered.`;
@@ -87,7 +87,7 @@ export function renderTurn(table) {
     current ? t.title : stepWords(step));
   return [
     h("p", { class: "turn-line", id: "turn-marker" },
-      h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, t.rule ? ` (${t.rule})` : "",
+      h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, ruleRef(t.rule),
       t.active_side ? ` · active: ${table.sideName(t.active_side)}` : "",
       // a role the rules name (the attacker); a side that is its own role says nothing new
       Object.entries(t.roles || {}).filter(([role, side]) => role !== side).map(([role, side]) => ` · ${role}: ${table.sideName(side)}`)),

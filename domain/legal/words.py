@@ -112,7 +112,9 @@ def title(kind: str, state: MatchState, ruleset: Ruleset, roll: str | None = Non
             rule = step.rule
         if rule is None and kind not in ALWAYS_ALLOWED:
             rule = ruleset.where.get(kind, (None, ""))[0]
-    return (f"{said} ({rule})" if rule else said), rule
+    # (a rule id is a small reference for the game's rules; the service's own `core-*` ids
+    # are bookkeeping, not said in a title)
+    return (f"{said} ({rule})" if rule and not rule.startswith("core-") else said), rule
 
 
 def track_title(ruleset: Ruleset, name: str, state: MatchState | None = None) -> str:

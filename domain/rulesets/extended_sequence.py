@@ -71,10 +71,10 @@ def _expects(state: MatchState) -> list[str]:
         "initial/reinforcements": f"{each} reinforcements and their entry point",
         "initial/air_strikes": "check for air strikes and resolve them",
         "initial/artillery": "off-board artillery: radio contact, spotting, corrections, FFE",
-        "rally/repair": "broken-down equipment: a Q roll repairs it (rule_roll repair)",
+        "rally/repair": "broken-down equipment: a Q roll repairs it",
         "rally/ammunition": "ammunition replenishment rolls at the HQ",
-        "rally/self_rally": "broken (not routed) units may self-rally (rule_roll self_rally)",
-        "rally/leader_rally": "leaders rally broken and routed units (rule_roll leader_rally)",
+        "rally/self_rally": "broken (not routed) units may self-rally",
+        "rally/leader_rally": "leaders rally broken and routed units",
         "combat/prepared_fire": f"{attacker}'s prepared fire, while ROF lasts",
         "combat/routed_movement": f"{attacker} moves routed units; {defender} may fire",
         "combat/broken_movement": f"{attacker} moves broken units to cover; {defender} may fire",
@@ -84,7 +84,7 @@ def _expects(state: MatchState) -> list[str]:
         "combat/advance": f"{attacker} advances one base, possibly into close combat",
         "admin/victory": "markers are removed; check victory, then go on",
     }
-    return [hints.get(state.turn.step, "advance")]
+    return [hints.get(state.turn.step, "go on when done")]
 
 
 def extended_sequence(options: Mapping[str, Any]) -> Ruleset:

@@ -126,7 +126,7 @@ def _expects(state: MatchState) -> list[str]:
     if step == rules.CARPET_STEP:
         targets = rules.carpet_targets(state)
         return ([f"{sides['allied']} resolves the carpet bombing at {', '.join(targets)} "
-                 + "(roll_dice); it cannot be skipped"] if targets
+                 + "; it cannot be skipped"] if targets
                 else [f"no carpet bombing to resolve: {sides['allied']} goes on"])
     if step == rules.RESERVE_STEP:
         allowances = [f"{u.id} {rules.unit_info(state, u).get('reserve_allowance', '?')}"
@@ -140,7 +140,7 @@ def _expects(state: MatchState) -> list[str]:
         rules.ALLIED_AIR: "Air Points received, split between interdiction and ground "
                              "support",
         rules.SUPPORT_STEP: "support levels and points for each corps; reduced "
-                            "artillery re-supplied (gain_step); each side goes on when done",
+                            "artillery re-supplied; each side goes on when done",
         rules.ARMY_SUPPORT: "support points into each army's reserve "
                                "(a support track for each army); each side goes on when done",
         rules.REPLACEMENT: f"{side}: replacement points, reduced units "

@@ -237,7 +237,7 @@ def _run_expects(state: MatchState, side: str | None) -> str:
         return (f"{active.id}'s pieces fire, the other player's defensive fire, then go on "
                 "to close combat")
     if step == CLOSE_COMBAT:
-        return f"{active.id}'s pieces in edge contact fight (resolve_combat), then go on"
+        return f"{active.id}'s pieces in edge contact fight, then go on"
     return (f"wing {wing(active)}: its commander may roll its special move and move; a CO "
             "commanding no wing may move one move; then go on")
 
