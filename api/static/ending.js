@@ -139,6 +139,6 @@ function reopenControl(table) {
     },
     h("p", {}, h("strong", {}, "Reopen this match?"),
       " Play goes on from here, and you may undo across the end (a mistaken concession, a ruling). A fresh dice seed is committed; every seat sees the reopening in the log."),
-    field("Why", h("input", { name: "reason", required: true, maxlength: 200, placeholder: "Blue conceded by mistake" })),
+    field("Why", h("input", { name: "reason", required: true, maxlength: 200, placeholder: "e.g. Blue conceded by mistake" })),
     h("div", { class: "row" }, h("button", { type: "submit" }, "Yes, reopen the match"), closer("Cancel"))));
 }

@@ -73,16 +73,17 @@ function joinForm() {
 
 function tokenForm() {
   return h("form", {
-    class: "stack", "aria-label": "Open with a match id and token",
+    class: "stack", "aria-label": "Open with a match code and token",
     onsubmit: (event) => {
       event.preventDefault();
       const f = event.target.elements;
       const id = f.match.value.trim().toLowerCase();
-      if (!/^[0-9a-f-]{36}$/.test(id)) { notice("A match id looks like 0f8e…-…: 36 characters."); return; }
+      if (!/^[0-9a-f-]{36}$/.test(id)) { notice("A match code looks like 0f8e…-…: 36 characters."); return; }
       location.assign(`/play/${id}#token=${encodeURIComponent(f.token.value.trim())}`);
     },
   },
-  field("Match id", h("input", { name: "match", required: true, maxlength: 36, autocomplete: "off" })),
+  field("Match code", h("input", { name: "match", required: true, maxlength: 36, autocomplete: "off" }),
+    "the 36 characters after /play/ in the match's link"),
   field("Token", h("input", { name: "token", required: true, type: "password", autocomplete: "off" }),
     "a join token takes a side's seat; a seat token opens that seat"),
   h("button", { type: "submit" }, "Open"));
@@ -103,6 +104,6 @@ export async function lobby(main) {
       sampleForm(samples, titles),
       h("h3", { id: "own-h" }, "Or your own scenario"),
       rulesets.length ? scenarioForm(rulesets, create) : h("p", {}, "The game systems could not be loaded: reload the page.")),
-    panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match id and token"), tokenForm()),
+    panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match code and token"), tokenForm()),
   ));
 }

@@ -80,11 +80,11 @@ export function unitFieldset(form, side, s, unit, u) {
   const fillWhere = () => {
     if (unit.place === "point") {
       spotBox.replaceChildren(h("div", { class: "pair" },
-        labelled(`${base}.x`, "Across (inches)", number(unit.x, (v) => { unit.x = v; }, { step: "any", placeholder: "12" })),
-        labelled(`${base}.y`, "Along (inches)", number(unit.y, (v) => { unit.y = v; }, { step: "any", placeholder: "6" }))));
+        labelled(`${base}.x`, "Across (inches)", number(unit.x, (v) => { unit.x = v; }, { step: "any", placeholder: "e.g. 12" })),
+        labelled(`${base}.y`, "Along (inches)", number(unit.y, (v) => { unit.y = v; }, { step: "any", placeholder: "e.g. 6" }))));
     } else if (unit.place === "hex") {
       spotBox.replaceChildren(labelled(`${base}.hex`, "Hex", text(unit.hex, (v) => { unit.hex = v; },
-        { maxlength: 16, placeholder: "0305" })));
+        { maxlength: 16, placeholder: "e.g. 0305" })));
     } else spotBox.replaceChildren();
   };
   fillWhere();
@@ -94,7 +94,7 @@ export function unitFieldset(form, side, s, unit, u) {
       if (r.fields.some((f) => f.only)) { render(); focusIn(`${base}.kind`); }
     }))
     : labelled(`${base}.kind`, "Kind (optional)", text(unit.kind, (v) => { unit.kind = v; },
-      { maxlength: 64, placeholder: "squad, tank, leader…" }));
+      { maxlength: 64, placeholder: "e.g. squad, tank, leader" }));
   const fields = r.fields.filter((field) => applies(field, unit)).map((field) => {
     const path = `${base}.${field.name}`;
     const value = unit.values[field.name] || "";
@@ -121,7 +121,7 @@ export function unitFieldset(form, side, s, unit, u) {
   h("summary", {}, sumName, sumWhere),
   h("fieldset", { class: "unit", "aria-label": `Unit ${u + 1}` },
     labelled(`${base}.name`, "Unit name", text(unit.name, (v) => { unit.name = v; summarise(); },
-      { maxlength: 120, placeholder: "1st Squad", "data-role": "unit-name" })),
+      { maxlength: 120, placeholder: "e.g. 1st Squad", "data-role": "unit-name" })),
     kind, fields,
     labelled(`${base}.place`, "Where it starts", select(whereNow, where, (v) => {
       if (v.startsWith("box:")) Object.assign(unit, { place: "box", box: v.slice(4) });
