@@ -17,7 +17,7 @@ from domain.events import sees_private
 from domain.history import UndoRequest
 from domain.legal.words import card_title, track_title
 from domain.rulesets import get_ruleset
-from domain.sequence import current_roles
+from domain.sequence import Step, current_roles
 from domain.state import (
     Awaiting,
     DiceRoll,
@@ -58,6 +58,7 @@ class TurnView(BaseModel):
     allows: tuple[str, ...]
     optional: bool
     sequence: list[str]
+    sequence_titles: list[str] = Field(default_factory=list)  # each step of it, in words
     expects: list[str]  # what the current step is waiting for, in words
     awaiting: Awaiting | None = None  # a roll whose result the players must enter first
     rolls: list[str] = Field(default_factory=list)  # the `rule_roll`s of this step
@@ -180,6 +181,14 @@ class BoardView(BaseModel):
     waiting: WaitingView | None = None  # whose turn (with the undo request, when given)
 
 
+def _step_title(step: Step, path: str) -> str:
+    """A step's title, or its path in words (`cleanup/morale` -> `Cleanup: morale`)."""
+    if step.title:
+        return step.title
+    said = ": ".join(part.replace("_", " ") for part in path.split("/"))
+    return said[:1].upper() + said[1:]
+
+
 def turn_view(state: MatchState) -> TurnView:
     ruleset = get_ruleset(state.ruleset, state.options)
     step = ruleset.sequence.step(state.turn.step)
@@ -200,6 +209,8 @@ def turn_view(state: MatchState) -> TurnView:
         allows=step.allows,
         optional=step.optional,
         sequence=ruleset.sequence.steps(),
+        sequence_titles=[_step_title(ruleset.sequence.step(path), path)
+                         for path in ruleset.sequence.steps()],
         expects=ruleset.expects(state) if ruleset.expects and state.outcome is None else [],
         awaiting=state.awaiting,
         rolls=[name for name, roll in ruleset.rolls.items() if state.turn.step in roll.steps],

@@ -72,11 +72,9 @@ export function renderPast(table, banner) {
     h("button", { type: "button", onclick: () => table.travel(table.head) }, "Back to now"));
 }
 
-/** A step's path in words: "cleanup/morale" → "Cleanup: morale". */
-function stepWords(step) {
-  const parts = step.split("/").map((p) => p.replaceAll("_", " "));
-  const text = parts.join(": ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** A step's title, as the service says it ("cleanup/morale" → "Clean-Up Morale sub-phase"). */
+function stepWords(t, step) {
+  return (t.sequence_titles || [])[t.sequence.indexOf(step)] || step;
 }
 
 export function renderTurn(table) {
@@ -84,7 +82,7 @@ export function renderTurn(table) {
   const at = t.sequence.indexOf(t.step);
   const near = t.sequence.map((step, i) => [step, i]).filter(([, i]) => Math.abs(i - at) <= 1);
   const chip = (step, current) => h("li", { "aria-current": current ? "step" : null, class: current ? "current" : null, "data-step": step },
-    current ? t.title : stepWords(step));
+    current ? t.title : stepWords(t, step));
   return [
     h("p", { class: "turn-line", id: "turn-marker" },
       h("strong", {}, `Turn ${t.turn}`), ` · ${t.title}`, ruleRef(t.rule),
@@ -97,7 +95,7 @@ export function renderTurn(table) {
       at < t.sequence.length - 2 ? h("li", { class: "more" }, "…") : null),
     t.sequence.length > 3 ? h("details", { class: "whole-sequence", "data-key": "sequence" },
       h("summary", {}, `The whole sequence (${t.sequence.length} steps)`),
-      h("ol", { class: "sequence-all" }, t.sequence.map((step) => h("li", { class: step === t.step ? "current" : null, "data-step": step }, stepWords(step))))) : null,
+      h("ol", { class: "sequence-all" }, t.sequence.map((step) => h("li", { class: step === t.step ? "current" : null, "data-step": step }, stepWords(t, step))))) : null,
     t.expects.length || !t.outcome ? null : h("p", { class: "hint" }, `The match has ended: ${outcomeSaid(table, t.outcome)}.`),
     endControls(table),
   ];

@@ -33,7 +33,7 @@ SHOWN = """() => {
   const add = (el, what, t) => { t = (t || '').replace(/\\s+/g, ' ').trim();
     if (t && !away(el)) out.push(what + ': ' + t); };
   const said = 'label, h1, h2, h3, h4, legend, summary, button, option, #where, .step-now, '
-    + '.hint, .expects li, .choice-head, dt';
+    + '.hint, .expects li, .choice-head, dt, .sequence li, .sequence-all li';
   for (const el of document.querySelectorAll(said)) add(el, el.tagName.toLowerCase(), el.textContent);
   for (const el of document.querySelectorAll('[placeholder]')) add(el, 'placeholder', el.placeholder);
   for (const el of document.querySelectorAll('[aria-label]')) add(el, 'name', el.getAttribute('aria-label'));
@@ -131,6 +131,12 @@ def test_a_demo_speaks_the_players_words(browser: Any, server: str, screenshots:
              for seat, token in match["seats"].items()}
     texts += _walk_table(phone, server, match["id"], seats)
     phone.screen("table")
+    # the sequence of play reads as the game's steps, not their paths ("Cleanup: morale")
+    steps = phone.page.locator(".sequence-all li").all_text_contents()
+    turn = httpx.get(f"{server}/api/matches/{match['id']}/board", headers=auth).json()["turn"]
+    assert steps == turn["sequence_titles"] and len(steps) == len(turn["sequence"]) >= 4
+    assert not {s.split("/")[-1].replace("_", " ") for s in turn["sequence"]} & {
+        t.split(": ")[-1].lower() for t in steps if ": " in t}, steps
     wrong = _wrong(texts, _ids(server, match["id"], auth))
     assert wrong == [], "\n".join(wrong)
     assert len(texts) > 100, texts  # the walk read the page (and the forms)
