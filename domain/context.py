@@ -4,6 +4,7 @@ state they lead to), and the lookups that refuse with a rule-naming error."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -137,3 +138,19 @@ def new_unit_id(state: MatchState, given: str | None, base: str, first: int = 2)
         raise InvalidAction(f"unit id '{given}' is taken; leave it out and the service makes "
                             "one", rule="core-units")
     return given
+
+
+def named(state: MatchState, option: str, key: str) -> str:
+    """What the scenario calls `key` by its option `option` (`card_names`: a card's title,
+    `battlegroup_names`: a battlegroup's); else a key that reads as an id in words (`red-1` ->
+    `Red 1`), and any other as it is (`Dig in`, `CARD-JACK`)."""
+    names = state.options.get(option)
+    if isinstance(names, dict) and key in names:
+        return str(names[key])
+    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", key):
+        return key.replace("-", " ").replace("_", " ").capitalize()
+    return key
+
+
+def card_title(state: MatchState, card: str) -> str:
+    return named(state, "card_names", card)

@@ -41,8 +41,10 @@ def decide(
                                                     *RECORDS):
         needed = "record_roll" if state.awaiting.declared else "enter_result"
         raise OutOfSequence(
-            f"{state.awaiting.rule or 'core-results'}: first the result of "
-            f"{state.awaiting.what} ({needed})", rule=state.awaiting.rule or "core-results",
+            (f"{state.awaiting.rule}: " if state.awaiting.rule else "")
+            + f"first the result of {state.awaiting.what}: enter "
+            + ("the faces thrown at the table" if state.awaiting.declared
+               else "what the table reads"), rule=state.awaiting.rule or "core-results",
             allowed=[needed, "add_note"])
     if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
         raise _out_of_step(kind, state, ruleset, step)

@@ -12,10 +12,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.authority import movers, seats, waiting_for
-from domain.context import REFEREE
+from domain.context import REFEREE, card_title
 from domain.events import sees_private
 from domain.history import UndoRequest
-from domain.legal.words import card_title, track_title
+from domain.legal.words import track_title
 from domain.rulesets import get_ruleset
 from domain.sequence import Step, current_roles
 from domain.state import (

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.context import card_title, named
 from domain.legal.model import Candidate, Input, location, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
-from domain.legal.words import card_title, named, side_name, words
+from domain.legal.words import side_name, words
 from domain.rulesets.wing_command_rolls import LEADERSHIP
 from domain.state import Unit
 

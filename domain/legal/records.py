@@ -9,7 +9,7 @@ from domain.dice import parse
 from domain.legal.model import Candidate, Input, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
-from domain.legal.words import side_name, track_title, words
+from domain.legal.words import in_words, side_name, track_title, words
 from domain.rulesets.base import TrackValues
 
 MAX_VP = 10_000
@@ -47,7 +47,7 @@ def record_roll(p: Probe) -> Offers:
 def enter_result(p: Probe) -> Offers:
     awaiting = p.state.awaiting
     yield "enter_result", [Candidate(
-        label=awaiting.what if awaiting is not None else "The result",
+        label=in_words(awaiting.what, p.state) if awaiting is not None else "The result",
         body={"type": "enter_result"},
         inputs=(text("result", "The result read on your table", required=True,
                      example="no effect"),

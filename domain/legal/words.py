@@ -142,22 +142,6 @@ def _part(part: str, state: MatchState | None) -> str:
     return words(part)
 
 
-def named(state: MatchState, option: str, key: str) -> str:
-    """What the scenario calls `key` by its option `option` (`card_names`: a card's title,
-    `battlegroup_names`: a battlegroup's); else a key that reads as an id in words (`red-1` ->
-    `Red 1`), and any other as it is (`Dig in`, `CARD-JACK`)."""
-    names = state.options.get(option)
-    if isinstance(names, dict) and key in names:
-        return str(names[key])
-    if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", key):
-        return words(key.replace("-", " ")).capitalize()
-    return key
-
-
-def card_title(state: MatchState, card: str) -> str:
-    return named(state, "card_names", card)
-
-
 def side_name(state: MatchState, side: str) -> str:
     return next((s.name for s in state.sides if s.id == side), side)
 
@@ -180,5 +164,5 @@ def in_words(text: str, state: MatchState, sequence: SequenceOfPlay | None = Non
         return text
     pattern = re.compile(r"(?<![A-Za-z0-9_.:/-])(" + "|".join(
         re.escape(i) for i in sorted(names, key=len, reverse=True))
-        + r")(?![A-Za-z0-9_:/-]|\.[A-Za-z0-9])")
+        + r")(?![A-Za-z0-9_/-]|[.:][A-Za-z0-9])")
     return pattern.sub(lambda m: names[m[1]], text)

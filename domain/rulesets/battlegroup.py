@@ -16,7 +16,7 @@ from typing import Any
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, own_side
+from domain.context import Emit, named, own_side
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import Hook, Ruleset, Sides, by_totals, end_by_points, initiative
 from domain.rulesets.battlegroup_activation import (
@@ -164,7 +164,8 @@ def _expects(state: MatchState) -> list[str]:
         side = state.turn.active_side
         if activated_this_run(state):
             return [f"{side} acts with the activated battlegroup, then goes on"]
-        return [f"{side} to activate one of: {', '.join(available(state, side))}"]
+        return [f"{side} to activate one of: " + ", ".join(
+            named(state, "battlegroup_names", group) for group in available(state, side))]
     # (ours) the initiative order is shown, not enforced: the text uses it to settle doubts
     return [f"Round Up: its special rules, in initiative order; {DONE}"]
 

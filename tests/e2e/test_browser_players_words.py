@@ -58,8 +58,8 @@ def _legal_words(legal: dict[str, Any]) -> list[str]:
             # the Deploy form's walk below checks that on the page)
             for field in (i for i in choice.get("inputs") or () if i["kind"] != "id"):
                 out.append(f"label: {field['label']}")
-                if isinstance(field.get("example"), str):
-                    out.append(f"placeholder: e.g. {field['example']}")
+                if field["kind"] == "text" and isinstance(field.get("example"), str):
+                    out.append(f"placeholder: e.g. {field['example']}")  # (as inputs.js)
                 out.extend(f"option: {v.get('label')}" for v in field.get("values") or ())
     advance = legal["advance"]
     out += [f"button: {advance['title']}", f"hint: {advance.get('reason') or ''}"]
