@@ -82,12 +82,28 @@ def set_track(p: Probe) -> Offers:
                                           inputs=(given,), family="value")
                                 for given in _values(values, p.state.tracks.get(name))]
         if "*" in pattern:
+            said = [pattern.replace("*", part) for part in _parts(p, pattern)]
+            which = one_of("name", "Which one", [(name, track_title(p.ruleset, name, p.state))
+                                                 for name in said],
+                           required=True, open_=True) if said else text(
+                "name", "Track", required=True, example=pattern.replace("*", "x"),
+                says=f"a name of the form {pattern}")
             yield "set_track", [Candidate(
                 label=track_title(p.ruleset, pattern.replace("*", "…")),
-                body={"type": "set_track"},
-                family="value", inputs=(text("name", "Track", required=True, example=pattern.replace("*", "x"),
-                             says=f"a name of the form {pattern}"), given))
+                body={"type": "set_track"}, family="value", inputs=(which, given))
                 for given in _values(values, None)]
+
+
+def _parts(p: Probe, pattern: str) -> list[str]:
+    """What a side's pattern's `*` may name (`support.allied.*`), as the page offers it by
+    name: the side itself (its army) and the side's units that its other units name in their
+    data (a corps HQ, `extra.corps`); other names are still accepted (the input is open)."""
+    side = next((s for s in pattern.split(".") if s in p.state.side_ids()), None)
+    if side is None:
+        return []
+    units = [u for u in p.state.in_play(side)]
+    named = {str(v) for u in units for v in u.extra.values()}
+    return [side, *(u.id for u in units if u.id in named)]
 
 
 def _values(values: TrackValues, current: object) -> list[Input]:

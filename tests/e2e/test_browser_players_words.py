@@ -23,6 +23,8 @@ from board_steps import DEMOS
 from lobby_steps import Thumb, fill_allies_and_axis, kept_match
 from phone import Phone, new_match
 
+from tests.players_words import legal_words, wrong
+
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
 
@@ -39,34 +41,6 @@ SHOWN = """() => {
   for (const el of document.querySelectorAll('[aria-label]')) add(el, 'name', el.getAttribute('aria-label'));
   return out; }"""
 
-DOTTED = re.compile(r"(?<![/\w])(?!e\.g\.)[a-z_]+\.[a-z_]+\b")  # (not a docs/ page)
-# (case matters: the engine's verb is "advance"; a card may be called "Advance")
-ENGINE = re.compile(r"\b[Vv]ersions?\b|\bv\d+\b|\badvance\b|cannot be left|\bowed\b|"
-                    r"\bleave when\b|\b[a-z]+_[a-z_]+\b|\(ours|, ours\)|\(core-[a-z]+\)|"
-                    r"\bawaiting\b")
-ASKS_AN_ID = re.compile(r"\bids?\b", re.IGNORECASE)
-
-
-def _legal_words(legal: dict[str, Any]) -> list[str]:
-    """What a seat's forms are drawn from: titles, choices, fields, their values and hints."""
-    out: list[str] = []
-    for action in legal["actions"]:
-        out.append(f"action: {action['title']}")
-        for choice in action["choices"]:
-            out.append(f"choice: {choice.get('label') or ''}")
-            # (an `id` input is the service's to fill: the page never shows it, inputs.js;
-            # the Deploy form's walk below checks that on the page)
-            for field in (i for i in choice.get("inputs") or () if i["kind"] != "id"):
-                out.append(f"label: {field['label']}")
-                if field["kind"] == "text" and isinstance(field.get("example"), str):
-                    out.append(f"placeholder: e.g. {field['example']}")  # (as inputs.js)
-                out.extend(f"option: {v.get('label')}" for v in field.get("values") or ())
-    advance = legal["advance"]
-    out += [f"button: {advance['title']}", f"hint: {advance.get('reason') or ''}"]
-    out += [f"button: {skip['label']}" for skip in advance.get("skips") or ()]
-    return out
-
-
 def _ids(server: str, match: str, auth: dict[str, str]) -> set[str]:
     """The match's own ids: its units, battlegroups, cards (its scenario's decks and every
     seat's hand it shows) and tracks."""
@@ -79,26 +53,6 @@ def _ids(server: str, match: str, auth: dict[str, str]) -> set[str]:
     return ids | set(board["tracks"])
 
 
-def _wrong(texts: list[str], ids: set[str]) -> list[str]:
-    bad = []
-    for text in dict.fromkeys(texts):
-        # "<where …> <what>: <words>" (where: the lobby, a game system, the join page)
-        head, words = text.split(": ", 1) if ": " in text else ("", text)
-        what = head.split(" ")[-1]
-        if any(found in ids for found in re.findall(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+", words)):
-            bad.append(f"an id: {text}")
-        elif DOTTED.search(words):
-            bad.append(f"a dotted name: {text}")
-        elif ENGINE.search(words):
-            bad.append(f"the engine's words: {text}")
-        elif what == "label" and ASKS_AN_ID.search(words):
-            bad.append(f"asks for an id: {text}")
-        elif what == "placeholder" and not words.startswith("e.g. ") and \
-                not words.startswith(("tap the map", "a hex, e.g.", "words,", "http")):
-            bad.append(f"an example that looks filled in: {text}")
-    return bad
-
-
 def _walk_table(phone: Phone, server: str, match: str, seats: dict[str, str]) -> list[str]:
     """The table as each seat held on this phone (by its name in Acting as, with its token):
     what it shows, and the legal answer its forms are drawn from."""
@@ -106,7 +60,7 @@ def _walk_table(phone: Phone, server: str, match: str, seats: dict[str, str]) ->
     for name, token in seats.items():
         phone.as_seat(name)
         texts += phone.page.evaluate(SHOWN)
-        texts += _legal_words(httpx.get(f"{server}/api/matches/{match}/legal",
+        texts += legal_words(httpx.get(f"{server}/api/matches/{match}/legal",
                                         headers={"Authorization": f"Bearer {token}"}).json())
     return texts
 
@@ -137,8 +91,8 @@ def test_a_demo_speaks_the_players_words(browser: Any, server: str, screenshots:
     assert steps == turn["sequence_titles"] and len(steps) == len(turn["sequence"]) >= 4
     assert not {s.split("/")[-1].replace("_", " ") for s in turn["sequence"]} & {
         t.split(": ")[-1].lower() for t in steps if ": " in t}, steps
-    wrong = _wrong(texts, _ids(server, match["id"], auth))
-    assert wrong == [], "\n".join(wrong)
+    bad = wrong(texts, _ids(server, match["id"], auth))
+    assert bad == [], "\n".join(bad)
     assert len(texts) > 100, texts  # the walk read the page (and the forms)
     phone.close()
 
@@ -189,6 +143,6 @@ def test_the_lobby_and_a_match_from_its_form_speak_the_players_words(
     phone.tap(more.locator(".picker").get_by_role("button", name="Axis", exact=True), "deploy")
     texts += page.evaluate(SHOWN)
     phone.screen("deploy-form")
-    wrong = _wrong(texts, _ids(server, match, auth))
-    assert wrong == [], "\n".join(wrong)
+    bad = wrong(texts, _ids(server, match, auth))
+    assert bad == [], "\n".join(bad)
     phone.close()

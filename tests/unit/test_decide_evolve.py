@@ -544,7 +544,9 @@ def test_table_dice_are_declared_first_and_thrown_second(deployed: Table) -> Non
     assert isinstance(declared, ev.RollDeclared) and deployed.state.awaiting is not None
     with pytest.raises(OutOfSequence) as waiting:
         deployed.act("red", type="move_unit", unit_id="sq1", to={"x": 1, "y": 1})
-    assert "record_roll" in waiting.value.detail
+    # (the action it waits for is named for clients in `allowed`; the words say what to do)
+    assert "record_roll" in (waiting.value.allowed or ())
+    assert "enter the faces thrown at the table" in waiting.value.detail
     with pytest.raises(InvalidAction):
         deployed.act("red", type="record_roll", results=[7])  # two dice were declared
     with pytest.raises(InvalidAction):
