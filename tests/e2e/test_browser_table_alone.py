@@ -103,7 +103,7 @@ def test_one_player_plays_the_demo_alone_on_one_device_to_the_end(
         acted(page)
     tracks = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
         '#board dl.tracks dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))""")
-    assert tracks == {"weather": "rain", "turn limit": "3"}
+    assert tracks == {"Weather": "rain", "Turn limit": "3"}  # titled in words
     api_tracks = httpx.get(f"{server}/api/matches/{page.url.rsplit('/', 1)[-1]}/board",
                            headers={"Authorization": "Bearer " + page.evaluate(
                                "() => Object.values(JSON.parse(localStorage['battlelog.matches']))"
