@@ -1,7 +1,8 @@
 """The `battlelog` command: `battlelog serve --db PATH --host HOST --port PORT`,
 `battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
 `battlelog import FILE` (the interchange format, docs/interchange.md), `battlelog replay
-MATCH` (the replay file, docs/replay.md), and
+MATCH` (the replay file, docs/replay.md), `battlelog check-ruleset FILE` (a ruleset file's
+checks, docs/rulesets/authoring.md), and
 `battlelog project` (the read models' runner, as a process of its own: docs/deploy.md).
 
 `make run` installs it in .venv/bin/ (README.md: "The battlelog command"). A command ends
@@ -96,6 +97,13 @@ def _parser() -> argparse.ArgumentParser:
     into.add_argument("file", help="the export (JSON Lines) or a referee's replay file; - for "
                       "standard input (JSON Lines)")
     into.add_argument("--db", help="SQLite file (default: $BATTLELOG_DB or ./battlelog.db)")
+    rules = commands.add_parser(
+        "check-ruleset", help="check a ruleset file: every problem with its line and column",
+        description="Check a ruleset file (YAML or JSON, docs/rulesets/authoring.md) as the "
+                    "service does (POST /api/rulesets/check): every problem at once, each "
+                    "as FILE:LINE:COLUMN: CHECK: what is wrong. Exit status 0: it passes; 1: "
+                    "it has problems; 2: the file cannot be read.")
+    rules.add_argument("file", help="the ruleset file")
     runner = commands.add_parser(
         "project", help="keep the read models (the match catalogue, the notifications' outbox) "
                         "up to date, as a process of its own",
@@ -317,6 +325,18 @@ def verify(path: str) -> int:
     return 0 if report.ok else 1
 
 
+def check_ruleset(path: str) -> int:
+    from projections.rulefile_load import check_file
+
+    try:
+        report = check_file(path)
+    except OSError as error:
+        print(f"battlelog check-ruleset: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    print("\n".join(report.lines()))
+    return 0 if report.ok else 1
+
+
 def serve(args: argparse.Namespace) -> int:
     from api.app import create_app
     from api.listening import cannot_listen, listen, urls
@@ -385,6 +405,8 @@ def _run(args: argparse.Namespace) -> int:
         return replay(args.match, args.db, args.out, args.viewpoint)
     elif args.command == "import":
         return import_file(args.file, args.db)
+    elif args.command == "check-ruleset":
+        return check_ruleset(args.file)
     elif args.command == "project":
         return project(args.db)
     return 0
