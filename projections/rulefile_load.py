@@ -28,7 +28,8 @@ from domain.rulefiles import Path, Problem, RulesetFile, check
 Mark = Any  # where a node starts: PyYAML's or libyaml's mark (`line`, `column` from 0)
 MAX_BYTES = 256 * 1024  # a file's size; a game the size of Normandy is a tenth of it
 MAX_DEPTH = 24  # mappings and lists inside one another; the format needs about ten
-MAX_NODES = 10_000  # keys, values and list items in all; a big game holds a few thousand
+MAX_NODES = 5_000  # keys, values and list items in all; the extended sequence holds 610
+LISTED = 100  # problems listed one by one; the rest are counted in one more line
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,11 @@ def check_text(text: bytes | str, name: str) -> Report:
     checked = check(data)
     found += [_place(problem, marks) for problem in checked.problems]
     found.sort(key=lambda f: (f.line, f.column))
+    if len(found) > LISTED:
+        rest = found[LISTED]
+        found = [*found[:LISTED], Finding("too-many-problems", rest.line, rest.column,
+                                          f"{len(found) - LISTED} more problems from here on "
+                                          "are not listed")]
     return Report(name, tuple(found), checked.file if not found else None)
 
 

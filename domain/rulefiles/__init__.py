@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from domain.rulefiles.checks import check_meaning
 from domain.rulefiles.model import FORMAT_VERSION, RulesetFile
-from domain.rulefiles.problems import Path, Problem, from_validation
+from domain.rulefiles.problems import Near, Path, Problem, from_validation
 from domain.rulefiles.sequence import sequence_of
 
 
@@ -32,12 +32,13 @@ class Checked:
 
 def check(data: Any) -> Checked:
     """Every problem of the parsed file `data` at once: its shape and its meaning."""
+    near = Near()
     try:
         file: RulesetFile | None = RulesetFile.model_validate(data)
         problems = []
     except ValidationError as error:
-        file, problems = None, from_validation(error, data)
-    return Checked(file, (*problems, *check_meaning(data)))
+        file, problems = None, from_validation(error, data, near)
+    return Checked(file, (*problems, *check_meaning(data, near)))
 
 
 def schema() -> dict[str, Any]:

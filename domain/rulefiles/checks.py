@@ -14,13 +14,12 @@ parsed (so that they run, and say everything, even when its shape has errors too
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
-from domain.rulefiles.problems import Path, Problem
+from domain.rulefiles.problems import Near, Path, Problem
 from domain.sequence import ANY
 
 SEATS = ("any", "active", "inactive", "referee")
@@ -31,6 +30,7 @@ class _Declared:
     roles: frozenset[str]
     actions: frozenset[str]
     conditions: frozenset[str]
+    near: Near
 
 
 @dataclass(frozen=True)
@@ -41,12 +41,12 @@ class _Around:
     player_turn: bool = False  # inside a player-turn phase
 
 
-def check_meaning(data: Any) -> list[Problem]:
+def check_meaning(data: Any, near: Near) -> list[Problem]:
     if not isinstance(data, dict):
         return []
     declared = _Declared(_keys(_get(data, "sides", "roles")), _keys(data.get("actions")),
-                         _keys(data.get("conditions")))
-    problems = list(_action_types(data.get("actions")))
+                         _keys(data.get("conditions")), near)
+    problems = list(_action_types(data.get("actions"), near))
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")
@@ -64,13 +64,13 @@ def _keys(section: Any) -> frozenset[str]:
         section, dict) else frozenset()
 
 
-def _action_types(actions: Any) -> Iterator[Problem]:
+def _action_types(actions: Any, near: Near) -> Iterator[Problem]:
     for name in actions if isinstance(actions, dict) else ():
         if name not in ACTION_TYPES:
-            near = difflib.get_close_matches(str(name), ACTION_TYPES, n=1, cutoff=0.6)
+            meant = near(str(name), ACTION_TYPES)
             yield Problem("unknown-action", ("actions", name),
                           f"battlelog knows no action type '{name}'"
-                          + (f"; did you mean '{near[0]}'?" if near else ""), True)
+                          + (f"; did you mean '{meant}'?" if meant else ""), True)
 
 
 def _nodes(nodes: list[Any], path: Path, declared: _Declared, around: _Around,
@@ -157,8 +157,8 @@ def _condition(node: dict[Any, Any], key: str, here: Path,
 
 def _undeclared_role(role: str, path: Path, declared: _Declared) -> Problem:
     known = sorted(declared.roles)
-    near = difflib.get_close_matches(role, [*known, *SEATS], n=1, cutoff=0.6)
+    meant = declared.near(role, [*known, *SEATS])
     return Problem("undeclared-role", path,
                    f"'{role}' is no role the file's sides declare"
                    + (f" (it declares: {', '.join(known)})" if known else " (it declares none)")
-                   + (f"; did you mean '{near[0]}'?" if near else ""))
+                   + (f"; did you mean '{meant}'?" if meant else ""))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -15,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 from domain.rulefiles.model import TAGS, RulesetFile
 
 Path = tuple[str | int, ...]
+SUGGESTED = 50  # misspelt names given their near name; past them, named only (a hostile
+# file of thousands would cost seconds)
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,27 @@ class Problem:
     at_key: bool = False
 
 
-def from_validation(error: ValidationError, data: Any) -> list[Problem]:
+class Near:
+    """The near name of a misspelt one (difflib's), for the first SUGGESTED asked of one
+    file; None past them, or when no name is near."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    @property
+    def open(self) -> bool:
+        """Whether a near name is still given (so that it is worth listing the names)."""
+        return self.asked < SUGGESTED
+
+    def __call__(self, name: str, names: Iterable[str]) -> str | None:
+        self.asked += 1
+        if self.asked > SUGGESTED:
+            return None
+        found = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+        return found[0] if found else None
+
+
+def from_validation(error: ValidationError, data: Any, near: Near) -> list[Problem]:
     """Each of pydantic's errors as a problem, in the file's terms."""
     out = []
     items = [(tuple(p for p in item["loc"] if p not in TAGS), item)
@@ -41,8 +64,8 @@ def from_validation(error: ValidationError, data: Any) -> list[Problem]:
             continue  # a list left short by its own entries' errors, said already
         if kind == "extra_forbidden":
             name = str(path[-1])
-            near = difflib.get_close_matches(name, fields_at(path[:-1], data), n=1, cutoff=0.6)
-            hint = f"; did you mean '{near[0]}'?" if near else ""
+            meant = near(name, fields_at(path[:-1], data)) if near.open else None
+            hint = f"; did you mean '{meant}'?" if meant else ""
             out.append(Problem("unknown-field", path, f"unknown field '{name}'{hint}", True))
         elif kind == "missing":
             out.append(Problem("missing-field", path, f"'{path[-1]}' is required"))

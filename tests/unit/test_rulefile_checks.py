@@ -12,8 +12,16 @@ from pathlib import Path
 import pytest
 from rulefile_forms import FIXTURES, SKIRMISH, billion_laughs
 
+from domain.rulefiles.problems import SUGGESTED
 from projections import rulefile_load
-from projections.rulefile_load import BUILT_IN, MAX_BYTES, MAX_DEPTH, check_file, check_text
+from projections.rulefile_load import (
+    BUILT_IN,
+    LISTED,
+    MAX_BYTES,
+    MAX_DEPTH,
+    check_file,
+    check_text,
+)
 
 DEFECTIVE = sorted((FIXTURES / "defective").glob("*.yaml"))
 EXPECT = re.compile(r"^# expect: ([a-z0-9-]+) at line (\d+)$", re.MULTILINE)
@@ -123,3 +131,15 @@ def test_a_hostile_or_empty_file_is_refused_by_name(text: str, check: str) -> No
 def test_a_file_not_in_utf8_is_refused() -> None:
     report = check_text(b"title: \xff\xfe\n", "latin.yaml")
     assert [f.check for f in report.findings] == ["not-utf8"]
+
+
+def test_a_file_of_many_problems_lists_a_hundred_and_suggests_for_fifty() -> None:
+    text = "".join(f"titel{n}: x\n" for n in range(150))  # and no required field given
+    report = check_text(text, "many.yaml")
+    assert len(report.findings) == LISTED + 1
+    last = report.findings[-1]
+    assert (last.check, last.message) == (
+        "too-many-problems", f"{150 + 4 - LISTED} more problems from here on are not listed")
+    misspelt = [f for f in report.findings if f.check == "unknown-field"]
+    assert [("did you mean 'title'?" in f.message) for f in misspelt] == (
+        [True] * SUGGESTED + [False] * (len(misspelt) - SUGGESTED))
