@@ -143,3 +143,9 @@ def test_a_file_of_many_problems_lists_a_hundred_and_suggests_for_fifty() -> Non
     misspelt = [f for f in report.findings if f.check == "unknown-field"]
     assert [("did you mean 'title'?" in f.message) for f in misspelt] == (
         [True] * SUGGESTED + [False] * (len(misspelt) - SUGGESTED))
+
+
+def test_the_authoring_guide_shows_the_example_file_as_it_is() -> None:
+    guide = (FIXTURES.parents[2] / "docs" / "rulesets" / "authoring.md").read_text()
+    shown = guide.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert shown == SKIRMISH.read_text().split("\n", 2)[2]  # without its two comment lines
