@@ -25,6 +25,7 @@ from api.routes import (
     views,
     web,
 )
+from api.routes import annotations as annotation_routes
 from api.routes import clock as clock_routes
 from api.routes import legal as legal_routes
 from api.routes import matches as match_routes
@@ -100,9 +101,9 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
                                  rulefiles.CHECK: rulefiles.MAX_CHECK_BODY},
                        lanes=(hot_action.serve, hot_board.serve))
     problems.install(app)
-    for module in (match_routes, actions, views, legal_routes, events, integrity, disputes, live,
-                   invitation, scenario_routes, ruleset_routes, rulefiles, notification_routes,
-                   clock_routes, health, web):
+    for module in (match_routes, actions, views, legal_routes, events, integrity, disputes,
+                   annotation_routes, live, invitation, scenario_routes, ruleset_routes, rulefiles,
+                   notification_routes, clock_routes, health, web):
         app.include_router(module.router)
     app.mount("/static", web.static_files, name="static")
     return app

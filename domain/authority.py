@@ -297,3 +297,40 @@ def check_viewpoint(asker: str, viewpoint: str, sides: Iterable[str]) -> None:
         raise NotYourTurn(f"'{asker}' reads the match only as itself: the referee may "
                           "choose another seat's view", rule="core-replay",
                           allowed=sorted({asker, REFEREE}))
+
+
+def check_annotating(asker: str, sides: Iterable[str]) -> None:
+    """Whether `asker` may add annotations to a match (docs/seats.md): a side or the
+    referee. (ours) Not the spectator: its token is the audience's shared link, so an
+    annotation made with it would have no one author to edit or answer for it."""
+    sides = list(sides)
+    if asker != REFEREE and asker not in sides:
+        raise NotYourTurn("only a side or the referee annotates a match (not a spectator)",
+                          rule="core-annotations", allowed=[*sides, REFEREE])
+
+
+def annotation_visible(viewer: str, author: str, visibility: str) -> bool:
+    """Whether seat `viewer` sees an annotation of `author`'s: a public one everyone; one
+    private to its seat or to its side, its author and the referee (a side is one seat:
+    the two differ in what they promise, not yet in who reads them). (ours) The referee
+    reads every annotation, as it reads private notes, so that a referee's export (the
+    one that imports) carries them all."""
+    return visibility == "public" or viewer in (REFEREE, author)
+
+
+def check_annotation_change(asker: str, author: str, *, deleting: bool,
+                            reason: str = "") -> None:
+    """Whether `asker` may edit (or delete) an annotation `author` made: a seat only its
+    own. (ours) The referee deletes any, naming why (a public comment that gives away a
+    hidden hand, an insult), as it moderates the table; it never edits another's words."""
+    if asker == author:
+        return
+    if asker == REFEREE and deleting:
+        if not reason:
+            raise InvalidAction("the referee deletes another seat's annotation with a "
+                                "reason", rule="core-annotations")
+        return
+    raise NotYourTurn(f"this annotation is {author}'s: only {author} "
+                      + ("deletes it (or the referee)" if deleting else "edits it"),
+                      rule="core-annotations",
+                      allowed=sorted({author, REFEREE}) if deleting else [author])

@@ -13,6 +13,8 @@ index; once the card seed is revealed (at the end), every shuffle likewise (a ma
 before card seeds shuffled with the dice seed). Read once, a roll waits for its seed's
 reveal further on; a file that can be read twice passes `revealed_seeds` of a first pass,
 and then each roll is checked as it is read, nothing held per roll. Pure: no store, no clock.
+Lines after the match's last event (the header's `events`) that are annotations
+(`domain.events.annotations`) are counted and not chained: they are not the match's.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import orjson
 
 from domain import json_input
 from domain.dice import SeededDice, commitment, parse
+from domain.events.annotations import ANNOTATION_TYPES
 
 GENESIS = "0" * 64
 EXPORT_FORMAT = "battlelog-match"
@@ -132,6 +135,7 @@ class Report:
     rolls_unchecked: int = 0  # server rolls whose seed is not revealed yet
     rolls_inherited: int = 0  # a fork's copied rolls: the origin match's to verify
     events_hidden: int = 0  # a player's export: events with hidden fields (not recomputed)
+    annotations: int = 0  # annotation lines after the events: not the match's, not chained
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -142,7 +146,7 @@ class Report:
         return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
                 "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
                 "rolls_inherited": self.rolls_inherited, "events_hidden": self.events_hidden,
-                "problems": self.problems}
+                "annotations": self.annotations, "problems": self.problems}
 
 
 REVEALED = '"type":"DiceSeedRevealed"'  # how a reveal's line says its type (canonical JSON)
@@ -199,6 +203,9 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None) -> Repo
                 report.problems.append("line 1: the header was altered (its content does not "
                                        "match its hash)")
                 return report
+            continue
+        if report.events == header.get("events") and body.get("type") in ANNOTATION_TYPES:
+            report.annotations += 1  # after the match's last event: annotations, unchained
             continue
         version = body.get("version")
         if version != report.events + 1:

@@ -76,8 +76,38 @@ class ExportReader:
     def events(self, start: int = 1) -> Iterator[ev.Event]:
         """The events from version `start` on, each loaded and checked as exported."""
         for number, line in enumerate(self.file.lines(start + 1), start=start + 1):
+            if ANNOTATION_LINE in line:  # the match's events end here: annotations follow
+                return
             yield _event(number, json_input.loads(line), self.match_id, self.revealed,
                          self.token_hashes)
+
+
+ANNOTATION_LINE = '"type":"Annotation'  # how an annotation's line says its type (canonical)
+
+
+def read_annotations(file: ExportFile, match_id: UUID, events: int) -> list[ev.Event]:
+    """The annotation events a referee's export carries after its `events` events,
+    rebuilt under the match's annotation stream: numbered 1, 2, ... in order, each about a
+    version of the match, each loading as it was written; refused naming the line."""
+    found: list[ev.Event] = []
+    classes = {cls.__name__: cls for cls in ev.ANNOTATION_EVENTS}
+    for number, line in enumerate(file.lines(events + 2), start=events + 2):
+        body = json_input.loads(line)
+        cls = classes.get(str(body.get("type")))
+        if cls is None or body.get("version") != len(found) + 1:
+            raise refused(f"line {number}: annotation {len(found) + 1} was expected here")
+        data = {k: v for k, v in body.items() if k not in ("version", "type")}
+        try:
+            event = cls(**data, originator_id=ev.annotations_stream(match_id),
+                        originator_version=body["version"])
+        except (ValidationError, TypeError) as error:
+            raise refused(f"line {number}: the annotation does not load: {error}") from None
+        if max(getattr(event, "at_version", 1), getattr(event, "upto_version", 0) or 0) > (
+                events):
+            raise refused(f"line {number}: the annotation is about a version the match "
+                          "does not have")
+        found.append(event)
+    return found
 
 
 def read_export(file: ExportFile, token_hashes: dict[str, str]) -> ExportReader:

@@ -81,6 +81,29 @@ def export_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Ite
                     StoredEvent(match_id, number, topic, state)))
                 yield canonical(event.public(viewer)) + "\n"
         after = rows[-1][0]
+    yield from annotation_lines(matches, match_id, viewer)
+
+
+def annotation_lines(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> Iterator[str]:
+    """The lines after the events: the match's annotations (docs/interchange.md), not
+    chained. The referee's export carries their every event (an import keeps them as they
+    were); another seat's only the annotations standing now that it sees, each as the
+    `AnnotationAdded` it would be now (so no earlier text of one made public since, nor a
+    deleted one, is in its bytes)."""
+    if viewer == REFEREE:
+        for event in matches.annotation_events(match_id):
+            yield canonical(event.public(REFEREE)) + "\n"
+        return
+    stream = ev.annotations_stream(match_id)
+    for number, note in enumerate(matches.annotations(match_id, viewer), start=1):
+        assert note.added is not None
+        event = ev.AnnotationAdded(
+            originator_id=stream, originator_version=number, timestamp=note.added,
+            actor=note.author, rule="core-annotations", annotation_id=note.id,
+            kind=note.kind, at_version=note.at_version, upto_version=note.upto_version,
+            text=note.text, start=note.start, end=note.end, units=note.units,
+            fork=note.fork, visibility=note.visibility)
+        yield canonical(event.public(viewer)) + "\n"
 
 
 def _records(matches: Matches, match_id: UUID, after: int, upto: int,

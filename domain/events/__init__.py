@@ -16,11 +16,21 @@ Schema changes bump `class_version` and add `upcast_vN_vN+1(state: dict)` static
 Fields listed in `private_fields` are never shown on a public surface.
 
 This module names them all, and every event keeps the topic it is stored under,
-`domain.events:<Name>`, whichever module of the package defines it.
+`domain.events:<Name>`, whichever module of the package defines it. The annotations'
+events (`annotations`) are not the match's: they are stored in a stream of their own
+per match and are not in `EVENT_TYPES`.
 """
 
 from __future__ import annotations
 
+from domain.events.annotations import (
+    ANNOTATION_EVENTS,
+    ANNOTATION_TYPES,
+    AnnotationAdded,
+    AnnotationDeleted,
+    AnnotationEdited,
+    annotations_stream,
+)
 from domain.events.base import Event, sees_private
 from domain.events.cards import (
     CardPlayed,
@@ -120,10 +130,12 @@ UNDO_BARRIERS: tuple[type[Event], ...] = (
 # Every event is stored under its topic `domain.events:<Name>` (eventsourcing's topic is the
 # class's module and name): the classes moved into modules of their own keep it, so that
 # stored matches load and compare as before.
-for _cls in (Event, _CardEvent, *EVENT_TYPES.values()):
+for _cls in (Event, _CardEvent, *EVENT_TYPES.values(), *ANNOTATION_EVENTS):
     _cls.__module__ = __name__
 
 __all__ = [
+    "ANNOTATION_EVENTS",
+    "ANNOTATION_TYPES",
     "CLOCK_EVENTS",
     "EVENT_TYPES",
     "SEAT_EVENTS",
@@ -131,6 +143,9 @@ __all__ = [
     "UNDO_PROTOCOL",
     "ActionsRedone",
     "ActionsUndone",
+    "AnnotationAdded",
+    "AnnotationDeleted",
+    "AnnotationEdited",
     "CardPlayed",
     "CardsDiscarded",
     "CardsDrawn",
@@ -181,5 +196,6 @@ __all__ = [
     "UnitStatusChanged",
     "UnitsActivated",
     "VictoryPointsScored",
+    "annotations_stream",
     "sees_private",
 ]

@@ -1,0 +1,163 @@
+"""A match's annotations (docs/replay.md): what its annotation events add up to (`fold`),
+who sees which (`visible`, by `domain.authority`), and deciding an add, an edit or a
+delete against the match (`decide_add`, `decide_edit`, `decide_delete`). Pure: the
+application (`domain.app.annotations`) reads the match and stores the events.
+
+Annotations are never the match's own events: they refer to its versions and units, and
+nothing of the match (its state, hash chain, dice, undo) ever reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from domain import authority
+from domain.commands.annotations import (
+    TITLE,
+    AddAnnotation,
+    DeleteAnnotation,
+    EditAnnotation,
+)
+from domain.errors import InvalidAction, MatchNotFound
+from domain.events.annotations import (
+    AnnotationAdded,
+    AnnotationDeleted,
+    AnnotationEdited,
+    Place,
+)
+from domain.events.base import Event
+from domain.state import MatchState
+
+MAX_PER_MATCH = 5000  # (ours) annotations a match holds at once: a study, not a log
+
+
+@dataclass(frozen=True)
+class Annotation:
+    id: str
+    author: str
+    kind: str
+    at_version: int
+    visibility: str
+    text: str = ""
+    upto_version: int | None = None
+    start: Place | None = None
+    end: Place | None = None
+    units: tuple[str, ...] = ()
+    fork: UUID | None = None
+    added: datetime | None = None
+    edited: datetime | None = None
+
+    def public(self) -> dict[str, Any]:
+        """The annotation as its readers get it (JSON-ready)."""
+        body: dict[str, Any] = {
+            "id": self.id, "author": self.author, "kind": self.kind,
+            "at_version": self.at_version, "visibility": self.visibility, "text": self.text,
+            "added": self.added.isoformat() if self.added else None,
+            "edited": self.edited.isoformat() if self.edited else None}
+        if self.upto_version is not None:
+            body["upto_version"] = self.upto_version
+        if self.start is not None and self.end is not None:
+            body["start"] = self.start.model_dump(exclude_none=True)
+            body["end"] = self.end.model_dump(exclude_none=True)
+        if self.units:
+            body["units"] = list(self.units)
+        if self.fork is not None:
+            body["fork"] = str(self.fork)
+        return body
+
+
+def fold(events: Iterable[Event]) -> dict[str, Annotation]:
+    """The annotations standing after `events` (a match's annotation stream), by id, in
+    the order they were added."""
+    held: dict[str, Annotation] = {}
+    for e in events:
+        if isinstance(e, AnnotationAdded):
+            held[e.annotation_id] = Annotation(
+                id=e.annotation_id, author=e.actor, kind=e.kind, at_version=e.at_version,
+                visibility=e.visibility, text=e.text, upto_version=e.upto_version,
+                start=e.start, end=e.end, units=e.units, fork=e.fork, added=e.timestamp)
+        elif isinstance(e, AnnotationEdited) and e.annotation_id in held:
+            old = held[e.annotation_id]
+            held[e.annotation_id] = Annotation(**{
+                **old.__dict__, "text": e.text, "visibility": e.visibility,
+                "edited": e.timestamp})
+        elif isinstance(e, AnnotationDeleted):
+            held.pop(e.annotation_id, None)
+    return held
+
+
+def visible(annotations: Iterable[Annotation], viewer: str) -> list[Annotation]:
+    """The annotations `viewer` sees, by version (then in the order they were added)."""
+    shown = [a for a in annotations
+             if authority.annotation_visible(viewer, a.author, a.visibility)]
+    return sorted(shown, key=lambda a: a.at_version)
+
+
+def decide_add(command: AddAnnotation, *, actor: str, sides: Iterable[str], head: int,
+               state_at: Callable[[int], MatchState], held: int,
+               fork_origin: Callable[[UUID], UUID | None], match_id: UUID) -> dict[str, Any]:
+    """The fields of the `AnnotationAdded` that `command` makes, or a refusal naming why:
+    the seat may annotate, the versions are the match's, the units were on the table at
+    that version, a variation's fork was forked from this match."""
+    authority.check_annotating(actor, sides)
+    if held >= MAX_PER_MATCH:
+        raise InvalidAction(f"a match holds at most {MAX_PER_MATCH} annotations",
+                            rule="core-annotations")
+    last = command.upto_version or command.at_version
+    if last > head:
+        raise InvalidAction(f"the match has versions 1 to {head}", rule="core-annotations")
+    if command.units:
+        units = state_at(command.at_version).units
+        unknown = [u for u in command.units if u not in units]
+        if unknown:
+            raise InvalidAction(f"at version {command.at_version} the match has no unit "
+                                f"{', '.join(unknown)}", rule="core-annotations")
+    if command.fork is not None:
+        try:
+            origin = fork_origin(command.fork)
+        except MatchNotFound:
+            origin = None
+        if origin != match_id:
+            raise InvalidAction(f"match {command.fork} is not a fork of this match",
+                                rule="core-annotations")
+    fields = command.model_dump(exclude={"start", "end", "units"})
+    return {**fields, "units": tuple(command.units),
+            "start": Place(**command.start.model_dump()) if command.start else None,
+            "end": Place(**command.end.model_dump()) if command.end else None}
+
+
+def _found(held: dict[str, Annotation], annotation_id: str, actor: str) -> Annotation:
+    found = held.get(annotation_id)
+    if found is None or not authority.annotation_visible(actor, found.author,
+                                                         found.visibility):
+        raise MatchNotFound(f"this match has no annotation '{annotation_id}'",
+                            rule="core-annotations")
+    return found
+
+
+def decide_edit(command: EditAnnotation, *, actor: str, held: dict[str, Annotation],
+                annotation_id: str) -> dict[str, Any]:
+    """The fields of the `AnnotationEdited` that `command` makes: its author's only."""
+    found = _found(held, annotation_id, actor)
+    authority.check_annotation_change(actor, found.author, deleting=False)
+    text = found.text if command.text is None else command.text
+    if not text and found.kind in ("comment", "chapter"):
+        raise InvalidAction(f"a {found.kind} needs a text", rule="core-annotations")
+    if found.kind == "chapter" and len(text) > TITLE:
+        raise InvalidAction(f"a chapter's title has at most {TITLE} characters",
+                            rule="core-annotations")
+    return {"annotation_id": found.id, "text": text,
+            "visibility": command.visibility or found.visibility}
+
+
+def decide_delete(command: DeleteAnnotation, *, actor: str, held: dict[str, Annotation],
+                  annotation_id: str) -> dict[str, Any]:
+    """The fields of the `AnnotationDeleted` that `command` makes: its author's, or the
+    referee's with a reason."""
+    found = _found(held, annotation_id, actor)
+    authority.check_annotation_change(actor, found.author, deleting=True,
+                                      reason=command.reason)
+    return {"annotation_id": found.id, "reason": command.reason}

@@ -1,0 +1,103 @@
+"""What a seat sends to annotate a match (docs/replay.md): add, edit, delete. Every value
+is checked here (sizes bounded, numbers finite, text cleaned); what depends on the match
+(the version exists, the units exist, the fork is this match's) is checked by
+`domain.annotations` against the match."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Literal, Self
+from uuid import UUID
+
+from pydantic import AfterValidator, Field, StrictFloat, model_validator
+
+from domain.commands.base import MAX_INT, Command, Id, Int
+
+COORDINATE = 100_000.0  # a table point lies within ±this (the map's own units)
+_KEPT = {"\n"}  # the one control character a text keeps (a line break)
+
+
+def cleaned(text: str) -> str:
+    """A text as notes keep it: Unicode NFC, every control or invisible format character
+    but a line break taken out (tabs become spaces), no more than two line breaks in a
+    row, no blank ends."""
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\t", " ")
+    text = "".join(c for c in text if c in _KEPT or unicodedata.category(c) not in (
+        "Cc", "Cf", "Cs", "Co", "Cn"))
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip()
+
+
+Clean = Annotated[str, Field(max_length=2000), AfterValidator(cleaned)]
+Reason = Annotated[str, Field(max_length=500), AfterValidator(cleaned)]
+Coordinate = Annotated[StrictFloat | Int, Field(ge=-COORDINATE, le=COORDINATE,
+                                                allow_inf_nan=False)]
+Version = Annotated[Int, Field(ge=1, le=MAX_INT)]
+Visibility = Literal["private", "side", "public"]
+TITLE = 120  # a chapter's title, at most
+UNITS = 32  # units one highlight names, at most
+
+
+class PlaceIn(Command):
+    """One end of an arrow: a hex or location id, or a point (x, y) of the table."""
+
+    hex: Id | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Self:
+        point = self.x is not None and self.y is not None
+        if (self.hex is not None) == point or (self.x is None) != (self.y is None):
+            raise ValueError("a place is a hex id, or a point with both x and y")
+        return self
+
+
+class AddAnnotation(Command):
+    kind: Literal["comment", "arrow", "highlight", "chapter", "variation"]
+    at_version: Version
+    upto_version: Version | None = None  # a chapter's last version
+    text: Clean = ""
+    start: PlaceIn | None = None
+    end: PlaceIn | None = None
+    units: Annotated[tuple[Id, ...], Field(max_length=UNITS)] = ()
+    fork: UUID | None = None
+    visibility: Visibility = "private"
+
+    @model_validator(mode="after")
+    def _fits_kind(self) -> Self:
+        kind = self.kind
+        if kind in ("comment", "chapter") and not self.text:
+            raise ValueError(f"a {kind} needs a text" + (" (its title)" if kind == "chapter"
+                                                          else ""))
+        if kind == "chapter" and len(self.text) > TITLE:
+            raise ValueError(f"a chapter's title has at most {TITLE} characters")
+        if (kind == "arrow") != (self.start is not None and self.end is not None) or (
+                kind != "arrow" and (self.start or self.end)):
+            raise ValueError("an arrow, and only an arrow, has a start and an end")
+        if (kind == "highlight") != bool(self.units):
+            raise ValueError("a highlight, and only a highlight, names units")
+        if len(set(self.units)) != len(self.units):
+            raise ValueError("each unit is named once")
+        if (kind == "variation") != (self.fork is not None):
+            raise ValueError("a variation, and only a variation, names its fork")
+        if self.upto_version is not None and (kind != "chapter"
+                                              or self.upto_version < self.at_version):
+            raise ValueError("only a chapter has an `upto_version`, not before `at_version`")
+        return self
+
+
+class EditAnnotation(Command):
+    text: Clean | None = None
+    visibility: Visibility | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Self:
+        if self.text is None and self.visibility is None:
+            raise ValueError("an edit changes the text, the visibility or both")
+        return self
+
+
+class DeleteAnnotation(Command):
+    reason: Reason = ""
