@@ -4,10 +4,12 @@ chain and dice in the browser, and `battlelog import`/`verify` read it back), th
 version 1 as that seat's board view, and for every later version the change to that view
 (an RFC 6902 JSON Patch) with the event's sentence, kind and seat, and the turn and step of
 the sequence of play the board shows after it (the page finds its way by turn and step
-without applying every change first).
+without applying every change first); and the annotations that seat sees (its chapters are
+the file's table of contents).
 
 Everything here is what the seat's own reads give it (`board_view` with the viewer,
-`Narrator` with the viewer, `export_lines` with the viewer): a file holds no more than
+`Narrator` with the viewer, `export_lines` and `Matches.annotations` with the viewer): a
+file holds no more than
 its seat may see."""
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
             "viewer": viewer, "scenario": head.state.scenario,
             "sides": [s.model_dump(mode="json") for s in side_views(head.state)],
             "head": last, "chain_head": head.chain_head, "board": first, "steps": steps,
+            "annotations": [a.public() for a in matches.annotations(match_id, viewer)
+                            if a.at_version <= last],
             "export": export}
 
 

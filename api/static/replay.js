@@ -17,9 +17,14 @@ const data = JSON.parse($("#battlelog-replay").textContent);
 const lines = data.export.split("\n");
 lines.pop();  // the file ends in "\n"
 const byVersion = new Map();
+const NOTE_LINES = new Set(["AnnotationAdded", "AnnotationEdited", "AnnotationDeleted"]);
 for (const line of lines.slice(1)) {
-  try { const e = JSON.parse(line); byVersion.set(e.version, e); } catch { /* the check names it */ }
+  try { const e = JSON.parse(line); if (!NOTE_LINES.has(e.type)) byVersion.set(e.version, e); } catch { /* the check names it */ }
 }
+// the annotations this seat sees (docs/replay.md): each shown at its version (a chapter over
+// its range); the chapters are the table of contents
+const notes = data.annotations || [];
+const chapters = notes.filter((n) => n.kind === "chapter");
 
 // each version's board when first shown, from the nearest one made before it (each shares
 // what did not change with the one before it)
@@ -96,6 +101,7 @@ const S = {
   board: panel("board", "Board"),
   vp: panel("vp", "Victory points"),
   units: panel("units", "Units"),
+  notes: panel("notes", "Annotations"),
   contents: panel("contents", "Turns"),
 };
 
@@ -141,10 +147,25 @@ function eventPanel() {
   ];
 }
 
+const placeWords = (p) => (p.hex ? `hex ${p.hex}` : `(${p.x}, ${p.y})`);
+const unitName = (id) => view.board.units.find((u) => u.id === id)?.name || id;
+
+/** The annotations at the version shown (a chapter over its range): what, by whom, for whom. */
+function notesPanel() {
+  const here = notes.filter((n) => n.at_version === view.at || (n.kind === "chapter" && n.at_version <= view.at && view.at <= (n.upto_version ?? n.at_version)));
+  if (!here.length) return h("p", { class: "hint" }, "No annotation at this event.");
+  return h("ul", { class: "replay-notes" }, here.map((n) => h("li", { class: `note-${n.kind}` },
+    h("strong", {}, n.kind === "chapter" ? `Chapter: ${n.text}` : n.kind === "arrow" ? `Arrow ${placeWords(n.start)} → ${placeWords(n.end)}` : n.kind === "highlight" ? `Units: ${n.units.map(unitName).join(", ")}` : n.kind === "variation" ? `Variation: match ${n.fork}` : n.text),
+    n.kind !== "comment" && n.kind !== "chapter" && n.text ? ` ${n.text}` : "",
+    h("span", { class: "meta" }, ` · ${seatName(n.author)}${n.visibility === "public" ? "" : ` · ${n.visibility}`}`))));
+}
+
 function contents() {
-  return h("ol", { class: "replay-turns" }, turns.map((v) => h("li", {},
+  const toc = chapters.length ? h("ol", { class: "replay-turns replay-chapters", "aria-label": "Chapters" }, chapters.map((n) => h("li", {},
+    h("button", { type: "button", class: "secondary", id: `chapter-at-${n.at_version}`, onclick: () => go(n.at_version) }, `${n.text} (${n.at_version}${n.upto_version ? `–${n.upto_version}` : ""})`)))) : null;
+  return [toc, h("ol", { class: "replay-turns" }, turns.map((v) => h("li", {},
     h("button", { type: "button", class: `secondary${turnOf(view.at) === turnOf(v) && v <= view.at ? " current" : ""}`, id: `turn-at-${v}`, onclick: () => go(v) },
-      `Turn ${turnOf(v)} (from event ${v})`))));
+      `Turn ${turnOf(v)} (from event ${v})`))))];
 }
 
 function fill(section, ...children) {
@@ -154,6 +175,7 @@ function fill(section, ...children) {
 function draw() {
   fill(S.controls, controls());
   fill(S.event, eventPanel());
+  fill(S.notes, notesPanel());
   fill(S.board, renderBoard(view));
   fill(S.vp, renderVP(view));
   fill(S.units, renderUnits(view));
@@ -166,7 +188,7 @@ if (new URLSearchParams(location.search).has("embed")) document.body.classList.a
 S.head.replaceChildren(h("h1", {}, data.scenario),
   h("p", { class: "meta" }, `Replay for ${seatName(data.viewer)} · ${last} events · chain head ${data.chain_head.slice(0, 16)}…`), S.check);
 $("#main").replaceChildren(S.head, h("div", { class: "columns" },
-  h("div", { class: "col" }, S.controls, S.event, S.board),
+  h("div", { class: "col" }, S.controls, S.event, S.notes, S.board),
   h("div", { class: "col" }, S.contents, S.vp, S.units)));
 draw();
 fromHash();

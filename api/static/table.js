@@ -3,6 +3,7 @@
 // Everything shown comes from the API's views with this seat's token, so a seat sees exactly
 // what the API lets it see.
 
+import { renderNotes } from "./annotate.js";
 import { api, devices, entropy, follow } from "./api.js";
 import { renderClock } from "./clock.js";
 import { renderDice, renderVP } from "./dice.js";
@@ -77,6 +78,7 @@ class Table {
       vp: panel("vp", "Victory points"),
       actions: panel("actions", "More actions"),
       time: panel("time", "Undo and time travel"),
+      notes: panel("notes", "Annotations"),
       log: panel("log", "Event log"),
       disputes: panel("disputes", "Disputes"),
       exports: panel("exports", "Export"),
@@ -87,7 +89,7 @@ class Table {
     this.main.replaceChildren(S.head, S.prompt, S.past,
       h("div", { class: "columns" },
         h("div", { class: "col" }, S.clock, S.play, S.turn, S.board, S.units),
-        h("div", { class: "col" }, S.time, S.dice, S.vp, S.actions, S.log, S.disputes, S.exports, S.seats)));
+        h("div", { class: "col" }, S.time, S.notes, S.dice, S.vp, S.actions, S.log, S.disputes, S.exports, S.seats)));
     try {
       await this.refresh();
     } catch (error) {
@@ -233,6 +235,7 @@ class Table {
     this.fill(S.dice, renderDice(this));
     this.fill(S.vp, renderVP(this));
     this.fill(S.time, renderTime(this));
+    renderNotes(this, S.notes);
     this.fill(S.actions, renderMore(this));
     this.fill(S.log, renderLog(this));
     this.fill(S.disputes, renderDisputes(this));

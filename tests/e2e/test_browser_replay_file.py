@@ -203,3 +203,40 @@ def test_an_edited_die_or_a_missing_event_is_named_where_it_breaks(
     assert not embedded.locator("#units").is_visible()
     assert embedded.evaluate("document.body.dataset.verified") == "yes"
     screenshots(embedded, "embedded")
+
+
+def test_annotations_show_at_their_versions_and_chapters_are_its_contents(
+        server: str, tmp_path: Path, offline: Callable[[], Offline],
+        screenshots: Callable[[Any, str], Path]) -> None:
+    """A side's file (docs/replay.md): verified with the annotation lines its export carries
+    after the events; its chapters jump to their version; a comment shows at its own; the
+    other side's private comment is not in its bytes."""
+    match = new_match(server, "atomic-africa-demo")
+    last = play_to_turn(server, match, 2)
+    sides = [seat for seat in match["seats"] if seat != "referee"]
+    for seat, note in ((sides[0], {"kind": "chapter", "text": "The first fire", "at_version": 3,
+                                    "upto_version": 5, "visibility": "public"}),
+                       (sides[0], {"kind": "comment", "text": "Look at those dice",
+                                   "at_version": 4, "visibility": "public"}),
+                       (sides[1], {"kind": "comment", "text": "my own plan", "at_version": 4})):
+        r = httpx.post(f"{server}/api/matches/{match['id']}/annotations", json=note,
+                       headers={"Authorization": f"Bearer {match['seats'][seat]}"})
+        assert r.status_code == 201, r.text
+    r = httpx.get(f"{server}/api/matches/{match['id']}/replay", timeout=60,
+                  headers={"Authorization": f"Bearer {match['seats'][sides[0]]}"})
+    assert r.status_code == 200, r.text
+    assert "my own plan" not in r.text
+    path = tmp_path / "annotated.html"
+    path.write_bytes(r.content)
+    page = offline().open(path)
+    assert page.locator("#verified").inner_text().startswith(f"Verified: {last} events")
+    page.locator("#chapter-at-3").click()
+    assert shown(page).startswith(f"Event 3 of {last}")
+    assert "Chapter: The first fire" in page.locator("#notes").inner_text()
+    page.locator("#step-forward").click()
+    notes = page.locator("#notes").inner_text()
+    assert "Look at those dice" in notes and "The first fire" in notes
+    assert small_targets(page, "#contents button") == []
+    screenshots(page, "annotated")
+    page.locator("#turn-forward").click()
+    assert "No annotation at this event" in page.locator("#notes").inner_text()

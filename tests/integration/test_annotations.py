@@ -6,6 +6,7 @@ each filtered for its seat."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
 from api.app import create_app
-from api.replay_page import export_of
+from api.replay_page import CLOSE, DATA_OPEN, export_of
 from api.settings import Settings
 from domain.app import Matches
 from domain.integrity import verify
@@ -255,7 +256,15 @@ def test_the_replay_file_shows_each_seat_its_annotations_and_no_other(notes: Not
                                     headers=notes.m.auth(seat)).text
              for seat in ("red", "blue", "spectator", "referee")}
     for seat, page in files.items():
-        assert "Chapter one" in page
         assert ("red private words" in page) == (seat in ("red", "referee")), seat
         assert verify(export_of(page).splitlines(keepends=True)).ok
-    assert re.search(r"Chapter one", files["blue"])
+        shown = [(n["kind"], n["text"], n["at_version"]) for n in data_of(page)["annotations"]]
+        assert ("chapter", "Chapter one", 2) in shown
+        assert (("comment", "red private words", 2) in shown) == (seat in ("red", "referee"))
+
+
+def data_of(page: str) -> Any:
+    """The data a replay file carries (its JSON block)."""
+    found = re.search(f"{re.escape(DATA_OPEN)}(.*?){re.escape(CLOSE)}", page, re.DOTALL)
+    assert found, "no data block"
+    return json.loads(found.group(1))
