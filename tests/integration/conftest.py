@@ -11,6 +11,7 @@ import pytest
 from application_setup import INTERVAL
 from fastapi.testclient import TestClient
 from notify_receivers import Hooks, Mailbox
+from rulesets_helpers import PLANTED_SEED
 
 from api.app import create_app
 from api.settings import Settings
@@ -28,6 +29,16 @@ def matches(store_env: dict[str, str]) -> Iterator[Matches]:
 def client(matches: Matches) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)) as client:
         yield client
+
+
+@pytest.fixture
+def planted(store_env: dict[str, str]) -> Iterator[tuple[TestClient, Matches]]:
+    """A service whose dice seeds are all PLANTED_SEED (a test may look for it in a file, or
+    roll the same dice in two matches)."""
+    matches = Matches(env=store_env, seed_source=lambda: PLANTED_SEED)
+    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
+        yield client, matches
+    matches.close()
 
 
 # The Matches application itself (test_application, test_checkpoints), a checkpoint every

@@ -21,6 +21,8 @@ def scenario(name: str, **changes: Any) -> dict[str, Any]:
     """A shipped sample scenario as a request body, with top-level fields replaced."""
     return {**scenarios.load(name).model_dump(mode="json"), **copy.deepcopy(changes)}
 
+PLANTED_SEED = b"PLANTED-REPLAY-SEED-7c21"  # every dice seed of the `planted` fixture's service
+
 
 @dataclass
 class Played:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -17,25 +16,14 @@ import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
-from api.app import create_app
 from api.replay_page import CLOSE, DATA_OPEN, export_of
-from api.settings import Settings
 from domain.app import Matches
 from domain.integrity import verify
 from projections.store import sqlite_env
 
-SEED = b"ANNOTATION-TEST-SEED-5d1e"
 MATCH = {"scenario": "s", "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
          "units": [{"id": "r1", "side": "red", "name": "Rifles", "position": {"x": 1, "y": 1}},
                    {"id": "b1", "side": "blue", "name": "Guards", "position": {"x": 9, "y": 9}}]}
-
-
-@pytest.fixture
-def service(store_env: dict[str, str]) -> Iterator[tuple[TestClient, Matches]]:
-    matches = Matches(env=store_env, seed_source=lambda: SEED)
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
-        yield client, matches
-    matches.close()
 
 
 class Notes:
@@ -82,8 +70,8 @@ class Notes:
 
 
 @pytest.fixture
-def notes(service: tuple[TestClient, Matches]) -> Notes:
-    return Notes(*service)
+def notes(planted: tuple[TestClient, Matches]) -> Notes:
+    return Notes(*planted)
 
 
 def test_a_seat_edits_and_deletes_only_its_own_and_the_referee_deletes_any_with_a_reason(
@@ -182,8 +170,8 @@ def test_text_is_cleaned_and_every_kind_is_kept_as_sent(notes: Notes) -> None:
 
 
 def test_annotations_change_neither_the_log_nor_its_chain_nor_its_dice_nor_undo(
-        service: tuple[TestClient, Matches]) -> None:
-    client, matches = service
+        planted: tuple[TestClient, Matches]) -> None:
+    client, matches = planted
     plain, noted = Played(client, MATCH), Notes(client, matches)
     plain.act("red", type="roll_dice", notation="2d6", purpose="fire")
     plain.act("red", type="move_unit", unit_id="r1", to={"x": 7, "y": 8})

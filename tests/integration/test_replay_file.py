@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played, battlegroup_north_discards, scenario
+from rulesets_helpers import PLANTED_SEED, Played, battlegroup_north_discards, scenario
 from rulesets_helpers import node as node_path
 
 from api.app import create_app
@@ -25,17 +24,8 @@ from domain import events as ev
 from domain.app import Matches
 from projections.store import sqlite_env
 
-SEED = b"PLANTED-REPLAY-SEED-7c21"
+SEED = PLANTED_SEED
 STATIC = Path(__file__).resolve().parents[2] / "api" / "static"
-
-
-@pytest.fixture
-def planted(store_env: dict[str, str]) -> Iterator[tuple[TestClient, Matches]]:
-    """A service whose dice seeds are all SEED (so a test can look for it in a file)."""
-    matches = Matches(env=store_env, seed_source=lambda: SEED)
-    with TestClient(create_app(Settings(admin_token="admin"), matches=matches)) as client:
-        yield client, matches
-    matches.close()
 
 
 def replay(m: Played, seat: str, **params: Any) -> str:
