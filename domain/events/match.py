@@ -51,7 +51,7 @@ class MatchCreated(Event):
 
 
 class SeatJoined(Event):
-    side: Name | None  # None: the referee seat
+    side: Name | None = None  # None: the referee seat
     player: str
     entropy: str | None = None  # the player's contribution to the server dice (public)
 
@@ -173,7 +173,7 @@ class UndoDeclined(Event):
 
 
 class MatchEnded(Event):
-    winner: Name | None  # None: a tie
+    winner: Name | None = None  # None: a tie
     reason: str = ""
 
 
@@ -181,7 +181,7 @@ class MatchEndProposed(Event):
     """A side proposes (or agrees to) ending the match with this outcome; the match ends
     when every side has proposed the same."""
 
-    winner: Name | None  # None: a tie
+    winner: Name | None = None  # None: a tie
     reason: str = ""
 
 

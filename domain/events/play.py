@@ -18,7 +18,7 @@ class UnitDeployed(Event):
 
 class UnitMoved(Event):
     unit_id: Name
-    origin: Position | None
+    origin: Position | None = None  # None: from no position (off the map)
     to: Position
 
 

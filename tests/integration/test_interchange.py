@@ -296,3 +296,17 @@ def test_an_imported_unfinished_match_draws_only_from_a_deck_shuffled_here(
     drew = other.post(f"/api/matches/{m.match}/actions", json=draw, headers=red)
     assert drew.json()["events"][0]["cards"] == deck[:1]
     assert drew.status_code == 201, drew.text
+
+
+def test_a_drawn_match_and_a_move_from_off_the_map_import(client: TestClient,
+                                                            other: TestClient) -> None:
+    """A line leaves out its top-level nulls (canonical JSON): an event whose field may be
+    None (a draw's winner, a move's origin from no position) must load without it."""
+    m = Played(client, {"scenario": "s", "sides": [{"id": "red", "name": "Red"},
+                                                   {"id": "blue", "name": "Blue"}],
+                        "units": [{"id": "u1", "name": "Scouts", "side": "red"}]})
+    m.act("red", type="move_unit", unit_id="u1", to={"x": 3, "y": 4})
+    m.act("referee", type="end_match")  # a draw: no winner
+    r = post(other, export(m))
+    assert r.status_code == 201, r.text
+    same_match(m, other, r.json()["tokens"])
