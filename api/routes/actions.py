@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import orjson
-from fastapi import APIRouter, Body, Response, status
+from fastapi import APIRouter, Body, Query, Response, status
 
 from api.deps import (
     BEARER,
@@ -77,22 +77,27 @@ def _stale(exc: VersionConflict) -> PreconditionFailed | VersionConflict:
 
 @router.post("/actions", status_code=status.HTTP_201_CREATED, response_model=ActedPublic,
              openapi_extra=BEARER)
-async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep) -> Response:
-    """Perform one action (see `type`) as the seat whose token is sent."""
+async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep,
+              then: Annotated[Literal["done"] | None, Query(description=(
+                  "done: and then this seat's Next step, in the same request (the legal "
+                  "answer's choices with then_done)"))] = None) -> Response:
+    """Perform one action (see `type`) as the seat whose token is sent; `?then=done`: and
+    then its Next step, recorded as the two taps would be (domain.legal.then)."""
     # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`).
     # Most actions do not come through here but through its lane (`api.hot_action`), which
-    # does the same with no framework layer; this route serves the rest and the schema.
-    return await acted(match_id, action, who)
+    # does the same with no framework layer; this route serves the rest (a query string,
+    # such as ?then=done, among them) and the schema.
+    return await acted(match_id, action, who, then)
 
 
-async def acted(match_id: UUID, action: Action, who: Acting) -> Response:
+async def acted(match_id: UUID, action: Action, who: Acting, then: str | None = None) -> Response:
     """One hop to a worker thread for the use case (it commits), and the answer encoded
     once on the event loop: its events are the JSON `public()` made, so FastAPI's checking
     them again against `ActedPublic` (a dict of anything) would add nothing."""
     def acting() -> tuple[Result, dict[str, Any]]:
         result = who.matches.act(match_id, action, actor=who.seat,
                                  expected_version=who.if_match, idempotency_key=who.key,
-                                 token=who.token)
+                                 token=who.token, then=then)
         return result, _told(who.matches, match_id, result, who.seat)
 
     try:

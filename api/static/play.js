@@ -44,6 +44,36 @@ function required(choice) {
   return (choice.inputs || []).filter((i) => i.required);
 }
 
+/** Whether this seat asked that a move of Your move the step waits for be followed by its
+ *  Next step in the same request ("Then done with this step"; kept on this device for the
+ *  match and the seat, so it is ticked once). */
+const thenKey = (table) => `battlelog:then-done:${table.id}:${table.viewer}`;
+const ticked = new Map();  // (where the device keeps nothing: while the page is open)
+function thenDone(table) {
+  try { return (localStorage.getItem(thenKey(table)) ?? ticked.get(thenKey(table))) === "yes"; } catch { return ticked.get(thenKey(table)) === "yes"; }
+}
+
+/** "Then done with this step": offered where Next step waits for one of the step's own moves
+ *  that the legal answer says lets the seat move on (`then_done`): one tap less each time. */
+function thenDoneBox(table, legal, own) {
+  if (legal.advance.legal || !own.some((a) => a.choices.some((c) => c.then_done))) return null;
+  return h("label", { class: "check then-done" }, h("input", {
+    type: "checkbox", id: "then-done", checked: thenDone(table),
+    onchange: (event) => {
+      ticked.set(thenKey(table), event.target.checked ? "yes" : "no");
+      try { localStorage.setItem(thenKey(table), ticked.get(thenKey(table))); } catch { /* kept while the page is open */ }
+    },
+  }), "Then done with this step (one tap for both)");
+}
+
+/** What posts a choice's body: with "Then done with this step" ticked, a move of Your move
+ *  that lets the seat move on is followed by its Next step (`?then=done`). */
+function sender(table, action, choice, where) {
+  const then = where === "play" && thenDone(table) && choice.then_done ? "done" : null;
+  const what = then ? `${said(action, choice)} Then done with this step.` : said(action, choice);
+  return (body) => table.act(body, what, then);
+}
+
 /** Open (or close) a choice's detail at `where` ("play", "unit:<id>", "more"). */
 function open(table, state) {
   table.move = state;
@@ -57,11 +87,21 @@ export function pickOnMap(table, prompt, place) {
   $("#board")?.scrollIntoView({ block: "start" });
 }
 
+/** A roll of Your move that needs nothing more from the player: one tap rolls it here (the
+ *  service's dice); "We rolled at the table" beside it takes the players' own dice. */
+function rollsAtOnce(choice, where) {
+  return where === "play" && Boolean(choice.table) && required(choice).length === 0;
+}
+
 /** Take a choice: post it at once when it needs nothing more, else open what it needs. */
 export function take(table, action, index, where) {
   const choice = action.choices[index];
   const needs = required(choice);
-  const send = (body) => table.act(body, said(action, choice));
+  const send = sender(table, action, choice, where);
+  if (choice.table && table.move?.mode === "table" && table.move.id === action.id) {
+    return open(table, { id: action.id, index, where, mode: "table" });  // the players' own dice
+  }
+  if (rollsAtOnce(choice, where)) return send(structuredClone(choice.body));
   if (!choice.table && needs.length === 1 && needs[0].kind === "position" && (choice.inputs || []).length === 1) {
     const name = choice.label;
     return pickOnMap(table, `Tap the map where ${name} goes.`, (to) => send({ ...structuredClone(choice.body), [needs[0].name]: to }));
@@ -76,7 +116,7 @@ function choiceDetail(table, action, index, where) {
   const choice = action.choices[index];
   const key = `${action.id}/${index}`;
   const close = () => open(table, null);
-  const send = (body) => table.act(body, said(action, choice));
+  const send = sender(table, action, choice, where);
   const mode = table.move?.mode;
   const head = h("p", { class: "choice-head" }, h("strong", {}, plain(action.title)),
     choice.label && choice.label !== plain(action.title) ? `: ${choice.label}` : "");
@@ -117,6 +157,18 @@ export function actionBlock(table, action, where, only = null, inline = false) {
   const indexes = action.choices.map((_, i) => i).filter((i) => !only || only(action.choices[i]));
   const here = table.move && table.move.id === action.id && table.move.where === where ? table.move : null;
   if (here && here.index !== null && here.index !== undefined) return choiceDetail(table, action, here.index, where);
+  const block = chooser(table, action, where, indexes, here, inline);
+  // a roll that one tap makes here: the players' own dice are one tap beside it
+  const ownDice = !here && indexes.some((i) => rollsAtOnce(action.choices[i], where));
+  return ownDice ? [block, h("button", {
+    type: "button", class: "big secondary table-roll", "data-for": action.id,
+    "aria-label": `${plain(action.title)}: we rolled at the table`,
+    onclick: () => open(table, { id: action.id, index: indexes.length === 1 ? indexes[0] : null, where, mode: "table" }),
+  }, "We rolled at the table")] : block;
+}
+
+/** The action's button, or its picker of choices (shown at once when `inline`). */
+function chooser(table, action, where, indexes, here, inline) {
   if (indexes.length === 1) {
     return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => take(table, action, indexes[0], where) },
       where.startsWith("unit:") ? shortName(action) : action.title);
@@ -169,6 +221,7 @@ export function renderPlay(table) {
     own.length ? h("div", { class: "moves" }, own.map((a, i) => actionBlock(table, a, "play", null,
       i === 0 && a.choices.length <= INLINE_CHOICES)))
       : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
+    thenDoneBox(table, legal, own),
     advanceRow(table, legal.advance),
   ];
 }

@@ -186,8 +186,9 @@ class Table {
 
   /** Perform an action; once the page shows it, the notice says what it did and why: the
    *  service's outcome (the roll and what followed, as the log says it), else `what`. */
-  act(body, what) {
-    return this.post("/actions", body, (done) => done.outcome || what || "Done.", { "Idempotency-Key": entropy() });
+  act(body, what, then = null) {
+    const path = then ? `/actions?then=${encodeURIComponent(then)}` : "/actions";  // "... and done"
+    return this.post(path, body, (done) => done.outcome || what || "Done.", { "Idempotency-Key": entropy() });
   }
 
   /** POST to the match; a refusal shows as a notice, in the words `explain(error)` gives

@@ -23,6 +23,7 @@ from domain.clock.decide import decide_clock, decide_flags
 from domain.commands import Command
 from domain.commands import clock as cc
 from domain.context import REFEREE, Context
+from domain.errors import InvalidAction
 from domain.history import Frame, fold
 
 CLOCK_TYPES = (cc.StartClock, cc.PauseClock, cc.ResumeClock, cc.AdjustClock)
@@ -111,13 +112,17 @@ class ClockUseCases(MatchCopies):
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
             command_id: str | None = None, expected_version: int | None = None,
-            idempotency_key: str | None = None, token: str | None = None) -> Result:
+            idempotency_key: str | None = None, token: str | None = None,
+            then: str | None = None) -> Result:
         self.check_flags(match_id)
         if not isinstance(command, CLOCK_TYPES):
             return self._noted(match_id, super().act(
                 match_id, command, actor=actor, command_id=command_id,
                 expected_version=expected_version, idempotency_key=idempotency_key,
-                token=token))
+                token=token, then=then))
+        if then is not None:
+            raise InvalidAction("'then' follows an action of the match, not of its clock",
+                                rule="core-requests")
         clock_command = command
 
         def decided(head: Frame, context: Context) -> list[ev.Event]:

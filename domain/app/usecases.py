@@ -56,6 +56,7 @@ from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
 from domain.legal import seat_answer
 from domain.legal.ahead import until_mine
+from domain.legal.then import THEN, then_done
 from domain.rulesets import get_ruleset
 from domain.state import Side
 
@@ -174,10 +175,18 @@ class MatchUseCases(MatchLog):
 
     def act(self, match_id: UUID, command: Command, *, actor: str = REFEREE,
             command_id: str | None = None, expected_version: int | None = None,
-            idempotency_key: str | None = None, token: str | None = None) -> Result:
+            idempotency_key: str | None = None, token: str | None = None,
+            then: str | None = None) -> Result:
+        """Decide and record one action; `then="done"`: and then the seat's Next step, in
+        one request (domain.legal.then)."""
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options)
+            if then is not None:
+                if then not in THEN:
+                    raise InvalidAction(f"'then' is one of: {', '.join(THEN)}",
+                                        rule="core-requests", allowed=list(THEN))
+                return then_done(state, ruleset, context, command)
             if isinstance(command, Advance) and command.until == "mine":
                 # each advance decided as the seat's tap would be (domain.legal.ahead)
                 return list(until_mine(state, ruleset, context,
@@ -186,7 +195,10 @@ class MatchUseCases(MatchLog):
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,
-                             idempotency=self._idempotency(actor, idempotency_key, command))
+                             idempotency=self._idempotency(
+                                 actor, idempotency_key,
+                                 command if then is None else f"{command.model_dump_json()}"
+                                 f"\0then={then}"))
 
     def undo(self, match_id: UUID, *, actor: str = REFEREE, to: int | None = None,
              actions: int = 1, command_id: str | None = None,

@@ -20,7 +20,7 @@ first advance that rolls. At most `MOST_STEPS` advances in one request."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain import commands as cmd
 from domain import events as ev
@@ -30,6 +30,7 @@ from domain.errors import DomainError
 from domain.evolve import evolve
 from domain.legal.model import LegalActions
 from domain.legal.own import BOOKKEEPING
+from domain.legal.then import moved_on
 from domain.rulesets import Ruleset
 from domain.state import MatchState
 from domain.waiting import waiting_for_seats
@@ -69,9 +70,7 @@ def until_mine(state: MatchState, ruleset: Ruleset, context: Context,
         events += made
         for event in made:
             now = evolve(now, event)
-        context = replace(context, version=context.version + len(made),
-                          roll_index=context.roll_index + sum(
-                              getattr(e, "roll_index", None) is not None for e in made))
+        context = moved_on(context, made)
         if not _goes_on(state, now, made, ruleset, seat, answer(now, context.version)):
             break
     return Pass(events=tuple(events), passed=tuple(passed), stops=now.turn.step)

@@ -80,6 +80,9 @@ class Choice(_Frozen):
     inputs: tuple[Input, ...] = ()
     dice: tuple[Die, ...] = ()  # what the service rolls for it
     table: TableDice | None = None
+    # "... and done" (issue 26, fewer taps): this side's Next step, refused now, is accepted
+    # once this choice is made (its inputs at their examples): post it with `?then=done`
+    then_done: bool = False
 
 
 class LegalAction(_Frozen):

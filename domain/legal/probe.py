@@ -19,6 +19,7 @@ from domain.decide import decide
 from domain.dice import SeededDice, parse
 from domain.errors import DomainError, InvalidAction
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
+from domain.legal.then import after_advance
 from domain.legal.words import in_words, side_name
 from domain.rulesets import Ruleset
 from domain.state import MatchState, Unit
@@ -145,8 +146,24 @@ class Probe:
                          else None)
                 return Choice(label=candidate.label, body=candidate.body,
                               unit_id=candidate.unit_id, side=candidate.side, inputs=inputs,
-                              dice=dice, table=table)
+                              dice=dice, table=table,
+                              then_done=self.held and self.frees(events))
         return None
+
+    @cached_property
+    def held(self) -> bool:
+        """Whether this side's Next step is refused now (the step waits for its move)."""
+        return self.side is not None and isinstance(self.decide({"type": "advance"}),
+                                                    DomainError)
+
+    def frees(self, events: list[ev.Event]) -> bool:
+        """Whether the seat's Next step is accepted once `events` are made (a choice's, its
+        required inputs at their examples, with the stand-in dice: the match's own dice or
+        other values may still leave it refused, `domain.legal.then`)."""
+        if self.limit is not None and self.work >= self.limit:
+            raise Exhausted
+        self.work += 1
+        return after_advance(self.state, self.ruleset, self.context, events) is not None
 
     def _checked(self, full: dict[str, Any], given: Input) -> Input | None:
         """The input with only the values `decide` accepts; an optional input whose example

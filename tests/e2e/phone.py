@@ -263,9 +263,16 @@ class Phone:
              table_dice: list[int] | None = None, fill: dict[str, str] | None = None,
              pick: str | None = None) -> str:
         """Tap the action `title` in Your move, then `choice` in its picker (the first
-        when None); then roll here (or enter `table_dice` as thrown at the table), or tap
+        when None); then roll here (a roll that needs nothing more is rolled by the first
+        tap), or enter `table_dice` as thrown at the table (its "We rolled at the table"
+        beside the action, or in the choice's detail), or tap
         the value `pick`, or type `fill` (by label: numbers, words) and send the form."""
-        self.open_action(title, counted)
+        own_dice = self.play.locator(".moves").get_by_role("button", name=re.compile(
+            f"{re.escape(title)}.*: we rolled at the table", re.I))
+        if table_dice is not None and own_dice.count():  # a roll one tap makes here
+            self.tap(own_dice.first, "roll")
+        else:
+            self.open_action(title, counted)
         picker = self.play.locator(".picker")
         if picker.count():
             buttons = picker.locator(".picks-grid button")
@@ -273,7 +280,8 @@ class Phone:
         detail = self.play.locator(".choice-detail")
         if detail.count():
             if table_dice is not None:
-                self.tap(detail.get_by_role("button", name="We rolled at the table"), "roll")
+                if not detail.locator(".table-dice").count():
+                    self.tap(detail.get_by_role("button", name="We rolled at the table"), "roll")
                 faces = self.play.locator(".table-dice input[type=number]")
                 for i, face in enumerate(table_dice):
                     faces.nth(i).fill(str(face))
@@ -293,7 +301,8 @@ class Phone:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
         step when it is enabled (`eager`: once each of the step's actions offered to this
         seat has been taken; `sides`: "Done until something is mine" instead when offered,
-        and only the sides' seats switched to, never the referee's), else the first of the
+        "Then done with this step" ticked once per seat where offered, and only the sides'
+        seats switched to, never the referee's), else the first of the
         step's actions (its first choice,
         rolled here, the first value of a choice, a number's least value). Returns what
         was done, in the notices' words. After each action that activates, the unit's card
@@ -321,6 +330,10 @@ class Phone:
                 continue
             if not chosen and sides and not self.waited() and self.other_seat(sides=True):
                 continue  # a side acts when the match waits for it
+            then = self.page.locator("#then-done")
+            if not chosen and sides and then.count() and not then.is_checked():
+                # once per seat: the move the step waits for, then done, in one tap
+                self.tap(self.page.locator("label.then-done"), "then done")
             if not chosen and not self.choose(taken):
                 if self.other_seat(sides=sides):
                     continue
