@@ -63,7 +63,7 @@ function thenDoneBox(table, legal, own) {
       ticked.set(thenKey(table), event.target.checked ? "yes" : "no");
       try { localStorage.setItem(thenKey(table), ticked.get(thenKey(table))); } catch { /* kept while the page is open */ }
     },
-  }), "Then done with this step (one tap for both)");
+  }), "Then done with this step, in the same tap");
 }
 
 /** What posts a choice's body: with "Then done with this step" ticked, a move of Your move

@@ -268,7 +268,7 @@ class Phone:
         beside the action, or in the choice's detail), or tap
         the value `pick`, or type `fill` (by label: numbers, words) and send the form."""
         own_dice = self.play.locator(".moves").get_by_role("button", name=re.compile(
-            f"{re.escape(title)}.*: we rolled at the table", re.I))
+            f"{re.escape(title)}.*: we rolled at the table", re.IGNORECASE))
         if table_dice is not None and own_dice.count():  # a roll one tap makes here
             self.tap(own_dice.first, "roll")
         else:
