@@ -4,17 +4,17 @@ Commands carry only what the player chooses; `domain.decide` validates them agai
 state and the ruleset and turns them into events. Limits on sizes are part of the schema
 so that hostile input is refused before it reaches the domain.
 
-The package owns every command: this module the table's actions, the `Action` union and
-`CreateMatch`; `base` what commands are made of (the base class, the checked types of
-client values); `game` the game systems' own procedures; `clock` the referee's clock. It
+The package owns every command: this module the table's actions and the `Action` union
+(and names every command, so `from domain.commands import X` serves them all); `base` what
+commands are made of (the base class, the checked types of client values); `units` a unit
+in a command; `match` creating a match (`CreateMatch`, size limits); `game` the game
+systems' own procedures; `clock` the referee's clock; `annotations` notes on a match. It
 may import `domain.state` and `domain.events` (a clock's time control), nothing that
 decides or stores.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -56,12 +56,23 @@ from domain.commands.game import (
     SetSupply,
     ShuffleDeck,
 )
-from domain.events.clock import TimeControl
-from domain.state import Box, MoraleDie, Position, Unit
+from domain.commands.match import (
+    FEWEST_SIDES,
+    MOST_SIDES,
+    UNITS_IN_ALL,
+    UNITS_PER_SIDE,
+    CreateMatch,
+    SideSpec,
+    past_size_limits,
+)
+from domain.commands.units import NewUnit, UnitSpec
+from domain.state import Box, Position
 
 __all__ = [
     "ACTION_TYPES",
+    "FEWEST_SIDES",
     "MAX_INT",
+    "MOST_SIDES",
     "SAFE_INT",
     "UNITS_IN_ALL",
     "UNITS_PER_SIDE",
@@ -116,46 +127,6 @@ __all__ = [
     "Value",
     "past_size_limits",
 ]
-
-
-class _UnitFields(Command):
-    """What a unit is, but for its id (`UnitSpec` gives one; `NewUnit` may leave it out)."""
-
-    side: Id
-    name: Annotated[str, Field(min_length=1, max_length=120)]
-    kind: Short = "unit"
-    figures: Annotated[Int, Field(ge=0, le=10_000)] | None = None
-    steps: Annotated[Int, Field(ge=0, le=100)] | None = None
-    morale_die: MoraleDie | None = None
-    qv: Annotated[Int, Field(ge=-20, le=20)] | None = None
-    cv: Annotated[Int, Field(ge=-20, le=20)] | None = None
-    lv: Annotated[Int, Field(ge=-20, le=20)] | None = None
-    casualty_value: Annotated[Int, Field(ge=0, le=100)] | None = None
-    q: Annotated[Int, Field(ge=-20, le=20)] | None = None
-    extra: Annotated[dict[Id, Value], Field(max_length=32)] = Field(default_factory=dict)
-    position: Position | None = None
-    status: Flags = Field(default_factory=list)
-    markers: Annotated[dict[Short, Count], Field(max_length=32)] = Field(default_factory=dict)
-
-    def as_unit(self, unit_id: str) -> Unit:
-        return Unit(**{**self.model_dump(exclude={"id"}), "id": unit_id,
-                       "status": tuple(sorted(set(self.status)))})
-
-
-class UnitSpec(_UnitFields):
-    """A unit of a scenario's set-up, with the id the scenario gives it."""
-
-    id: Id
-
-    def to_unit(self) -> Unit:
-        return self.as_unit(self.id)
-
-
-class NewUnit(_UnitFields):
-    """A unit deployed during play: the players name it; its `id` may be left out, and the
-    service then makes one (`<side>-1`, `<side>-2`, ...: docs/api.md)."""
-
-    id: Id | None = None
 
 
 class DeployUnit(Command):
@@ -356,67 +327,3 @@ ACTION_TYPES: tuple[str, ...] = (
     "declare_operation", "set_supply", "resolve_combat", "lose_step", "gain_step",
     "open_dispute", "record_roll", "concede", "reopen_match",
 )
-
-
-FEWEST_SIDES, MOST_SIDES = 2, 8  # a match's sides, whatever its ruleset (each may say less)
-
-
-class SideSpec(Command):
-    id: Id
-    name: Annotated[str, Field(min_length=1, max_length=120)]
-
-
-# A match's size (docs/scenarios.md): at creation, and as units are deployed or split off.
-UNITS_PER_SIDE = 200
-UNITS_IN_ALL = 400
-
-
-def past_size_limits(units: Sequence[UnitSpec | Unit]) -> str | None:
-    """What makes a set-up's units too many for a match (docs/scenarios.md, size limits),
-    or None: checked at creation and on an imported `MatchCreated` alike."""
-    if len(units) > UNITS_IN_ALL:
-        return f"units: at most {UNITS_IN_ALL} units in all ({len(units)} given)"
-    for side, count in Counter(u.side for u in units).items():
-        if count > UNITS_PER_SIDE:
-            return f"units: at most {UNITS_PER_SIDE} units a side ('{side}' has {count})"
-    return None
-
-
-class CreateMatch(Command):
-    """What `create_match` needs: ruleset, scenario, sides and options (`casual`, ...), and
-    the scenario's set-up: the units on the table and each side's deck of cards. A scenario
-    file is this document (see docs/scenarios.md)."""
-
-    ruleset: Short = "freeform"
-    scenario: Annotated[str, Field(min_length=1, max_length=200)]
-    sides: Annotated[list[SideSpec], Field(min_length=FEWEST_SIDES, max_length=MOST_SIDES)]
-    casual: StrictBool = False
-    options: Annotated[dict[Id, Value | list[Short] | Annotated[dict[Id, Short], Field(max_length=1000)]],
-                       Field(max_length=32)] = (
-        Field(default_factory=dict)
-    )
-    units: Annotated[list[UnitSpec], Field(max_length=UNITS_IN_ALL)] = Field(
-        default_factory=list)
-    decks: Annotated[dict[Id, Annotated[list[Short], Field(max_length=200)]],
-                     Field(max_length=8)] = Field(default_factory=dict)
-    # time controls chosen at creation: the clock starts with the match (docs/clock.md)
-    clock: Annotated[dict[Id, TimeControl], Field(min_length=1, max_length=8)] | None = None
-
-    @model_validator(mode="after")
-    def _set_up_for_these_sides(self) -> CreateMatch:
-        sides = {s.id for s in self.sides}
-        if self.clock is not None and set(self.clock) != sides:
-            raise ValueError("clock: give a time control for every side, and only for them")
-        for i, unit in enumerate(self.units):
-            if unit.side not in sides:
-                raise ValueError(f"units[{i}] ({unit.id}): there is no side '{unit.side}'")
-        too_many = past_size_limits(self.units)
-        if too_many:
-            raise ValueError(too_many)
-        ids = [u.id for u in self.units]
-        if len(set(ids)) != len(ids):
-            raise ValueError("units: unit ids must be distinct")
-        for side in self.decks:
-            if side not in sides:
-                raise ValueError(f"decks: there is no side '{side}'")
-        return self
