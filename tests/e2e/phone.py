@@ -337,6 +337,8 @@ class Phone:
             if not chosen and not self.choose(taken):
                 if self.other_seat(sides=sides):
                     continue
+                if self._offered_again(taken):  # e.g. tied players roll the initiative again
+                    continue
                 raise AssertionError("nothing (new) offered and Next step refused: "
                                      + " ".join(self.page.locator("#advance-why").all_inner_texts()))
             counted = self.counted
@@ -389,6 +391,18 @@ class Phone:
                 fallback = fallback or seat
         self.as_seat(fallback or here)
         return fallback is not None
+
+    def _offered_again(self, taken: set[str]) -> bool:
+        """Where Next step is refused and every action offered was taken, the step may ask
+        for one of them again (a tie rolled again): forget what this seat took in this step,
+        once at each version of the match. False if already done at this version."""
+        where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
+        again = f"again|{where}|{self.page.locator('#where').get_attribute('data-version')}"
+        if again in taken:
+            return False
+        taken.difference_update({key for key in taken if key.startswith(f"{where}|")})
+        taken.add(again)
+        return True
 
     def choose(self, taken: set[str], once: bool = False) -> bool:
         """Tap the first of Your move's actions (and, in its picker, the first choice) not

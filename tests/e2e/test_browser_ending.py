@@ -136,7 +136,7 @@ def test_red_proposes_blue_agrees_live_and_the_referee_reopens(
     notice.wait_for(state="visible")
     assert "error" in (notice.get_attribute("class") or "")
     assert notice.inner_text() == (
-        "Only Red or the referee may redo this: Red made the last undo. (core-authority)")
+        "Only Red or the referee may redo this: Red made the last undo.")  # no core-* id
     blue.evaluate("window.scrollTo(0, 0)")  # the notice stands at the top of the page
     screenshots(blue, "06-blue-phone-redo-refused")
     blue.evaluate("document.querySelector('#notice').hidden = true")

@@ -22,10 +22,10 @@ from domain.commands import (
     Advance,
     DeployUnit,
     MoveUnit,
+    NewUnit,
     PlaceMarker,
     RollDice,
     SetTrack,
-    UnitSpec,
 )
 from domain.errors import (
     InvalidAction,
@@ -47,8 +47,8 @@ def test_the_story_of_a_match_create_join_act_undo_redo_and_look_back(app: Match
     app.join(match_id, side="blue", player="bob")
     assert app.head(match_id).seats == (("red", "ann"), ("blue", "bob"))
 
-    squad = UnitSpec(id="sq1", side="red", name="Squad", figures=10,
-                     position=Position(x=1, y=1))
+    squad = NewUnit(id="sq1", side="red", name="Squad", figures=10,
+                    position=Position(x=1, y=1))
     deployed = app.act(match_id, DeployUnit(unit=squad), actor="red")
     assert deployed.events[0].actor == "red"
     with pytest.raises(InvalidAction):

@@ -44,7 +44,8 @@ def test_the_hot_routes_still_declare_the_bearer_scheme_and_their_parameters() -
     act = _operation("/api/matches/{match_id}/actions", "post")
     assert act["security"] == [{"HTTPBearer": []}]
     assert [(p["in"], p["name"]) for p in act["parameters"]] == [
-        ("path", "match_id"), ("header", "idempotency-key"), ("header", "if-match")]
+        ("path", "match_id"), ("query", "then"), ("header", "idempotency-key"),
+        ("header", "if-match")]
 
 
 def test_the_board_now_refuses_as_before(client: TestClient) -> None:
