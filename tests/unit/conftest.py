@@ -125,6 +125,18 @@ SQUAD = {"id": "sq1", "side": "red", "name": "1st Squad", "figures": 11, "morale
          "position": {"x": 10, "y": 12}}
 
 
+OTHER = {**SQUAD, "id": "bl1", "side": "blue", "name": "Blue squad", "figures": 8,
+         "position": {"hex": "0101"}}
+
+
 @pytest.fixture
 def table() -> Table:
     return Table()
+
+
+@pytest.fixture
+def deployed(table: Table) -> Table:
+    """A table with red's SQUAD and blue's OTHER deployed."""
+    table.act("red", type="deploy_unit", unit=SQUAD)
+    table.act("blue", type="deploy_unit", unit=OTHER)
+    return table
