@@ -39,6 +39,7 @@ from projections.clock_watch import FlagWatcher, active_matches
 from projections.feed import MatchFeed
 from projections.legal_answers import LegalAnswers
 from projections.notify import NotifyService
+from projections.ruleset_store import store_of
 
 DESCRIPTION = """An event-sourced game-state service for tabletop wargames.
 
@@ -55,6 +56,10 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = matches is None
         app.state.matches = matches or Matches(env=settings.store_env())
+        # the ruleset files (docs/rulesets/authoring.md): the configured folder's stored first
+        rulesets = store_of(app.state.matches)
+        if settings.rulesets_dir:
+            rulesets.load_folder(settings.rulesets_dir)
         app.state.catalogue = open_catalogue(app.state.matches)
         app.state.catalogue.start()
         app.state.feed = MatchFeed(app.state.matches)
@@ -72,6 +77,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
             app.state.feed.stop()
             app.state.notify.stop()
             app.state.flags.stop()
+            rulesets.close()
             if owned:
                 app.state.matches.close()
 
@@ -95,10 +101,12 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     # creation does, and its body is read as it arrives, up to its own limit.
     app.add_middleware(Gate, quotas=Quotas({("POST", "/api/matches"): settings.create_rate,
                                             ("POST", IMPORT): settings.import_rate,
-                                            ("POST", rulefiles.CHECK): settings.create_rate}),
+                                            ("POST", rulefiles.CHECK): settings.create_rate,
+                                            ("POST", rulefiles.UPLOAD): settings.create_rate}),
                        max_bytes=settings.max_body_bytes, seconds=settings.body_timeout,
                        streamed={IMPORT: settings.max_import_bytes,
-                                 rulefiles.CHECK: rulefiles.MAX_CHECK_BODY},
+                                 rulefiles.CHECK: rulefiles.MAX_CHECK_BODY,
+                                 rulefiles.UPLOAD: rulefiles.MAX_CHECK_BODY},
                        lanes=(hot_action.serve, hot_board.serve))
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes,

@@ -55,8 +55,13 @@ def _parser() -> argparse.ArgumentParser:
         "verify", help="check a match export offline: hash chain and server dice",
         description="Check a match export (GET /api/matches/{id}/export): every line "
                     "canonical, every hash and link of the chain, and every server roll "
-                    "recomputed from the revealed dice seed. Exit status 0: all good; 1: a "
-                    "problem (named with its line and event); 2: the file cannot be read.")
+                    "recomputed from the revealed dice seed; a match created from a ruleset "
+                    "file, the file it carries (and the one given with --ruleset) held to "
+                    "the hash its first event pins. Exit status 0: all good; 1: a problem "
+                    "(named with its line and event); 2: a file cannot be read.")
+    check.add_argument("--ruleset", metavar="RULESET_FILE",
+                       help="a ruleset file (YAML or JSON) the log is to be replayed under: "
+                            "a file other than the one the match was created under is flagged")
     check.add_argument("file", help="the export (JSON Lines) or a replay file; - for standard "
                        "input (JSON Lines)")
     out = commands.add_parser(
@@ -108,11 +113,28 @@ def _parser() -> argparse.ArgumentParser:
                         "ignored when BATTLELOG_STORE=postgres")
     return parser
 
-def verify(path: str) -> int:
+def verify(path: str, ruleset: str | None = None) -> int:
+    from functools import partial
+
     from api.cli_replay import replay_export
     from domain.integrity import revealed_seeds
-    from domain.integrity import verify as check
+    from domain.integrity import verify as verify_lines
+    from domain.rulefiles.identity import file_hash
+    from projections.rulefile_load import check_file
 
+    given = None
+    if ruleset is not None:
+        try:
+            loaded = check_file(ruleset)
+        except OSError as error:
+            print(f"battlelog verify: cannot read {ruleset}: {error}", file=sys.stderr)
+            return 2
+        if not loaded.ok:
+            print("\n".join(loaded.lines()), file=sys.stderr)
+            return 2
+        given = file_hash(loaded.data)
+        print(f"ruleset file {ruleset}: {given}")
+    check = partial(verify_lines, ruleset=given)
     try:
         carried = replay_export(path)
         if carried is not None:  # a replay file: the export it carries
@@ -128,7 +150,9 @@ def verify(path: str) -> int:
     except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         print(f"battlelog verify: cannot read {path}: {error}", file=sys.stderr)
         return 2
-    print(f"{report.events} events, chain head {report.chain_head or '-'}")
+    print(f"{report.events} events, chain head {report.chain_head or '-'}"
+          + (f"; created under the ruleset file {report.ruleset_hash}"
+             if report.ruleset_hash else ""))
     print(f"server rolls recomputed: {report.rolls_checked}"
           + (f"; {report.rolls_unchecked} not yet (the seed is not revealed)"
              if report.rolls_unchecked else ""))
@@ -211,7 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return serve(args)
     elif args.command == "verify":
-        return verify(args.file)
+        return verify(args.file, args.ruleset)
     elif args.command == "export":
         return export(args.match, args.db, args.out, args.format)
     elif args.command == "replay":

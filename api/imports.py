@@ -32,6 +32,7 @@ from domain import errors
 from domain.app import Matches
 from domain.errors import DomainError, InvalidAction
 from domain.history import Frame
+from projections.ruleset_store import carried, store_of
 
 MiB = 1024 * 1024
 SPOOL_IN_MEMORY = 1 * MiB
@@ -136,6 +137,18 @@ class ImportFile:
         when `isolate`, in a child process (blocking: a server runs it in a worker thread).
         `now`, the import's own time, is the application's clock's by default."""
         now = now or matches.clock()
+        ruleset_file = self._ruleset_file()
+        imported = self._import(matches, isolate=isolate, now=now)
+        if ruleset_file is not None:  # kept once the match is: a refused import keeps nothing
+            store_of(matches).add_data(ruleset_file)
+        return imported
+
+    def _ruleset_file(self) -> Any:
+        """The ruleset file the header carries, registered (projections.ruleset_store)."""
+        first = next(self.lines(), None)
+        return carried(first) if first is not None else None
+
+    def _import(self, matches: Matches, *, isolate: bool, now: datetime) -> Imported:
         if (isolate and self.size > ISOLATE_ABOVE and self.path is not None
                 and not _in_memory(matches)):
             self.file.flush()

@@ -82,6 +82,23 @@ class Settings(BaseModel):
         "match creations per client address, e.g. '30/minute;500/day', or 'off'; else 429")
     import_rate: str = _env(
         "IMPORT_RATE", "5/minute;30/hour", str, "imports per client address, or 'off'")
+    # Ruleset files (docs/rulesets/authoring.md, docs/seats.md).
+    rulesets_dir: str = _env(
+        "RULESETS_DIR", "", str,
+        "a folder of ruleset files (*.yaml, *.yml, *.json) stored at start (empty: none)")
+    ruleset_upload: str = _env(
+        "RULESET_UPLOAD", "anyone", str,
+        "who may store a ruleset file with POST /api/rulesets: anyone (under the creation "
+        "quota), admin (the admin token) or off")
+
+    @field_validator("ruleset_upload")
+    @classmethod
+    def _upload(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ("anyone", "admin", "off"):
+            raise ValueError("ruleset_upload is one of: anyone, admin, off")
+        return value
+
     header_timeout: PositiveFloat = _env(
         "HEADER_TIMEOUT", 10.0, float,
         "seconds for a request's line and headers, else the connection is closed")

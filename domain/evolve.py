@@ -48,7 +48,7 @@ def deal(created: ev.MatchCreated) -> dict[str, tuple[str, ...]]:
 def initial_state(created: ev.MatchCreated) -> MatchState:
     """The state right after `MatchCreated` (version 1): the scenario's units on the table
     and each side's deck as `deal` gives it."""
-    ruleset = get_ruleset(created.ruleset, created.options)
+    ruleset = get_ruleset(created.ruleset, created.options, created.ruleset_hash)
     order = ruleset.turn_order or tuple(side.id for side in created.sides)
     return MatchState(
         units={unit.id: unit for unit in created.units},
@@ -57,6 +57,7 @@ def initial_state(created: ev.MatchCreated) -> MatchState:
             created.card_seed if created.card_seed is not None else created.dice_seed) else (),
         ruleset=created.ruleset,
         ruleset_version=created.ruleset_version,
+        ruleset_hash=created.ruleset_hash,
         scenario=created.scenario,
         casual=created.casual,
         options=created.options,

@@ -30,12 +30,14 @@ import orjson
 from domain import json_input
 from domain.dice import SeededDice, commitment, parse
 from domain.events.annotations import ANNOTATION_TYPES
+from domain.rulefiles.identity import file_hash
 
 GENESIS = "0" * 64
 EXPORT_FORMAT = "battlelog-match"
 EXPORT_VERSION = 1
 # Header fields that repeat the match's first event (`MatchCreated`).
-HEADER_FROM_CREATED = ("ruleset", "ruleset_version", "scenario", "sides", "dice_commitment")
+HEADER_FROM_CREATED = ("ruleset", "ruleset_version", "ruleset_hash", "scenario", "sides",
+                       "dice_commitment")
 
 
 def split_lines(text: str) -> list[str]:
@@ -137,6 +139,7 @@ class Report:
     events_hidden: int = 0  # a player's export: events with hidden fields (not recomputed)
     annotations: int = 0  # annotation lines after the events: not the match's, not chained
     problems: list[str] = field(default_factory=list)
+    ruleset_hash: str | None = None  # the ruleset file the match was created under, if any
 
     @property
     def ok(self) -> bool:
@@ -146,7 +149,8 @@ class Report:
         return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
                 "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
                 "rolls_inherited": self.rolls_inherited, "events_hidden": self.events_hidden,
-                "annotations": self.annotations, "problems": self.problems}
+                "annotations": self.annotations, "problems": self.problems,
+                **({"ruleset_hash": self.ruleset_hash} if self.ruleset_hash else {})}
 
 
 REVEALED = '"type":"DiceSeedRevealed"'  # how a reveal's line says its type (canonical JSON)
@@ -172,10 +176,14 @@ def revealed_seeds(lines: Iterable[str]) -> dict[str, str]:
     return seeds
 
 
-def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None) -> Report:
+def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
+           ruleset: str | None = None) -> Report:
     """Check an export: a header line, then one event per line (docs/integrity.md).
     `seeds`: `revealed_seeds` of the same file, read before: each server roll is then
-    recomputed as it is read (a seed that does not open its commitment recomputes none)."""
+    recomputed as it is read (a seed that does not open its commitment recomputes none).
+    A match created from a ruleset file pins the file's hash: the file the header carries
+    must have it, and so must the file whose hash is `ruleset` when one is given (the file
+    the log is to be replayed under)."""
     report = Report()
     prev = GENESIS
     epochs: list[tuple[str, bytes | None]] = []  # (commitment, seed once revealed) per epoch
@@ -235,6 +243,9 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None) -> Repo
                 report.problems.append(f"line 1: the header's {', '.join(differs)} differ(s) "
                                        "from the match's first event")
                 return report
+            if version == 1 and not _same_ruleset(report, body, header.get("ruleset_file"),
+                                                  ruleset):
+                return report
         elif kind == "SeatJoined" and body.get("entropy"):
             entropy = (*entropy, body["entropy"])
         elif kind == "DiceSeedRevealed":
@@ -275,6 +286,23 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None) -> Repo
     for number, held, at, known, body in rolls:
         _roll_checked(report, number, held[at][1], known, body)
     return report
+
+
+def _same_ruleset(report: Report, created: dict[str, Any], carried: Any,
+                  given: str | None) -> bool:
+    """Whether the match's ruleset file (the hash its first event pins) is the file the
+    export carries and the one given (`given`, a hash); each difference is a problem."""
+    pinned = created.get("ruleset_hash")
+    report.ruleset_hash = pinned if isinstance(pinned, str) else None
+    if carried is not None and file_hash(carried) != pinned:
+        report.problems.append(f"line 1: the ruleset file the export carries ({file_hash(carried)}"
+                               f") is not the file the match was created under ({pinned})")
+    if given is not None and given != pinned:
+        report.problems.append(f"line 2: the match was created under the ruleset file "
+                               f"{pinned or '(none: a built-in game)'}, not under the file "
+                               f"given ({given}): replayed under it, the log is not the same "
+                               "match")
+    return not report.problems
 
 
 def _opening(seeds: Mapping[str, str], said: str | None) -> bytes | None:

@@ -169,7 +169,7 @@ def fitting(events: Iterable[ev.Event]) -> Iterator[ev.Event]:
             if not isinstance(event, ev.MatchCreated):
                 raise refused(f"{_where(event)}: a match starts with MatchCreated")
             try:
-                ruleset = get_ruleset(event.ruleset, event.options)
+                ruleset = get_ruleset(event.ruleset, event.options, event.ruleset_hash)
                 ruleset.sides.check(len(event.sides), ruleset.title)
             except InvalidAction as error:
                 raise refused(f"{_where(event)}: {error.detail}") from None

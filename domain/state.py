@@ -163,6 +163,7 @@ class Awaiting(Frozen):
 class MatchState(Frozen):
     ruleset: str
     ruleset_version: int
+    ruleset_hash: str | None = None  # the ruleset file's content hash; None: built in
     scenario: str
     casual: bool = False
     options: dict[str, TrackValue | list[str] | dict[str, str]] = Field(default_factory=dict)

@@ -26,6 +26,7 @@ from domain.app.persistence import plain_json
 from domain.decide import REFEREE
 from domain.events.record_plan import RecordPlan
 from domain.integrity import EXPORT_FORMAT, EXPORT_VERSION, canonical, canonical_line, content_hash
+from projections.ruleset_store import store_of
 
 CHUNK = 1000
 
@@ -53,6 +54,10 @@ def header(matches: Matches, match_id: UUID, viewer: str = REFEREE) -> dict[str,
         "dice_commitment": created.dice_commitment, "events": head.version,
         "chain_head": head.chain_head, "viewer": viewer,
     }
+    if state.ruleset_hash is not None:  # the file it was created under, for an import
+        stored = store_of(matches).get(state.ruleset_hash)
+        top["ruleset_hash"] = state.ruleset_hash
+        top["ruleset_file"] = stored.data if stored is not None else None
     return {**top, "hash": content_hash(top)}
 
 

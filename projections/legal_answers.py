@@ -85,7 +85,7 @@ class LegalAnswers:
         try:
             with self._lane:
                 self.computed += 1
-                found = legal_actions(state, get_ruleset(state.ruleset, state.options), seat,
+                found = legal_actions(state, get_ruleset(state.ruleset, state.options, state.ruleset_hash), seat,
                                       version=frame.version, unit=unit, page=page,
                                       between=_yield)
                 return render(found, frame.version)

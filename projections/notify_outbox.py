@@ -250,7 +250,7 @@ class Outbox:
 
     @staticmethod
     def _waits(frame: Frame) -> Waiting:
-        return waiting_at(frame, get_ruleset(frame.state.ruleset, frame.state.options))
+        return waiting_at(frame, get_ruleset(frame.state.ruleset, frame.state.options, frame.state.ruleset_hash))
 
     def _notices(self, match_id: UUID, state: MatchState, now: Waiting,
                  seats: Iterable[str], event: ev.Event,

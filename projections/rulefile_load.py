@@ -11,6 +11,7 @@ every problem `domain.rulefiles.check` finds (all at once) is placed at its line
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
@@ -54,6 +55,7 @@ class Report:
     name: str
     findings: tuple[Finding, ...]
     ruleset: RulesetFile | None
+    data: Any = None  # the file's plain data, when it passes (what its hash is taken of)
 
     @property
     def ok(self) -> bool:
@@ -171,8 +173,12 @@ def _place(problem: Problem, marks: Marks) -> Finding:
     return Finding(problem.check, _line(mark), _column(mark), problem.message)
 
 
-def check_text(text: bytes | str, name: str) -> Report:
-    """Every problem of the file `text` (named `name` in the report) at once."""
+More = Callable[[RulesetFile], list[Problem]]  # further checks of a file that passes
+
+
+def check_text(text: bytes | str, name: str, more: More | None = None) -> Report:
+    """Every problem of the file `text` (named `name` in the report) at once; when it passes,
+    `more`'s problems too (placed in the file as the others are)."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > MAX_BYTES:
         return _refused(name, Finding("too-large", 1, 1, f"the file is {size} bytes; a "
@@ -203,13 +209,16 @@ def check_text(text: bytes | str, name: str) -> Report:
     data = _data(loader, node, (), marks, found)
     checked = check(data)
     found += [_place(problem, marks) for problem in checked.problems]
+    if more is not None and checked.file is not None and not found:
+        found += [_place(problem, marks) for problem in more(checked.file)]
     found.sort(key=lambda f: (f.line, f.column))
     if len(found) > LISTED:
         rest = found[LISTED]
         found = [*found[:LISTED], Finding("too-many-problems", rest.line, rest.column,
                                           f"{len(found) - LISTED} more problems from here on "
                                           "are not listed")]
-    return Report(name, tuple(found), checked.file if not found else None)
+    return Report(name, tuple(found), checked.file if not found else None,
+                  data if not found else None)
 
 
 def check_file(path: str | FilePath) -> Report:

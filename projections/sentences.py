@@ -58,7 +58,7 @@ class Names:
     def of_state(cls, state: MatchState) -> Names:
         """From a state (the head's: every unit it ever held, removed ones too)."""
         try:
-            sequence: SequenceOfPlay | None = get_ruleset(state.ruleset, state.options).sequence
+            sequence: SequenceOfPlay | None = get_ruleset(state.ruleset, state.options, state.ruleset_hash).sequence
         except InvalidAction:  # an unknown ruleset still has names to say
             sequence = None
         return cls(sides={s.id: s.name for s in state.sides},
@@ -76,7 +76,7 @@ class Names:
             new = {event.new_unit.id: event.new_unit.name}
         if isinstance(event, ev.MatchCreated) and self.sequence is None:
             try:
-                self.sequence = get_ruleset(event.ruleset, event.options).sequence
+                self.sequence = get_ruleset(event.ruleset, event.options, event.ruleset_hash).sequence
             except InvalidAction:
                 self.sequence = None
         if any(self.units.get(k) != v for k, v in new.items()) or isinstance(
@@ -185,7 +185,7 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
 
     def _say_MatchCreated(self, e: ev.MatchCreated, who: str, hidden: set[str]) -> str:
         try:
-            game = get_ruleset(e.ruleset, e.options).title or e.ruleset
+            game = get_ruleset(e.ruleset, e.options, e.ruleset_hash).title or e.ruleset
         except InvalidAction:
             game = e.ruleset.replace("-", " ").title()
         fork = " as a what-if copy of another match" if e.forked_from else ""

@@ -152,7 +152,7 @@ class WaitingView(BaseModel):
 
 def waiting_view(state: MatchState, pending: UndoRequest | None = None) -> WaitingView:
     """The seats the match waits for (`domain.waiting`), with the sides' names."""
-    found = waiting_for_seats(state, get_ruleset(state.ruleset, state.options), pending)
+    found = waiting_for_seats(state, get_ruleset(state.ruleset, state.options, state.ruleset_hash), pending)
     names = {s.id: s.name for s in state.sides} | {REFEREE: "the referee"}
     waits = [WaitView(seat=w.seat, name=names.get(w.seat, w.seat), reason=w.reason)
              for w in found.waits]
@@ -190,7 +190,7 @@ def _step_title(step: Step, path: str) -> str:
 
 
 def turn_view(state: MatchState) -> TurnView:
-    ruleset = get_ruleset(state.ruleset, state.options)
+    ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
     step = ruleset.sequence.step(state.turn.step)
     return TurnView(
         turn=state.turn.turn,
@@ -256,7 +256,7 @@ def board_view(state: MatchState, viewer: str = "",
                pending: UndoRequest | None = None) -> BoardView:
     """The board as seat `viewer` may see it (private cards only for their owner), and
     whose turn it is (`pending`: the undo request waiting for an answer, if any)."""
-    ruleset = get_ruleset(state.ruleset, state.options)
+    ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
     info = ruleset.unit_info
     units = [UnitView(**dict(u), computed=info(state, u) if info else {})
              for u in state.units.values()]

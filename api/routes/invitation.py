@@ -39,7 +39,7 @@ def invitation(match_id: UUID, matches: MatchesDep, who: SeatDep) -> InvitationP
     side_id = who.name.removeprefix(JOIN) if who.name.startswith(JOIN) else None
     return InvitationPublic(
         match_id=match_id, scenario=state.scenario, ruleset=state.ruleset,
-        ruleset_title=get_ruleset(state.ruleset, state.options).title,
+        ruleset_title=get_ruleset(state.ruleset, state.options, state.ruleset_hash).title,
         side=next((s for s in state.sides if s.id == side_id), None), sides=state.sides,
         seats=[SeatPublic(side=side, player=player) for side, player in head.seats],
         ended=state.outcome is not None)

@@ -26,6 +26,7 @@ from domain.app import JOIN
 from domain.commands import MAX_INT, CreateMatch
 from domain.decide import REFEREE
 from projections.catalogue import CatalogueEntry
+from projections.ruleset_store import resolve, store_of
 from projections.views import side_views, turn_view, waiting_view
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -42,7 +43,12 @@ def created_from(request: Request, match_id: str) -> None:
 @router.post("", status_code=status.HTTP_201_CREATED, responses=RATE_LIMITED)
 def create_match(body: CreateMatch, matches: MatchesDep, response: Response,
                  request: Request) -> MatchCreated:
-    """Create a match: ruleset, scenario, sides (2 to 8) and options (`casual`, `phases`)."""
+    """Create a match: ruleset, scenario, sides (2 to 8) and options (`casual`, `phases`).
+    A ruleset file the service holds is named by its `ruleset_hash`, or by its id as
+    `ruleset` when no built-in game has that id (docs/rulesets/authoring.md)."""
+    pinned = resolve(store_of(matches), body.ruleset, body.ruleset_hash)
+    if pinned != body.ruleset_hash:
+        body = body.model_copy(update={"ruleset_hash": pinned})
     result = matches.create_match(body)
     match_id = result.events[0].originator_id
     created_from(request, str(match_id))

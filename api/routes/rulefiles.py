@@ -1,22 +1,28 @@
 """Ruleset files (docs/rulesets/authoring.md): the JSON Schema of the format, for editors to
-complete and check a file with, and the check of a file, with every problem at its line and
-column. Nothing is stored: a checked file is not yet a ruleset matches can be created with."""
+complete and check a file with; the check of a file, with every problem at its line and
+column (nothing stored); and the upload of a file (`POST /api/rulesets`), stored by its
+content hash when it passes every check, so that matches can be created from it. Who may
+upload is the deployment's `BATTLELOG_RULESET_UPLOAD` (docs/seats.md)."""
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.problems import RATE_LIMITED, problem
+from api.deps import header
+from api.problems import RATE_LIMITED, Forbidden, Unauthorized, problem
 from domain.rulefiles import schema
-from projections.rulefile_load import MAX_BYTES, check_text
+from projections.rulefile_load import MAX_BYTES, Report, check_text
+from projections.ruleset_store import store_of
 
 router = APIRouter(prefix="/api/rulesets", tags=["ruleset files"])
 
 CHECK = "/api/rulesets/check"
+UPLOAD = "/api/rulesets"
 MAX_CHECK_BODY = 4 * MAX_BYTES  # read this much to say "too large" in the report; past it, 413
 _YAML = {"content": {"application/yaml": {"schema": {"type": "string"}},
                      "application/json": {"schema": {"type": "object"}}},
@@ -36,20 +42,61 @@ async def check_ruleset(request: Request) -> JSONResponse:
     """Check a ruleset file (YAML or JSON, the body as it is): 200 when it passes, else 422
     with every problem found (`errors`: the check, line, column and a sentence). The same
     report as `battlelog check-ruleset FILE`. Nothing is stored."""
-    body = bytearray()
-    async for chunk in request.stream():  # bounded by BodyLimit (MAX_CHECK_BODY, then 413)
-        body += chunk
-    report = await run_in_threadpool(check_text, bytes(body), "ruleset")
+    report = await run_in_threadpool(check_text, await _body(request), "ruleset")
     if report.ok and report.ruleset is not None:
         file = report.ruleset
         return JSONResponse({"ok": True, "id": file.id, "title": file.title,
                              "version": file.version, "format_version": file.format_version,
                              "errors": []})
+    return _refused(report, CHECK)
+
+
+@router.post("", status_code=201, openapi_extra={"requestBody": _YAML},
+             responses={201: {"description": "The file passed and is stored"},
+                        **RATE_LIMITED})
+async def upload_ruleset(request: Request) -> JSONResponse:
+    """Store a ruleset file (YAML or JSON, the body as it is) when it passes every check of
+    `POST /api/rulesets/check` and names no procedure this battlelog lacks: 201 with its
+    `hash` (`sha256:...`, of its canonical JSON form), id, title and version; else 422 as
+    the check answers, and nothing is stored. Storing the same file again stores nothing
+    new. Who may: `BATTLELOG_RULESET_UPLOAD` (docs/seats.md)."""
+    _may_upload(request)
+    body = await _body(request)
+    store = store_of(request.app.state.matches)
+    stored, report = await run_in_threadpool(store.add_text, body, "ruleset")
+    if stored is None:
+        return _refused(report, UPLOAD)
+    return JSONResponse({**stored.summary(), "ok": True, "errors": []}, status_code=201,
+                        headers={"Location": f"{UPLOAD}/{stored.hash}"})
+
+
+def _may_upload(request: Request) -> None:
+    who = request.app.state.settings.ruleset_upload
+    if who == "off":
+        raise Forbidden("this server takes no ruleset files by upload (BATTLELOG_RULESET_"
+                        "UPLOAD=off): its operator loads them", rule="core-rulesets")
+    if who == "admin":
+        given = (header(request, "authorization", max_length=512) or "").removeprefix(
+            "Bearer ").strip()
+        admin = request.app.state.settings.admin_token
+        if not given or not hmac.compare_digest(given.encode(), admin.encode()):
+            raise Unauthorized("storing a ruleset file needs the server's admin token "
+                               "(BATTLELOG_RULESET_UPLOAD=admin)", rule="core-rulesets")
+
+
+async def _body(request: Request) -> bytes:
+    body = bytearray()
+    async for chunk in request.stream():  # bounded by BodyLimit (MAX_CHECK_BODY, then 413)
+        body += chunk
+    return bytes(body)
+
+
+def _refused(report: Report, instance: str) -> JSONResponse:
     first = report.findings[0]
     count = len(report.findings)
     return problem(422, "Ruleset file refused",
                    f"line {first.line}, column {first.column}: {first.message}"
                    + (f" (and {count - 1} more)" if count > 1 else ""),
-                   code="ruleset-file", instance=CHECK, rule=first.check,
+                   code="ruleset-file", instance=instance, rule=first.check,
                    errors=[{"check": f.check, "line": f.line, "column": f.column,
                             "message": f.message} for f in report.findings])

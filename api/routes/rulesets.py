@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
 from api import scenarios
+from domain.rulefiles.model import Attribute, ChoiceAttribute, IntegerAttribute, TextAttribute
 from domain.rulesets import get_ruleset, ruleset_ids
+from projections.ruleset_store import StoredRuleset, store_of
 
 router = APIRouter(prefix="/api/rulesets", tags=["scenarios"])
 
@@ -71,6 +74,9 @@ class RulesetInfo(BaseModel):
     cards: bool  # whether its sides hold decks of cards
     options: list[OptionField]
     sample: str | None  # the sample scenario of this ruleset, if any
+    # a ruleset file the service holds (docs/rulesets/authoring.md): its content hash, which
+    # a match created from it gives as `ruleset_hash`; None: a built-in game
+    hash: str | None = None
 
 
 def _c(value: str, label: str) -> Choice:
@@ -198,11 +204,43 @@ def _info(ruleset_id: str, sample: str | None) -> RulesetInfo:
                        **_INFO[ruleset_id])
 
 
+def _field(name: str, attribute: Attribute, kind: str) -> UnitField:
+    """A unit kind's attribute, as the scenario form asks for it (in the unit's `extra`)."""
+    said = {"name": f"extra.{name}", "label": attribute.title or name, "only": [kind]}
+    if isinstance(attribute, IntegerAttribute):
+        return UnitField(**said, kind="number", required=attribute.required,
+                         minimum=attribute.minimum, maximum=attribute.maximum)
+    if isinstance(attribute, ChoiceAttribute):
+        return UnitField(**said, kind="choice", required=attribute.required,
+                         values=[_c(v, v) for v in attribute.values])
+    if isinstance(attribute, TextAttribute):
+        return UnitField(**said, kind="text", required=attribute.required)
+    return UnitField(**said, kind="choice", values=[_c("yes", "yes")])  # a flag: set or not
+
+
+def _stored_info(stored: StoredRuleset) -> RulesetInfo:
+    """What a stored ruleset file declares, as the scenario form needs it."""
+    file = stored.file()
+    low, high = file.sides.bounds()
+    return RulesetInfo(
+        id=file.id, title=file.title, hash=stored.hash,
+        about=file.description or f"A ruleset file (version {file.version}).",
+        sides=SideCount(fewest=low, most=high, rule=file.sides.rule),
+        kinds=[_c(k, kind.title or k) for k, kind in file.unit_kinds.items()],
+        fields=[_field(name, attribute, k) for k, kind in file.unit_kinds.items()
+                for name, attribute in kind.attributes.items()],
+        places=["point", "hex", "box"], boxes=_boxes("reserve", "reinforcements",
+                                                     "eliminated"),
+        cards=False, options=[], sample=None)
+
+
 @router.get("")
-def list_rulesets() -> list[RulesetInfo]:
-    """The rulesets the service hosts, freeform first: what a scenario of each needs (how
-    many sides, the unit fields it reads, its options, where units start, whether sides
-    hold decks)."""
+async def list_rulesets(request: Request) -> list[RulesetInfo]:
+    """The rulesets the service hosts, freeform first, then the ruleset files it holds (each
+    with its `hash`): what a scenario of each needs (how many sides, the unit fields it
+    reads, its options, where units start, whether sides hold decks)."""
     samples = _samples()
     ids = sorted(ruleset_ids(), key=lambda r: (r != "freeform", r))
-    return [_info(r, samples.get(r)) for r in ids if r in _INFO]
+    stored = await run_in_threadpool(store_of(request.app.state.matches).list)
+    return ([_info(r, samples.get(r)) for r in ids if r in _INFO]
+            + [_stored_info(s) for s in stored])

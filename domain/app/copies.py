@@ -297,7 +297,7 @@ class MatchCopies(MatchUseCases):
         """The roll at `version`, if a ruling may have it made again now (`domain.reroll`)."""
         old = self._event(match_id, version) if 1 <= version <= head.version else None
         return rolled_again(old, version, effective_events(self.events_of(match_id)),
-                            head.state, get_ruleset(head.state.ruleset, head.state.options))
+                            head.state, get_ruleset(head.state.ruleset, head.state.options, head.state.ruleset_hash))
 
     def _not_ruled(self, match_id: UUID, dispute: int) -> None:
         if any(isinstance(e, ev.DisputeRuled) and e.dispute == dispute

@@ -70,7 +70,7 @@ class MatchUseCases(MatchLog):
 
     def create_match(self, setup: CreateMatch, *, actor: str = REFEREE,
                      command_id: str | None = None) -> Result:
-        ruleset = get_ruleset(setup.ruleset, setup.options)
+        ruleset = get_ruleset(setup.ruleset, setup.options, setup.ruleset_hash)
         sides = tuple(Side(id=s.id, name=s.name) for s in setup.sides)
         ruleset.sides.check(len(sides), ruleset.title)
         if len({s.id for s in sides}) != len(sides):
@@ -94,6 +94,7 @@ class MatchUseCases(MatchLog):
             turn=1,
             ruleset=ruleset.id,
             ruleset_version=ruleset.version,
+            ruleset_hash=setup.ruleset_hash,
             scenario=setup.scenario,
             sides=sides,
             casual=setup.casual,
@@ -181,7 +182,7 @@ class MatchUseCases(MatchLog):
         one request (domain.legal.then)."""
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
-            ruleset = get_ruleset(state.ruleset, state.options)
+            ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
             if then is not None:
                 if then not in THEN:
                     raise InvalidAction(f"'then' is one of: {', '.join(THEN)}",

@@ -155,7 +155,7 @@ def frames(events: Iterable[ev.Event]) -> Iterator[tuple[ev.Event, Frame]]:
 def step(clock: ClockFold, event: ev.Event, frame: Frame) -> ClockFold:
     """`advance` with the seats the match waits for at `frame` (the frame after `event`)."""
     state = frame.state
-    waited = waiting_at(frame, get_ruleset(state.ruleset, state.options)).seats
+    waited = waiting_at(frame, get_ruleset(state.ruleset, state.options, state.ruleset_hash)).seats
     return advance(clock, event, state, waited)
 
 

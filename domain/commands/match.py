@@ -44,6 +44,9 @@ class CreateMatch(Command):
     file is this document (see docs/scenarios.md)."""
 
     ruleset: Short = "freeform"
+    # a ruleset file the service holds, by its content hash (docs/rulesets/authoring.md):
+    # the match is played under it, and its first event pins the hash
+    ruleset_hash: Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")] | None = None
     scenario: Annotated[str, Field(min_length=1, max_length=200)]
     sides: Annotated[list[SideSpec], Field(min_length=FEWEST_SIDES, max_length=MOST_SIDES)]
     casual: StrictBool = False

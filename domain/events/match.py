@@ -15,6 +15,10 @@ from domain.state import Name, Side, Unit
 class MatchCreated(Event):
     ruleset: str
     ruleset_version: int
+    # The content hash (`sha256:<hex>`) of the ruleset file the match was created from
+    # (docs/rulesets/authoring.md); None: a built-in game, and every match created before
+    # files could be played.
+    ruleset_hash: str | None = None
     scenario: str
     sides: tuple[Side, ...]
     casual: bool = False

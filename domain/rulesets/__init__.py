@@ -1,5 +1,7 @@
 """Rulesets: each game system is a `Ruleset` (its sequence of play, its conditions and its
-extra checks). `get_ruleset(id, options)` builds the one a match was created with."""
+extra checks). `get_ruleset(id, options, content_hash)` builds the one a match was created
+with: a built-in game by its id, or a ruleset file by the content hash its match pinned
+(`registry`: the files this process knows, filled by the application)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from domain.rulesets.battlegroup import battlegroup
 from domain.rulesets.extended_sequence import extended_sequence
 from domain.rulesets.freeform import freeform
 from domain.rulesets.normandy import normandy
+from domain.rulesets.registry import data_ruleset
 from domain.rulesets.wing_command import wing_command
 
 _FACTORIES: dict[str, Callable[[Mapping[str, Any]], Ruleset]] = {
@@ -31,8 +34,13 @@ def ruleset_ids() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The ruleset a match plays (built once per distinct id and options)."""
+def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None,
+                content_hash: str | None = None) -> Ruleset:
+    """The ruleset a match plays: the file of `content_hash` when the match was created from
+    one (the registry's), else the built-in game `ruleset_id` (built once per distinct id and
+    options)."""
+    if content_hash is not None:
+        return data_ruleset(content_hash)
     return _build(ruleset_id, json.dumps(options or {}, sort_keys=True))
 
 

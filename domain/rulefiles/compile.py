@@ -1,0 +1,54 @@
+"""A checked ruleset file as the `Ruleset` the referee plays (domain.rulesets.base): its id,
+version and title, its sequence of play, its sides, its tracks and their titles, its
+actions' words, and what `behaviour(file)` builds from its conditions, guards and rolls.
+Pure: the same file gives the same ruleset.
+
+`unplayable(file, ruleset)` lists what the file names that this battlelog cannot referee
+(a named procedure no code answers): such a file checks, but no match can be created
+from it, so the service refuses to store it."""
+
+from __future__ import annotations
+
+from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.model import RulesetFile, Track
+from domain.rulefiles.problems import Problem
+from domain.rulefiles.sequence import sequence_of
+from domain.rulesets.base import Ruleset, Sides, TrackValues
+
+
+def compile_file(file: RulesetFile) -> Ruleset:
+    """The ruleset a checked file declares."""
+    low, high = file.sides.bounds()
+    fields = {
+        "id": file.id, "version": file.version, "title": file.title,
+        "sequence": sequence_of(file),
+        "sides": Sides(fewest=low, most=high, rule=file.sides.rule),
+        "tracks": {name: _values(track) for name, track in file.tracks.items()},
+        "track_titles": {name: track.title for name, track in file.tracks.items()
+                         if track.title},
+        "where": {name: (action.rule or "core-sequence", action.where)
+                  for name, action in file.actions.items() if action.where},
+    }
+    return Ruleset(**{**fields, **behaviour(file)})
+
+
+def _values(track: Track) -> TrackValues:
+    if track.values is not None:
+        return tuple(track.values)
+    assert track.minimum is not None and track.maximum is not None  # the model's check
+    return range(track.minimum, track.maximum + 1)
+
+
+def unplayable(file: RulesetFile, ruleset: Ruleset) -> list[Problem]:
+    """Each named procedure of the file that the ruleset has no code for (check
+    `unknown-procedure`), at the procedure's place in the file."""
+    found = [Problem("unknown-procedure", ("conditions", name, "procedure"),
+                     f"condition '{name}' names the procedure '{condition.procedure}', which "
+                     "this battlelog does not have: a match cannot be played from the file")
+             for name, condition in file.conditions.items() if name not in ruleset.conditions]
+    found += [Problem("unknown-procedure", ("actions", name, "procedure"),
+                      f"action '{name}' names the procedure '{action.procedure}', which this "
+                      "battlelog does not have: a match cannot be played from the file")
+              for name, action in file.actions.items()
+              if action.procedure is not None and name not in ruleset.actions]
+    return found
