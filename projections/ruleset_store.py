@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from threading import Lock
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from eventsourcing.postgres import PostgresAggregateRecorder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
@@ -78,6 +78,7 @@ class RulesetStore:
     """The service's ruleset files on the store of `matches`."""
 
     def __init__(self, matches: Matches) -> None:
+        self._matches = ref(matches)  # weakly: the store lives as long as its application
         recorder = matches.recorder
         self._table: _Table | None = None
         if isinstance(recorder, SQLiteAggregateRecorder):
@@ -91,7 +92,12 @@ class RulesetStore:
         registry.add_source(self._compiled)
 
     def close(self) -> None:
+        """Stop answering the registry (the files it registered stay known)."""
         registry.remove_source(self._compiled)
+        with _OPENING:
+            matches = self._matches()
+            if matches is not None and _STORES.get(matches) is self:
+                del _STORES[matches]
 
     # ---- adding ------------------------------------------------------------------------
 
