@@ -2,6 +2,7 @@
 
 import { api, devices } from "./api.js";
 import { field, h, notice, panel } from "./dom.js";
+import { rulesetUpload } from "./ruleset_upload.js";
 import { scenarioForm } from "./scenario_form.js";
 import { followWaiting } from "./waiting.js";
 
@@ -89,6 +90,13 @@ function tokenForm() {
   h("button", { type: "submit" }, "Open"));
 }
 
+/** The scenario form, and above it "Use a ruleset file", which chooses its game. */
+function ownScenario(rulesets) {
+  if (!rulesets.length) return [h("p", {}, "The game systems could not be loaded: reload the page.")];
+  const form = scenarioForm(rulesets, create);
+  return [h("h4", { id: "file-h" }, "Use a ruleset file"), rulesetUpload((info) => form.useRuleset(info)), form];
+}
+
 export async function lobby(main) {
   document.title = "battlelog";
   const [samples, rulesets] = await Promise.all([
@@ -103,7 +111,7 @@ export async function lobby(main) {
       h("p", { class: "lead" }, "Start a sample to try the table at once, or set up your own scenario below."),
       sampleForm(samples, titles),
       h("h3", { id: "own-h" }, "Or your own scenario"),
-      rulesets.length ? scenarioForm(rulesets, create) : h("p", {}, "The game systems could not be loaded: reload the page.")),
+      ...ownScenario(rulesets)),
     panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match code and token"), tokenForm()),
   ));
 }

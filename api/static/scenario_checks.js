@@ -150,6 +150,7 @@ export function build(model, r) {
     options[option.name] = value;
   }
   const body = { ruleset: r.id, scenario: model.scenario.trim(), sides, casual: model.casual, options, units };
+  if (r.hash) body.ruleset_hash = r.hash;  // a ruleset file the service holds
   if (Object.keys(decks).length) body.decks = decks;
   return { body, errors, where };
 }

@@ -25,16 +25,18 @@ function emptySide() {
  * API's error). Returns the <form>.
  */
 export function scenarioForm(rulesets, create) {
-  const model = { ruleset: rulesets[0]?.id || "freeform", scenario: "", casual: false, options: {}, carryOptions: {},
+  // a ruleset is chosen by its key: a stored ruleset file's hash, else a built-in game's id
+  const key = (r) => r.hash || r.id;
+  const model = { ruleset: rulesets[0] ? key(rulesets[0]) : "freeform", scenario: "", casual: false, options: {}, carryOptions: {},
     sides: [emptySide(), emptySide()] };
-  const info = () => rulesets.find((r) => r.id === model.ruleset) || rulesets[0];
+  const info = () => rulesets.find((r) => key(r) === model.ruleset) || rulesets[0];
   let spots = {};  // path -> {control, error}: where each field's error is shown
   let fixed = {};
 
   const about = h("p", { class: "about", id: uid("about") });
   const rulesetSelect = h("select", { id: uid("ruleset"), name: "ruleset", "aria-describedby": about.id,
     onchange: (e) => { model.ruleset = e.target.value; model.options = {}; model.carryOptions = {}; adopt(); render(); } },
-  rulesets.map((r) => h("option", { value: r.id }, r.title)));
+  rulesets.map((r) => h("option", { value: key(r) }, r.title)));
   const optionsBox = h("div", { class: "options" });
   const sidesBox = h("div", { class: "sides" });
   const formError = h("p", { class: "form-error", role: "alert", id: uid("form-error") });
@@ -236,5 +238,14 @@ export function scenarioForm(rulesets, create) {
   submit);
   fixed = { ...spots };  // the ruleset's and the scenario's fields, made once
   render();
+  /** Choose a ruleset file just stored (ruleset_upload.js): its entry of GET /api/rulesets. */
+  form.useRuleset = (r) => {
+    if (!rulesets.some((known) => key(known) === key(r))) {
+      rulesets.push(r);
+      rulesetSelect.append(h("option", { value: key(r) }, r.title));
+    }
+    model.ruleset = key(r); model.options = {}; model.carryOptions = {};
+    adopt(); render();
+  };
   return form;
 }

@@ -1,0 +1,106 @@
+""""Use a ruleset file" in the lobby's new-match form, on a 390x844 phone in a real browser
+against a real server (issue 28): a defective file's check report shows every problem with
+its line and column in the players' words and stores nothing; a file that passes is chosen
+as the game system, and the match started from the form is played under it (its first event
+pins the file's hash) on the table page. No horizontal overflow, every control at least 44 by
+44 px, no serious or critical axe finding, no unexpected console error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from axe_steps import axe_source, readable, violations
+from lobby_steps import Thumb, started
+from phone import PHONE, assert_no_overflow
+from table_steps import low_contrast, policed_contexts, small_targets, unlabelled_controls
+
+from domain.rulefiles.identity import file_hash
+from projections.rulefile_load import check_file
+
+pytestmark = pytest.mark.e2e
+Shot = Callable[[Any, str], Path]
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "rulefiles"
+CONTROLS = (".lobby button, .lobby input:not([type=checkbox]), .lobby select, .lobby textarea, "
+            ".lobby label.check, .lobby summary")
+
+
+@pytest.fixture
+def lobby(browser: Any, own_server: str) -> Iterator[tuple[Any, list[str]]]:
+    """The lobby on a phone, and the console errors it logs."""
+    console: list[str] = []
+    policed = policed_contexts(browser, own_server)
+    context = next(policed)(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.goto(own_server)
+    page.locator('form[aria-label="Start your own match"]').wait_for()
+    yield page, console
+    next(policed, None)
+
+
+def stored(server: str) -> list[str]:
+    return [r["hash"] for r in httpx.get(f"{server}/api/rulesets").json() if r["hash"]]
+
+
+def test_a_file_is_checked_in_words_then_chosen_and_a_match_started_under_it(
+        lobby: tuple[Any, list[str]], own_server: str, screenshots: Shot) -> None:
+    page, console = lobby
+    you = Thumb(page)
+    chooser = page.get_by_label("Ruleset file")
+    you._big(chooser)
+
+    # a defective file: every problem with its line and column, nothing stored
+    chooser.set_input_files(str(FIXTURES / "defective" / "misspelt-field.yaml"))
+    report = page.locator(".ruleset-report.bad")
+    report.wait_for()
+    problems = report.locator(".problems li")
+    assert problems.count() >= 1
+    first = problems.first.inner_text()
+    assert first.startswith("Line 42, column "), first
+    assert "did you mean 'allows'?" in first
+    assert "misspelt-field.yaml was not loaded" in report.inner_text()
+    assert "unknown-field" not in report.inner_text()  # the players' words, not the check id
+    assert stored(own_server) == []
+    assert_no_overflow(page)
+    assert small_targets(page, CONTROLS) == [] and unlabelled_controls(page) == []
+    assert low_contrast(page) == []
+    found = violations(page, axe_source())
+    assert found == [], readable("the lobby with a check report", found)
+    screenshots(page, "01-refused")
+
+    # the file that passes: chosen as the game system, ready for its sides and units
+    chooser.set_input_files(str(FIXTURES / "patrol.yaml"))
+    page.locator(".ruleset-report.good").wait_for()
+    assert "Patrol passed every check" in page.locator(".ruleset-report").inner_text()
+    pinned = file_hash(check_file(FIXTURES / "patrol.yaml").data)
+    assert stored(own_server) == [pinned]
+    system = you.form.get_by_label("Game system")
+    assert system.locator("option:checked").inner_text() == "Patrol"
+    assert "Two patrols meet in the woods" in you.form.locator(".about").inner_text()
+    found = violations(page, axe_source())
+    assert found == [], readable("the lobby with a file chosen", found)
+    screenshots(page, "02-chosen")
+
+    you.type(you.form.get_by_label("Scenario name"), "In the woods")
+    you.type(you.side(0).get_by_label("Side name"), "Red")
+    you.type(you.side(1).get_by_label("Side name"), "Blue")
+    you.add_unit(0, "1st Section", Across="10", Along="12")
+    you.add_unit(1, "A Section", Across="30", Along="24")
+    assert small_targets(page, CONTROLS) == []
+    assert_no_overflow(page)
+    screenshots(page, "03-filled")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, events = started(page, own_server)
+    assert match["ruleset"] == "patrol"
+    created = events["events"][0]
+    assert (created["type"], created["ruleset_hash"]) == ("MatchCreated", pinned)
+    assert sorted(u["name"] for u in board["units"]) == ["1st Section", "A Section"]
+    page.locator("#main").get_by_text("Light").first.wait_for()  # the file's first step
+    screenshots(page, "04-table")
+    # the one console error allowed: the browser's own line for the refused file's 422
+    assert [c for c in console if "422" not in c] == [], console
+    assert len(console) == 1
