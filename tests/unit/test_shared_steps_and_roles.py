@@ -55,7 +55,7 @@ class Match:
 
 @pytest.fixture
 def match(monkeypatch: pytest.MonkeyPatch) -> Match:
-    monkeypatch.setattr("projections.views.get_ruleset", lambda ruleset, options: RULESET)
+    monkeypatch.setattr("projections.views.get_ruleset", lambda ruleset, options, content_hash=None: RULESET)
     return Match()
 
 
