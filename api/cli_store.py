@@ -150,8 +150,12 @@ def _open_store(command: str, db: str | None, *,
               f"--db PATH or BATTLELOG_DB: `battlelog serve` keeps it in the folder it was "
               f"started from, ./battlelog.db unless told otherwise)", file=sys.stderr)
         return None
+    from projections.ruleset_store import store_of
+
     try:
-        return Matches(env={**env, "CREATE_TABLE": "n"} if reading else env), where
+        matches = Matches(env={**env, "CREATE_TABLE": "n"} if reading else env)
+        store_of(matches, create=not reading)  # the matches of ruleset files replay under them
+        return matches, where
     except PersistenceError as error:
         print(f"battlelog {command}: {_unreadable(where, error)}", file=sys.stderr)
         return None

@@ -77,7 +77,7 @@ def check_playable(text: bytes | str, name: str) -> Report:
 class RulesetStore:
     """The service's ruleset files on the store of `matches`."""
 
-    def __init__(self, matches: Matches) -> None:
+    def __init__(self, matches: Matches, *, create: bool = True) -> None:
         self._matches = ref(matches)  # weakly: the store lives as long as its application
         recorder = matches.recorder
         self._table: _Table | None = None
@@ -87,7 +87,7 @@ class RulesetStore:
             self._table = _Table(recorder.datastore, "%s", postgres=True)
         self._memory: dict[str, StoredRuleset] = {}
         self._lock = Lock()
-        if self._table is not None:
+        if self._table is not None and create:
             self._table.create()
         registry.add_source(self._compiled)
 
@@ -190,12 +190,13 @@ _STORES: WeakKeyDictionary[Matches, RulesetStore] = WeakKeyDictionary()
 _OPENING = Lock()
 
 
-def store_of(matches: Matches) -> RulesetStore:
-    """The one ruleset store of the application `matches` in this process."""
+def store_of(matches: Matches, *, create: bool = True) -> RulesetStore:
+    """The one ruleset store of the application `matches` in this process (its table made
+    if missing, unless not `create`: a command that only reads adds no table)."""
     with _OPENING:
         store = _STORES.get(matches)
         if store is None:
-            store = _STORES[matches] = RulesetStore(matches)
+            store = _STORES[matches] = RulesetStore(matches, create=create)
         return store
 
 

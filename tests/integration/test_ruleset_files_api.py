@@ -298,3 +298,25 @@ def test_verify_flags_the_log_checked_against_an_edited_file(
     assert f"PROBLEM line 2: the match was created under the ruleset file {patrol_hash()}, " \
            f"not under the file given ({edited_hash})" in out
     assert "FAILED" in out
+
+
+def test_the_command_line_exports_and_imports_a_match_of_a_file_in_a_fresh_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "a.db"
+    matches = Matches(env=sqlite_env(str(db)))
+    with TestClient(create_app(Settings(admin_token="a"), matches=matches)) as client:
+        m = patrol_match(client)
+        m.act("red", **offered(m, "red", "set_track"))
+    matches.close()
+    registry.forget()  # as `battlelog export` starts: it knows no file but its store's
+    out = tmp_path / "match.jsonl"
+    assert main(["export", m.match, "--db", str(db), "--out", str(out)]) == 0
+    header = json.loads(out.read_text().splitlines()[0])
+    assert file_hash(header["ruleset_file"]) == patrol_hash()
+    registry.forget()
+    assert main(["import", str(out), "--db", str(tmp_path / "b.db")]) == 0
+    capsys.readouterr()
+    fresh = Matches(env=sqlite_env(str(tmp_path / "b.db")))
+    with TestClient(create_app(Settings(admin_token="b"), matches=fresh)) as other:
+        assert [s["hash"] for s in stored(other)] == [patrol_hash()]
+    fresh.close()
