@@ -86,6 +86,11 @@ class ScenarioNotFound(DomainError):
     title = "Scenario not found"
 
 
+class RulesetFileNotFound(DomainError):
+    status = 404
+    title = "Ruleset file not found"
+
+
 class Unauthorized(DomainError):
     """No token, or one that opens no seat here."""
 

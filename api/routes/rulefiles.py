@@ -7,15 +7,16 @@ upload is the deployment's `BATTLELOG_RULESET_UPLOAD` (docs/seats.md)."""
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import header
-from api.problems import RATE_LIMITED, Forbidden, Unauthorized, problem
+from api.problems import RATE_LIMITED, Forbidden, RulesetFileNotFound, Unauthorized, problem
 from domain.rulefiles import schema
+from domain.rulefiles.identity import PATTERN
 from projections.rulefile_load import MAX_BYTES, Report, check_text
 from projections.ruleset_store import store_of
 
@@ -68,6 +69,18 @@ async def upload_ruleset(request: Request) -> JSONResponse:
         return _refused(report, UPLOAD)
     return JSONResponse({**stored.summary(), "ok": True, "errors": []}, status_code=201,
                         headers={"Location": f"{UPLOAD}/{stored.hash}"})
+
+
+@router.get("/{content_hash}")
+async def stored_ruleset(content_hash: Annotated[str, Path(pattern=PATTERN)],
+                         request: Request) -> dict[str, Any]:
+    """A stored ruleset file by its content hash: its hash, id, title and version, and the
+    file itself as data (`file`: its canonical JSON form, whose SHA-256 is the hash)."""
+    found = await run_in_threadpool(store_of(request.app.state.matches).get, content_hash)
+    if found is None:
+        raise RulesetFileNotFound(f"no ruleset file {content_hash} is stored here",
+                                  rule="core-rulesets")
+    return {**found.summary(), "file": found.data}
 
 
 def _may_upload(request: Request) -> None:

@@ -86,6 +86,11 @@ def test_an_uploaded_file_is_stored_by_its_hash_and_listed_once(client: TestClie
     assert r.json()["hash"] == patrol_hash()
     assert re.fullmatch(r"sha256:[0-9a-f]{64}", r.json()["hash"])
     assert r.headers["Location"] == f"/api/rulesets/{patrol_hash()}"
+    held = client.get(r.headers["Location"])
+    assert held.status_code == 200, held.text
+    assert file_hash(held.json()["file"]) == patrol_hash() and held.json()["id"] == "patrol"
+    missing = client.get("/api/rulesets/sha256:" + "0" * 64)
+    assert missing.status_code == 404 and missing.json()["rule"] == "core-rulesets"
     # the same file as JSON, keys in another order: the same content, the same hash
     data = check_file(PATROL).data
     again = client.post("/api/rulesets", content=json.dumps(dict(reversed(data.items()))),
