@@ -207,6 +207,9 @@ def test_a_match_from_a_file_pins_its_hash_and_is_refereed_through_the_legal_act
     assert (m.turn["turn"], m.turn["step"]) == (2, "light")  # the end of the first turn
     said = [e["said"] for e in m.get("/events")["events"]]
     assert "Patrol" in said[0], said[0]
+    report = client.get(f"/api/matches/{m.match}/export", params={"format": "md"},
+                        headers=m.auth("referee"))
+    assert report.status_code == 200 and "patrol v1" in report.text
 
 
 def test_a_file_is_named_by_its_hash_even_where_a_built_in_has_its_id(
