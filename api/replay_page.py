@@ -22,7 +22,7 @@ from typing import Any
 
 STATIC = Path(__file__).resolve().parent / "static"
 ENTRY = "replay.js"
-STYLES = ("app.css", "play.css", "log.css", "replay.css")
+STYLES = ("app.css", "play.css", "log.css", "clock.css", "replay.css")
 IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)";', re.MULTILINE)
 # The page reaches nothing outside itself: its scripts are inline or made by it (blob:), its
 # styles inline, its only image the empty icon; no connection, no form, no frame.

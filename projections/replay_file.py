@@ -4,26 +4,33 @@ chain and dice in the browser, and `battlelog import`/`verify` read it back), th
 version 1 as that seat's board view, and for every later version the change to that view
 (an RFC 6902 JSON Patch) with the event's sentence, kind and seat, and the turn and step of
 the sequence of play the board shows after it (the page finds its way by turn and step
-without applying every change first); and the annotations that seat sees (its chapters are
-the file's table of contents).
+without applying every change first), and the clocks then when the match has a game clock;
+the annotations that seat sees (its chapters are the file's table of contents), each
+variation's fork after its branch, stepped the same way (`variations`); and the after-action
+report's charts (`projections.replay_charts`).
 
 Everything here is what the seat's own reads give it (`board_view` with the viewer,
-`Narrator` with the viewer, `export_lines` and `Matches.annotations` with the viewer): a
-file holds no more than
-its seat may see."""
+`Narrator` with the viewer, `export_lines` and `Matches.annotations` with the viewer, the
+report built for the viewer): a file holds no more than its seat may see."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 from uuid import UUID
 
 import jsonpatch  # type: ignore[import-untyped]  # it ships no type hints
 import orjson
 
+from domain import events as ev
+from domain.annotations import Annotation
 from domain.app import Matches
-from domain.history import fold
+from domain.clock import ClockFold, step
+from domain.errors import MatchNotFound
+from domain.history import Frame, fold
+from projections.clock import view as clock_view
 from projections.export import export_lines
+from projections.replay_charts import replay_charts
 from projections.sentences import Narrator
 from projections.views import board_view, side_views
 
@@ -36,37 +43,96 @@ def replay_data(matches: Matches, match_id: UUID, viewer: str) -> dict[str, Any]
     # the head the export ends in (it was read first: a later event is not in the file)
     last = int(orjson.loads(export[:export.index("\n")])["events"])
     head = matches.frame_at(match_id, last)
-    frame = matches.frame_at(match_id, 1)
+    log = list(_events(matches, match_id, last))
+    first, steps = played(matches, match_id, viewer, log)
+    notes = [a for a in matches.annotations(match_id, viewer) if a.at_version <= last]
+    return {"format": "battlelog-replay", "format_version": 1, "match_id": str(match_id),
+            "viewer": viewer, "scenario": head.state.scenario,
+            "sides": [s.model_dump(mode="json") for s in side_views(head.state)],
+            "head": last, "chain_head": head.chain_head, "board": first, "steps": steps,
+            "annotations": [a.public() for a in notes],
+            "variations": variations(matches, viewer, notes),
+            "charts": replay_charts(log, viewer), "export": export}
+
+
+def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
+           start: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The board at version `start` as `viewer` sees it, and for each version from `start`
+    to the last of `log` (the match's events from 1) its step: the change to the board,
+    the event's sentence, kind and seat, the turn and step after it, and the clocks as they
+    stood then (when the match has a game clock)."""
+    last = log[-1].version
+    head = matches.frame_at(match_id, last)
+    frame = matches.frame_at(match_id, start)
 
     def lookup(since: int, upto: int) -> list[Any]:
         return list(matches.events_of(match_id, after=since, upto=min(upto, last),
                                       limit=max(1, upto - since)))
 
     narrator = Narrator.of_state(head.state, viewer, lookup)
+    clock: ClockFold | None = None
+    if matches.clock_of(match_id, head).started:
+        clock = ClockFold() if start == 1 else matches.clock_of(match_id, frame)
     first = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
     before = first
     steps: list[dict[str, Any]] = []
-    for event in _events(matches, match_id, last):
+    for event in log:
         narrator.see(event)
-        if event.version > 1:
+        if event.version < start:
+            continue
+        change: list[dict[str, Any]] = []
+        if event.version > start:
             # an undo goes back to an earlier state: read from the nearest checkpoint, so
             # that no version's state is held beyond its own step
             frame = fold(frame, [event], lambda k: matches.state_at(match_id, k))
             now = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
-            change: list[dict[str, Any]] = jsonpatch.make_patch(before, now).patch
+            change = jsonpatch.make_patch(before, now).patch
             before = now
-        else:
-            change = []
-        steps.append({"v": event.version, "type": event.type_name(), "actor": event.actor,
-                      "said": narrator.sentence(event), "turn": before["turn"]["turn"],
-                      "step": before["turn"]["step"], "patch": change})
-    return {"format": "battlelog-replay", "format_version": 1, "match_id": str(match_id),
-            "viewer": viewer, "scenario": head.state.scenario,
-            "sides": [s.model_dump(mode="json") for s in side_views(head.state)],
-            "head": last, "chain_head": head.chain_head, "board": first, "steps": steps,
-            "annotations": [a.public() for a in matches.annotations(match_id, viewer)
-                            if a.at_version <= last],
-            "export": export}
+        said = {"v": event.version, "type": event.type_name(), "actor": event.actor,
+                "said": narrator.sentence(event), "turn": before["turn"]["turn"],
+                "step": before["turn"]["step"], "patch": change}
+        if clock is not None:
+            if start == 1 or event.version > start:
+                clock = step(clock, event, frame)
+            clocks = _clocks(clock, frame, event)
+            if clocks is not None:
+                said["clock"] = clocks
+        steps.append(said)
+    return first, steps
+
+
+def _clocks(clock: ClockFold, frame: Frame, event: ev.Event) -> dict[str, Any] | None:
+    """The clocks at `event`'s version as the table page's time travel shows them
+    (`projections.clock`, read at the moment of the event): each side's seconds left
+    (a tenth), whether its time ran, whether its flag had fallen; None before the start."""
+    if not clock.started:
+        return None
+    shown = clock_view(clock, frame.state, event.timestamp, event.version)
+    return {"paused": shown.paused, "sides": [[s.side, round(s.remaining, 1), s.running,
+                                               s.flag_fallen] for s in shown.sides]}
+
+
+def variations(matches: Matches, viewer: str,
+               notes: Iterable[Annotation]) -> list[dict[str, Any]]:
+    """Each variation the viewer sees (an annotation naming a fork of this match): the
+    fork's own events after the version it was forked at, as `played` gives them to the
+    same viewer (what that seat may see of the fork, nothing more), and where it branches:
+    `from`, the main line's version, and `start`, the fork's version that stands for it."""
+    out = []
+    for note in notes:
+        if note.kind != "variation" or note.fork is None:
+            continue
+        try:
+            head = matches.head(note.fork).version
+        except MatchNotFound:  # (ours) a fork since removed: the annotation alone stays
+            continue
+        log = list(_events(matches, note.fork, head))
+        created = cast(ev.MatchCreated, log[0])
+        start = 1 + (created.inherited_events or 0)
+        board, steps = played(matches, note.fork, viewer, log, start)
+        out.append({"id": note.id, "fork": str(note.fork), "from": created.forked_at,
+                    "start": start, "board": board, "steps": steps})
+    return out
 
 
 def _events(matches: Matches, match_id: UUID, last: int) -> Iterator[Any]:

@@ -186,7 +186,7 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str],
     full = H + height + 6
 
     def x(i: int) -> float:
-        return PAD + (W - 2 * PAD) * (i / max(n - 1, 1))
+        return turn_x(i, n)
 
     def y(v: int) -> float:
         return H - PAD - (H - 2 * PAD) * ((v - low) / (high - low))
@@ -221,6 +221,11 @@ def line_chart(title: str, series: dict[str, list[int]], names: dict[str, str],
     parts += entries
     parts.append("</svg>")
     return "".join(parts)
+
+
+def turn_x(i: int, n: int) -> float:
+    """Where the (i+1)-th of `n` turns is drawn across a line chart (the replay marks it)."""
+    return PAD + (W - 2 * PAD) * (i / max(n - 1, 1))
 
 
 def dash(k: int) -> str:
@@ -274,12 +279,18 @@ def histogram(die: str, faces: dict[int, int]) -> str:
 
 
 def charts(report: Report, q: Quote = escape.escape) -> list[str]:
+    return [svg for _, svg in drawn(report, q)]
+
+
+def drawn(report: Report, q: Quote = escape.escape) -> list[tuple[str, str]]:
+    """Each chart with what its x axis is: "turns" (a line chart) or the die ("d6")."""
     names = dict(report.sides)
-    out = [line_chart("Victory points per side", report.vp_by_turn, names, q),
-           line_chart("Units in play per side", report.units_by_turn, names, q)]
+    out = [("turns", line_chart("Victory points per side", report.vp_by_turn, names, q)),
+           ("turns", line_chart("Units in play per side", report.units_by_turn, names, q))]
     if any(any(v) for v in report.figures_by_turn.values()):
-        out.append(line_chart("Figures remaining per side", report.figures_by_turn, names, q))
-    out += [histogram(die, faces) for die, faces in report.histograms.items()]
+        out.append(("turns", line_chart("Figures remaining per side", report.figures_by_turn,
+                                        names, q)))
+    out += [(die, histogram(die, faces)) for die, faces in report.histograms.items()]
     return out
 
 

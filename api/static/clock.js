@@ -32,13 +32,14 @@ export function renderClock(t) {
   const c = t.clock;
   if (c?.started) {
     out.push(h("ul", { class: "clocks", "aria-label": "Clocks" }, c.sides.map((s) => {
-      const running = s.running && !c.paused && t.at === null;
+      const ran = s.running && !c.paused;  // its time runs (or, at a past version, ran then)
+      const running = ran && t.at === null;  // counted down here: only at the live head
       return h("li", {
-        class: `side-clock${running ? " running" : ""}${s.flag_fallen ? " fallen" : ""}`,
+        class: `side-clock${ran ? " running" : ""}${s.flag_fallen ? " fallen" : ""}`,
         "data-side": s.side, "data-remaining": String(s.remaining), "data-read": String(c.readAt),
         "data-running": String(running),
       }, h("span", { class: "name" }, s.name), h("span", { class: "time", role: "timer" }, clockText(s.remaining)),
-      h("span", { class: "state" }, s.flag_fallen ? "flag fallen" : running ? "running" : c.paused ? "paused" : "waiting"));
+      h("span", { class: "state" }, s.flag_fallen ? "flag fallen" : ran ? "running" : c.paused ? "paused" : "waiting"));
     })));
     if (c.paused) out.push(h("p", { class: "hint" }, "The referee has paused the clock."));
   }

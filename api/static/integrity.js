@@ -109,28 +109,33 @@ async function commitment(seed) { return sha256(seed); }
 const HEADER_FROM_CREATED = ["ruleset", "ruleset_version", "scenario", "sides", "dice_commitment"];
 
 /** Recompute the rolls read so far (a roll waits for its seed's reveal further on, so they
- *  are checked once the file is read); true, with `out.problem` said, at the first that does
- *  not match. */
+ *  are checked once the file is read), each marked in `out.marks` by its version ("checked",
+ *  "sealed" until its seed is revealed, "mismatch"); true, with `out.problem` said at the
+ *  first, when one does not match. */
 async function rollsMatch(rolls, out) {
+  let broken = false;
   for (const { body, epoch, entropy } of rolls.splice(0)) {
-    if (!epoch[1]) { out.waiting += 1; continue; }
+    if (!epoch[1]) { out.waiting += 1; out.marks.set(body.version, "sealed"); continue; }
     const expected = await expectedFaces(await diceKey(epoch[1], entropy), body);
     if (expected === null) continue;
     out.checked += 1;
-    if (JSON.stringify(expected) !== JSON.stringify(facesOf(body))) {
+    const same = JSON.stringify(expected) === JSON.stringify(facesOf(body));
+    out.marks.set(body.version, same ? "checked" : "mismatch");
+    if (!same && !broken) {
       out.problem = { version: body.version, kind: "roll", detail: `does not come from the revealed seed: it gives ${expected.join(", ")}, not ${facesOf(body).join(", ")}` };
-      return true;
+      broken = true;
     }
   }
-  return false;
+  return broken;
 }
 
 const ANNOTATIONS = new Set(["AnnotationAdded", "AnnotationEdited", "AnnotationDeleted"]);
 
 /** Check an export's lines. Returns {events, hidden, checked, waiting, inherited, annotations, head,
- *  problem: null | {version, kind, detail}}: the first problem in the order of the log. */
+ *  problem: null | {version, kind, detail}, marks}: the first problem in the order of the log;
+ *  `marks`, each server roll read by its version: "checked", "sealed", "mismatch", "inherited". */
 export async function checkExport(lines) {
-  const out = { events: 0, hidden: 0, checked: 0, waiting: 0, inherited: 0, annotations: 0, head: "", problem: null };
+  const out = { events: 0, hidden: 0, checked: 0, waiting: 0, inherited: 0, annotations: 0, head: "", problem: null, marks: new Map() };
   const rolls = [];
   // The rolls read so far go first: a roll that does not match is earlier in the log.
   const fail = async (version, kind, detail) => {
@@ -188,7 +193,7 @@ export async function checkExport(lines) {
     }
     const held = body.type === "DeckShuffled" && cards.length ? cards : epochs;
     if (body.roll_index == null) continue;
-    if (body.version <= inherited) out.inherited += 1;
+    if (body.version <= inherited) { out.inherited += 1; out.marks.set(body.version, "inherited"); }
     else if (held.length) rolls.push({ body, epoch: held[held.length - 1], entropy });
   }
   out.head = prev;

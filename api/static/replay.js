@@ -5,10 +5,14 @@
 // revealed): "Verified: N events, head hash …" or the first event that does not match.
 
 import { diceFaces } from "./board.js";
+import { renderClock } from "./clock.js";
 import { renderVP } from "./dice.js";
 import { $, h, panel } from "./dom.js";
 import { checkExport } from "./integrity.js";
 import { applyPatch } from "./patch.js";
+import { chartFigures, chartsShown } from "./replay_charts.js";
+import { rollProof } from "./replay_proof.js";
+import { variationControls, variationDoors, variationEvent, variationLine } from "./replay_variation.js";
 import { renderBoard, renderUnits } from "./units.js";
 
 const SPEEDS = [["Slow", 2000], ["Normal", 1000], ["Fast", 400]];
@@ -45,8 +49,8 @@ for (let v = 1; v <= last; v++) if (v === 1 || turnOf(v) !== turnOf(v - 1)) turn
 
 const view = {
   at: 1, selected: null, placing: null, canAct: false, log: [], playing: null, speed: 1000,
-  match: { sides: data.sides },
-  get board() { return boardAt(this.at); },
+  match: { sides: data.sides }, line: null, proof: null,
+  get board() { return this.line ? this.line.boardAt(this.at) : boardAt(this.at); },
   sideName: (id) => names[id] || id,
   seatName,
   holdsUnit: () => true,
@@ -71,6 +75,7 @@ function runForward(v, key) {
 }
 
 function go(v) {
+  if (view.line) { view.at = Math.max(view.line.start, Math.min(view.line.last, v)); draw(); return; }
   view.at = Math.max(1, Math.min(last, v));
   history.replaceState(null, "", `#v=${view.at}`);
   draw();
@@ -78,7 +83,7 @@ function go(v) {
 
 function fromHash() {
   const m = /^#v=(\d+)$/.exec(location.hash);
-  if (m) { view.at = Math.max(1, Math.min(last, Number(m[1]))); draw(); }
+  if (m) { view.line = null; view.at = Math.max(1, Math.min(last, Number(m[1]))); draw(); }
 }
 
 function play() {
@@ -103,6 +108,8 @@ const S = {
   units: panel("units", "Units"),
   notes: panel("notes", "Annotations"),
   contents: panel("contents", "Turns"),
+  clock: panel("clock", "Clocks"),
+  charts: panel("charts", "Charts"),
 };
 
 function button(id, label, words, onclick, disabled = false) {
@@ -142,8 +149,10 @@ function eventPanel() {
     h("p", { class: "meta" }, `${seatName(step.actor)} · ${step.type}${body?.hidden ? " · part of it is not yours to see" : ""}`),
     roll ? h("div", { class: "row" }, diceFaces({ notation: roll.notation, dice: roll.dice, total: roll.total }),
       h("span", { class: "hint" }, roll.roll_index !== undefined && roll.roll_index !== null
-        ? `Rolled by the server (roll ${roll.roll_index}): the check above recomputes it once the seed is revealed.`
+        ? `Rolled by the server (roll ${roll.roll_index}).`
         : "Thrown at the table and entered.")) : null,
+    roll && roll.roll_index !== undefined && roll.roll_index !== null ? rollProof(view.proof, view.at) : null,
+    variationDoors(whatIfs, view.at, enter),
   ];
 }
 
@@ -168,13 +177,52 @@ function contents() {
       `Turn ${turnOf(v)} (from event ${v})`))))];
 }
 
+// ---- clocks, charts and variations (docs/replay.md) ----
+
+/** The clocks at the event shown, as the table page shows them at a past version. */
+function clockPanel() {
+  const step = view.line ? view.line.stepAt(view.at) : data.steps[view.at - 1];
+  S.clock.hidden = !step.clock;
+  if (!step.clock) return [];
+  const sides = step.clock.sides.map(([side, remaining, running, fallen]) => ({ side, name: names[side] || side, remaining, running, flag_fallen: fallen }));
+  return renderClock({ board: view.board, viewer: data.viewer, at: view.at, match: view.match, clock: { started: true, paused: step.clock.paused, readAt: 0, sides } });
+}
+
+const figures = chartFigures(data.charts || []);
+
+/** The after-action charts, marked at the turn of the event shown (on a variation: where it
+ *  branches from the main line). */
+function chartsPanel() {
+  S.charts.hidden = !figures.length;
+  const v = view.line ? view.line.from : view.at;
+  const body = view.line ? null : byVersion.get(v);
+  return chartsShown(figures, turnOf(v), body && Array.isArray(body.dice) && body.notation ? body : null);
+}
+
+const whatIfs = (data.variations || []).map((variation) => variationLine(variation, notes.find((n) => n.id === variation.id)));
+
+function enter(line) {
+  if (view.playing) play();
+  view.line = line;
+  view.at = line.start;
+  draw();
+}
+
+function leave() {
+  const back = view.line.from;
+  view.line = null;
+  go(back);
+}
+
 function fill(section, ...children) {
   section.replaceChildren(section.firstChild, ...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
 }
 
 function draw() {
-  fill(S.controls, controls());
-  fill(S.event, eventPanel());
+  fill(S.controls, view.line ? variationControls(view.line, view.at, go, leave) : controls());
+  fill(S.event, view.line ? variationEvent(view.line, view.at, seatName) : eventPanel());
+  fill(S.clock, clockPanel());
+  fill(S.charts, chartsPanel());
   fill(S.notes, notesPanel());
   fill(S.board, renderBoard(view));
   fill(S.vp, renderVP(view));
@@ -188,8 +236,8 @@ if (new URLSearchParams(location.search).has("embed")) document.body.classList.a
 S.head.replaceChildren(h("h1", {}, data.scenario),
   h("p", { class: "meta" }, `Replay for ${seatName(data.viewer)} · ${last} events · chain head ${data.chain_head.slice(0, 16)}…`), S.check);
 $("#main").replaceChildren(S.head, h("div", { class: "columns" },
-  h("div", { class: "col" }, S.controls, S.event, S.notes, S.board),
-  h("div", { class: "col" }, S.contents, S.vp, S.units)));
+  h("div", { class: "col" }, S.controls, S.event, S.notes, S.clock, S.board),
+  h("div", { class: "col" }, S.contents, S.vp, S.charts, S.units)));
 draw();
 fromHash();
 window.addEventListener("hashchange", fromHash);
@@ -200,6 +248,8 @@ async function verify() {
   if (!found.problem && found.head !== data.chain_head) {
     found.problem = { version: 0, kind: "file", detail: "does not end in the chain head the replay shows" };
   }
+  view.proof = found;
+  draw();  // each roll's proof mark, now that the check has run
   const { problem } = found;
   if (!problem) {
     S.check.textContent = `Verified: ${found.events} events, head hash ${found.head}. `

@@ -5,6 +5,7 @@ seed); `battlelog verify` and `battlelog import` read the export out of it."""
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 from pathlib import Path
@@ -210,3 +211,80 @@ def test_the_pages_patches_rebuild_the_seats_board_at_every_version(
             del served["point"]
             assert board == served, (seat, version)
         assert boards[-1] == boards[-3] != boards[-2]  # the undo took the wound back
+
+
+def data_of(text: str) -> dict[str, Any]:
+    return dict(json.loads(text.split('id="battlelog-replay">', 1)[1].split("</script>", 1)[0]))
+
+
+def forked(m: Played, at: int) -> Played:
+    """A what-if of `m` from version `at` (the referee's fork), every side seated in it."""
+    r = m.client.post(f"/api/matches/{m.match}/fork", params={"at": at}, headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    fork = copy.copy(m)
+    fork.match, fork.tokens = str(r.json()["match_id"]), dict(r.json()["tokens"])
+    for side in m.body["sides"]:
+        joined = m.client.post(f"/api/matches/{fork.match}/seats", json={"player": side["name"]},
+                               headers=fork.auth(f"join:{side['id']}"))
+        assert joined.status_code == 201, joined.text
+        fork.tokens[side["id"]] = joined.json()["token"]
+    return fork
+
+
+def test_a_variation_in_a_sides_file_holds_no_hidden_value_of_another_side(
+        planted: tuple[TestClient, Matches]) -> None:
+    """A what-if in which blue draws cards: red's file carries the fork's events after the
+    branch as red's own reads give them (its sentences, its board: blue's hand a count), and
+    none of blue's cards there; the referee's names them (the test can fail)."""
+    client, _ = planted
+    m = atomic_africa_with_cards(client)
+    at = m.version
+    fork = forked(m, at)
+    fork.act("blue", type="draw_cards", count=3)
+    fork.act("red", type="roll_dice", notation="d6", purpose="luck")
+    fork_secrets = secrets_of(fork, "blue")
+    [blue] = [c for c in fork.get("/board", "referee")["cards"] if c["side"] == "blue"]
+    assert len(blue["hand"]) == 5  # two drawn in the match, three more in the what-if
+    r = client.post(f"/api/matches/{m.match}/annotations", headers=m.auth("red"), json={
+        "kind": "variation", "fork": fork.match, "at_version": at, "text": "if blue drew",
+        "visibility": "public"})
+    assert r.status_code == 201, r.text
+    for seat in ("red", "spectator", "referee"):
+        text = replay(m, seat)
+        [variation] = data_of(text)["variations"]
+        assert variation["fork"] == fork.match and variation["from"] == at
+        start = variation["start"]
+        said = [e["said"] for e in fork.get("/events", seat, limit=500)["events"]]
+        assert [s["v"] for s in variation["steps"]] == list(range(start, fork.version + 1))
+        assert [s["said"] for s in variation["steps"]] == said[start - 1:], seat
+        assert variation["board"] == {k: v for k, v in fork.get(
+            "/board", seat, at=start).items() if k != "point"}
+        found = sorted(card for card in fork_secrets if card in public_deck_lists(text, m))
+        in_variation = json.dumps(variation)
+        if seat == "referee":  # the referee's what-if shows blue's hand: the search can fail
+            assert all(card in in_variation for card in blue["hand"])
+        else:
+            assert not found, (seat, found)
+            assert not any(card in in_variation for card in fork_secrets), seat
+    assert SEED.hex() not in replay(m, "red")  # nor the fork's own (unrevealed) dice seed
+
+
+def test_the_clocks_at_every_version_are_the_table_pages(client: TestClient) -> None:
+    """A clocked match: each version's clocks in the file are `GET .../clock?at=` (each
+    side's time left to a tenth, whose time ran, a fallen flag), none before the start."""
+    m = Played(client, scenario("atomic-africa-demo"))
+    m.act("red", type="activate_unit", unit_id="sq1")
+    m.act("referee", type="start_clock", controls={"red": {"total": 600}, "blue": {"total": 900}})
+    started = m.version
+    m.act("red", type="roll_dice", notation="2d6", purpose="fire", unit_ids=["sq1"])
+    m.act("blue", type="place_marker", kind="suppression", unit_id="ml1")
+    m.act("referee", type="pause_clock")
+    m.act("referee", type="adjust_clock", side="blue", seconds=-60, reason="late")
+    steps = data_of(replay(m, "blue"))["steps"]
+    assert all("clock" not in step for step in steps[:started - 1])
+    for step in steps[started - 1:]:
+        served = m.get("/clock", "blue", at=step["v"])
+        assert step["clock"] == {"paused": served["paused"], "sides": [
+            [s["side"], round(s["remaining"], 1), s["running"], s["flag_fallen"]]
+            for s in served["sides"]]}, step["v"]
+    assert steps[-1]["clock"]["paused"] and steps[-1]["clock"]["sides"][1][1] == 840
