@@ -119,6 +119,31 @@ def server_faces(seed: bytes, entropy: tuple[str, ...], body: dict[str, Any]) ->
     return None
 
 
+class InitiativeOrder:
+    """The order an initiative roll drew its dice in, which its event's `dice` (a mapping,
+    written with its keys sorted) does not keep: every side in the match's order, or, for a
+    re-roll, the tied sides of the roll before it in its ranking's order (as
+    `domain.rulesets.base` rolls them). (ours) An undone tied roll followed by a fresh one
+    is told apart by its sides: a fresh roll is every side's."""
+
+    def __init__(self) -> None:
+        self.sides: list[Any] = []
+        self.tied: list[Any] = []
+
+    def ordered(self, body: dict[str, Any]) -> dict[str, Any]:
+        """`body` with its `dice` in the order they were drawn."""
+        dice = body.get("dice")
+        if not isinstance(dice, dict):
+            return body
+        order = self.tied if set(self.tied) == set(dice) else [
+            s for s in self.sides if s in dice]
+        if len(order) != len(dice):
+            order = sorted(dice)
+        ranking = [g for g in body.get("ranking") or () if isinstance(g, list)]
+        self.tied = [s for g in ranking if len(g) > 1 for s in g]
+        return {**body, "dice": {s: dice[s] for s in order}}
+
+
 def _faces_of(body: dict[str, Any]) -> list[Any]:
     if body["type"] == "InitiativeRolled":
         return list(body["dice"].values())
@@ -196,6 +221,7 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
     entropy: tuple[str, ...] = ()
     header: dict[str, Any] | None = None
     inherited = 1  # events up to this version were copied from a fork's origin
+    rolling = InitiativeOrder()
     for number, line in enumerate(lines, start=1):
         body = _parse(line, number, report)
         if body is None:
@@ -238,6 +264,7 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
             if body.get("card_commitment") is not None:
                 cards.append((body["card_commitment"], None))
             inherited = 1 + (body.get("inherited_events") or 0)
+            rolling.sides = [s.get("id") for s in body.get("sides") or ()]
             differs = [key for key in HEADER_FROM_CREATED if header.get(key) != body.get(key)]
             if differs:
                 report.problems.append(f"line 1: the header's {', '.join(differs)} differ(s) "
@@ -261,6 +288,8 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
                                            "seed that does not match the commitment")
                     return report
                 cards[-1] = (cards[-1][0], card_seed)
+        elif kind == "InitiativeRolled":
+            body = rolling.ordered(body)
         elif kind == "DiceCommitted":
             epochs.append((body["dice_commitment"], None))
             if cards and body.get("card_commitment") != cards[-1][0]:  # else carried on

@@ -99,7 +99,7 @@ async function expectedFaces(key, body) {
 }
 
 function facesOf(body) {
-  if (body.type === "InitiativeRolled") return Object.keys(body.dice).sort(byCodePoint).map((k) => body.dice[k]);
+  if (body.type === "InitiativeRolled") return (body.drawnOrder || Object.keys(body.dice).sort(byCodePoint)).map((k) => body.dice[k]);
   return body.type === "DeckShuffled" ? body.order : body.dice;
 }
 
@@ -127,6 +127,17 @@ async function rollsMatch(rolls, out) {
     }
   }
   return broken;
+}
+
+/** The order an initiative roll drew its dice in (its `dice` is written with its keys
+ *  sorted): every side in the match's order or, for a re-roll, the sides tied by the roll
+ *  before it in its ranking's order; as domain/integrity.py's InitiativeOrder. */
+function initiativeOrder(memory, body) {
+  const keys = Object.keys(body.dice || {});
+  const same = (list) => list.length === keys.length && list.every((k) => k in body.dice);
+  const order = same(memory.tied) ? memory.tied : memory.sides.filter((s) => keys.includes(s));
+  memory.tied = (body.ranking || []).filter((g) => Array.isArray(g) && g.length > 1).flat();
+  return same(order) ? order : null;
 }
 
 const ANNOTATIONS = new Set(["AnnotationAdded", "AnnotationEdited", "AnnotationDeleted"]);
@@ -157,6 +168,7 @@ export async function checkExport(lines) {
   if (header.format !== "battlelog-match" || header.format_version !== 1) return fail(0, "file", "is not a battlelog match file");
   if (header.hash !== await contentHash(writtenHeader)) return fail(0, "file", "was changed in its first line (its content does not match its hash)");
   let prev = GENESIS, entropy = [], inherited = 1;
+  const initiative = { sides: [], tied: [] };
   const epochs = [], cards = [];
   for (let at = 1; at < lines.length; at++) {
     const [pair, wrong, detail] = read(lines[at]);
@@ -174,8 +186,11 @@ export async function checkExport(lines) {
       epochs.push([body.dice_commitment ?? "", null]);
       if (body.card_commitment != null) cards.push([body.card_commitment, null]);
       inherited = 1 + (body.inherited_events || 0);
+      initiative.sides = (body.sides || []).map((s) => s.id);
       const differs = HEADER_FROM_CREATED.filter((k) => canonical(header[k] ?? null, false) !== canonical(body[k] ?? null, false));
       if (differs.length) return fail(0, "file", "does not say in its first line what the match's first event says");
+    } else if (body.type === "InitiativeRolled" && body.dice && typeof body.dice === "object") {
+      body.drawnOrder = initiativeOrder(initiative, body);
     } else if (body.type === "SeatJoined" && body.entropy) {
       entropy = [...entropy, body.entropy];
     } else if (body.type === "DiceSeedRevealed") {

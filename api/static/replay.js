@@ -161,7 +161,8 @@ const unitName = (id) => view.board.units.find((u) => u.id === id)?.name || id;
 
 /** The annotations at the version shown (a chapter over its range): what, by whom, for whom. */
 function notesPanel() {
-  const here = notes.filter((n) => n.at_version === view.at || (n.kind === "chapter" && n.at_version <= view.at && view.at <= (n.upto_version ?? n.at_version)));
+  const at = mainAt();
+  const here = notes.filter((n) => n.at_version === at || (n.kind === "chapter" && n.at_version <= at && at <= (n.upto_version ?? n.at_version)));
   if (!here.length) return h("p", { class: "hint" }, "No annotation at this event.");
   return h("ul", { class: "replay-notes" }, here.map((n) => h("li", { class: `note-${n.kind}` },
     h("strong", {}, n.kind === "chapter" ? `Chapter: ${n.text}` : n.kind === "arrow" ? `Arrow ${placeWords(n.start)} → ${placeWords(n.end)}` : n.kind === "highlight" ? `Units: ${n.units.map(unitName).join(", ")}` : n.kind === "variation" ? `Variation: match ${n.fork}` : n.text),
@@ -173,7 +174,7 @@ function contents() {
   const toc = chapters.length ? h("ol", { class: "replay-turns replay-chapters", "aria-label": "Chapters" }, chapters.map((n) => h("li", {},
     h("button", { type: "button", class: "secondary", id: `chapter-at-${n.at_version}`, onclick: () => go(n.at_version) }, `${n.text} (${n.at_version}${n.upto_version ? `–${n.upto_version}` : ""})`)))) : null;
   return [toc, h("ol", { class: "replay-turns" }, turns.map((v) => h("li", {},
-    h("button", { type: "button", class: `secondary${turnOf(view.at) === turnOf(v) && v <= view.at ? " current" : ""}`, id: `turn-at-${v}`, onclick: () => go(v) },
+    h("button", { type: "button", class: `secondary${turnOf(mainAt()) === turnOf(v) && v <= mainAt() ? " current" : ""}`, id: `turn-at-${v}`, onclick: () => go(v) },
       `Turn ${turnOf(v)} (from event ${v})`))))];
 }
 
@@ -194,12 +195,15 @@ const figures = chartFigures(data.charts || []);
  *  branches from the main line). */
 function chartsPanel() {
   S.charts.hidden = !figures.length;
-  const v = view.line ? view.line.from : view.at;
+  const v = mainAt();
   const body = view.line ? null : byVersion.get(v);
   return chartsShown(figures, turnOf(v), body && Array.isArray(body.dice) && body.notation ? body : null);
 }
 
 const whatIfs = (data.variations || []).map((variation) => variationLine(variation, notes.find((n) => n.id === variation.id)));
+
+/** The main line's version on screen (in a variation: the one it branches from). */
+function mainAt() { return view.line ? view.line.from : view.at; }
 
 function enter(line) {
   if (view.playing) play();

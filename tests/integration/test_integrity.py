@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played
+from rulesets_helpers import Played, scenario
 
 from api.app import create_app
 from api.cli import main as cli
@@ -206,3 +206,24 @@ def test_battlelog_verify_reads_a_file_and_says_what_it_found(
     out = capsys.readouterr().out
     assert "PROBLEM line" in out and "was altered" in out and out.splitlines()[-1] == "FAILED"
     assert cli(["verify", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_an_initiative_roll_is_checked_in_the_order_its_dice_were_drawn(
+        seeded: TestClient) -> None:
+    """Wing Command's sides are french then british: the server draws the french die first,
+    though the event's `dice` is written with its keys sorted (british first). Both checks
+    (`verify`, and the page's integrity.js through the replay file's browser test) follow
+    the match's order of sides, so a genuine initiative roll verifies once revealed."""
+    Played(seeded, MATCH)  # (the first match's seed rolls two equal faces: the next one's)
+    m = Played(seeded, scenario("wing-command-demo"))
+    [rolled] = m.act("french", type="roll_initiative")
+    assert list(rolled["dice"]) == ["french", "british"]  # drawn in the match's order
+    assert rolled["dice"]["french"] != rolled["dice"]["british"]  # (this seed's) so the
+    # order tells: read in the file's order, the faces would not be the seed's
+    r = seeded.post(f"/api/matches/{m.match}/dice/reveal", headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    text = export(seeded, m)
+    line = next(json.loads(x) for x in text.splitlines() if '"InitiativeRolled"' in x)
+    assert list(line["dice"]) == ["british", "french"]  # written with its keys sorted
+    report = verify(text.splitlines(keepends=True))
+    assert report.ok and report.rolls_checked == 1, report.problems
