@@ -151,7 +151,7 @@ function eventPanel() {
       h("span", { class: "hint" }, roll.roll_index !== undefined && roll.roll_index !== null
         ? `Rolled by the server (roll ${roll.roll_index}).`
         : "Thrown at the table and entered.")) : null,
-    roll && roll.roll_index !== undefined && roll.roll_index !== null ? rollProof(view.proof, view.at) : null,
+    body && body.roll_index !== undefined && body.roll_index !== null ? rollProof(view.proof, view.at) : null,
     variationDoors(whatIfs, view.at, enter),
   ];
 }

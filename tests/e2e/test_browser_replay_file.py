@@ -203,15 +203,18 @@ def test_an_edited_die_or_a_missing_event_is_named_where_it_breaks(
             screenshots(page, "die-proof")
     page = phone.open(path)
     assert page.evaluate("document.body.dataset.verified") == "yes"
-    # before the seed is revealed each server roll is sealed; after the reveal, checked
-    assert proof_at(page, roll["version"])[0] == "sealed"
+    # before the seed is revealed each server roll is sealed; after the reveal, checked (the
+    # initiative rolls too: their dice are checked in the order they were drawn)
+    rolls_at = [json.loads(line)["version"] for line in export[1:] if '"roll_index":' in line]
+    assert any('"InitiativeRolled"' in export[v] for v in rolls_at)
+    assert [proof_at(page, v)[0] for v in rolls_at] == ["sealed"] * len(rolls_at)
     assert "Sealed until the seed is revealed" in proof_at(page, roll["version"])[1]
     r = httpx.post(f"{server}/api/matches/{match['id']}/dice/reveal",
                    headers={"Authorization": f"Bearer {match['seats']['referee']}"})
     assert r.status_code == 201, r.text
     revealed = phone.open(written(server, match, tmp_path, "revealed"))
     assert revealed.evaluate("document.body.dataset.verified") == "yes", revealed.locator("#verified").inner_text()
-    assert [proof_at(revealed, one["version"])[0] for one in rolled] == ["checked"] * len(rolled)
+    assert [proof_at(revealed, v)[0] for v in rolls_at] == ["checked"] * len(rolls_at)
     screenshots(revealed, "revealed-proof")
     # the file itself refuses any connection (its Content-Security-Policy), not only this test
     assert page.evaluate("""() => new Promise((done) => {
