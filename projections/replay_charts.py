@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain import events as ev
-from projections import report
+from projections import report, report_charts
 
 
 def replay_charts(events: Iterable[ev.Event], viewer: str) -> list[dict[str, Any]]:
@@ -20,9 +20,9 @@ def replay_charts(events: Iterable[ev.Event], viewer: str) -> list[dict[str, Any
     out: list[dict[str, Any]] = []
     for kind, svg in report.drawn(built):
         if kind == "turns":
-            out.append({"svg": svg, "turns": [round(report.turn_x(i, turns), 1)
+            out.append({"svg": svg, "turns": [round(report_charts.turn_x(i, turns), 1)
                                               for i in range(turns)],
-                        "top": report.PAD, "bottom": report.H - report.PAD})
+                        "top": report_charts.PAD, "bottom": report_charts.H - report_charts.PAD})
         else:
             out.append({"svg": svg, "die": kind})
     return out
