@@ -302,6 +302,7 @@ def test_the_charts_follow_the_event_and_the_clocks_stand_as_they_did(
     at_first = marked()[1]
     page.locator("#turn-forward").click()
     assert marked()[0] == {"2"} and marked()[1] > at_first
+    assert_no_overflow(page)
     screenshots(page, "charts-turn-2")
     page.locator("#turn-forward").click()
     assert marked()[0] == {"3"}
@@ -330,7 +331,9 @@ def test_the_charts_follow_the_event_and_the_clocks_stand_as_they_did(
         assert shown_clocks == [(s["side"], round(s["remaining"], 1),
                                  "running" if s["running"] and not served["paused"]
                                  else "waiting") for s in served["sides"]], version
-    assert page.locator("#clock .side-clock.running").count() == 1
+    assert page.locator("#clock .side-clock.running").count() >= 1
+    assert_no_overflow(page)
+    assert low_contrast(page) == []
     screenshots(page, "clocks")
 
 
@@ -371,6 +374,7 @@ def test_a_reader_steps_into_a_variation_and_back_to_the_main_line(
     page.locator("#step-forward").click()
     door = page.locator("#variation-in-0")
     assert "Push on" in door.inner_text()
+    assert small_targets(page, "#event button") == [] and unlabelled_controls(page) == []
     screenshots(page, "variation-door")
     door.click()
     banner = page.locator("#variation-shown").inner_text()
@@ -382,6 +386,7 @@ def test_a_reader_steps_into_a_variation_and_back_to_the_main_line(
         assert page.locator("#board svg.map").count() == 1
     assert page.locator("#step-forward").is_disabled()
     assert small_targets(page, "#controls button, #event button") == []
+    assert_no_overflow(page)
     screenshots(page, "variation-end")
     page.locator("#variation-out").click()
     assert shown(page).startswith(f"Event {at} of {last}")
