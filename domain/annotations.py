@@ -8,7 +8,7 @@ nothing of the match (its state, hash chain, dice, undo) ever reads them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,6 +32,7 @@ from domain.events.base import Event
 from domain.state import MatchState
 
 MAX_PER_MATCH = 5000  # (ours) annotations a match holds at once: a study, not a log
+MOVABLE = ("at_version", "upto_version", "start", "end", "units")  # what an edit may move
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,9 @@ def fold(events: Iterable[Event]) -> dict[str, Annotation]:
                 start=e.start, end=e.end, units=e.units, fork=e.fork, added=e.timestamp)
         elif isinstance(e, AnnotationEdited) and e.annotation_id in held:
             old = held[e.annotation_id]
+            moved = {k: getattr(e, k) for k in MOVABLE if getattr(e, k) is not None}
             held[e.annotation_id] = Annotation(**{
-                **old.__dict__, "text": e.text, "visibility": e.visibility,
+                **old.__dict__, **moved, "text": e.text, "visibility": e.visibility,
                 "edited": e.timestamp})
         elif isinstance(e, AnnotationDeleted):
             held.pop(e.annotation_id, None)
@@ -96,6 +98,23 @@ def visible(annotations: Iterable[Annotation], viewer: str) -> list[Annotation]:
     return sorted(shown, key=lambda a: a.at_version)
 
 
+def changes_seen(events: Sequence[Event], since: int, viewer: str) -> list[dict[str, Any]]:
+    """What `viewer`'s live page is told of the annotation events after the first `since`:
+    each annotation it sees now that they added or changed (`{"annotation": ...}`), and each
+    it saw before them and sees no more, deleted or hidden (`{"gone": id}`). An annotation
+    it sees neither before nor after is never named."""
+    before, after = fold(events[:since]), fold(events)
+    told: list[dict[str, Any]] = []
+    for aid in dict.fromkeys(str(getattr(e, "annotation_id", "")) for e in events[since:]):
+        was, now = before.get(aid), after.get(aid)
+        if now is not None and authority.annotation_visible(viewer, now.author, now.visibility):
+            told.append({"annotation": now.public()})
+        elif was is not None and authority.annotation_visible(viewer, was.author,
+                                                              was.visibility):
+            told.append({"gone": aid})
+    return told
+
+
 def decide_add(command: AddAnnotation, *, actor: str, sides: Iterable[str], head: int,
                state_at: Callable[[int], MatchState], held: int,
                fork_origin: Callable[[UUID], UUID | None], match_id: UUID) -> dict[str, Any]:
@@ -106,15 +125,7 @@ def decide_add(command: AddAnnotation, *, actor: str, sides: Iterable[str], head
     if held >= MAX_PER_MATCH:
         raise InvalidAction(f"a match holds at most {MAX_PER_MATCH} annotations",
                             rule="core-annotations")
-    last = command.upto_version or command.at_version
-    if last > head:
-        raise InvalidAction(f"the match has versions 1 to {head}", rule="core-annotations")
-    if command.units:
-        units = state_at(command.at_version).units
-        unknown = [u for u in command.units if u not in units]
-        if unknown:
-            raise InvalidAction(f"at version {command.at_version} the match has no unit "
-                                f"{', '.join(unknown)}", rule="core-annotations")
+    _on_the_match(command.at_version, command.upto_version, command.units, head, state_at)
     if command.fork is not None:
         try:
             origin = fork_origin(command.fork)
@@ -129,6 +140,20 @@ def decide_add(command: AddAnnotation, *, actor: str, sides: Iterable[str], head
             "end": Place(**command.end.model_dump()) if command.end else None}
 
 
+def _on_the_match(at: int, upto: int | None, units: Iterable[str], head: int,
+                  state_at: Callable[[int], MatchState]) -> None:
+    """Refuse versions the match does not have, or units not on its table at `at`."""
+    if (upto or at) > head:
+        raise InvalidAction(f"the match has versions 1 to {head}", rule="core-annotations")
+    named = list(units)
+    if named:
+        there = state_at(at).units
+        unknown = [u for u in named if u not in there]
+        if unknown:
+            raise InvalidAction(f"at version {at} the match has no unit "
+                                f"{', '.join(unknown)}", rule="core-annotations")
+
+
 def _found(held: dict[str, Annotation], annotation_id: str, actor: str) -> Annotation:
     found = held.get(annotation_id)
     if found is None or not authority.annotation_visible(actor, found.author,
@@ -139,10 +164,20 @@ def _found(held: dict[str, Annotation], annotation_id: str, actor: str) -> Annot
 
 
 def decide_edit(command: EditAnnotation, *, actor: str, held: dict[str, Annotation],
-                annotation_id: str) -> dict[str, Any]:
-    """The fields of the `AnnotationEdited` that `command` makes: its author's only."""
+                annotation_id: str, head: int,
+                state_at: Callable[[int], MatchState]) -> dict[str, Any]:
+    """The fields of the `AnnotationEdited` that `command` makes: its author's only; a
+    range only a chapter's, ends only an arrow's, units only a highlight's, each on the
+    match as an added one would be."""
     found = _found(held, annotation_id, actor)
     authority.check_annotation_change(actor, found.author, deleting=False)
+    moved = _moved(command, found)
+    at = moved.get("at_version", found.at_version)
+    upto = moved.get("upto_version", found.upto_version)
+    if upto is not None and upto < at:
+        raise InvalidAction("a chapter's last version is not before its first",
+                            rule="core-annotations")
+    _on_the_match(at, upto, moved.get("units", ()), head, state_at)
     text = found.text if command.text is None else command.text
     if not text and found.kind in ("comment", "chapter"):
         raise InvalidAction(f"a {found.kind} needs a text", rule="core-annotations")
@@ -150,7 +185,25 @@ def decide_edit(command: EditAnnotation, *, actor: str, held: dict[str, Annotati
         raise InvalidAction(f"a chapter's title has at most {TITLE} characters",
                             rule="core-annotations")
     return {"annotation_id": found.id, "text": text,
-            "visibility": command.visibility or found.visibility}
+            "visibility": command.visibility or found.visibility, **moved}
+
+
+def _moved(command: EditAnnotation, found: Annotation) -> dict[str, Any]:
+    """What an edit moves, refused where the annotation's kind has no such thing."""
+    fits = {"at_version": found.kind == "chapter", "upto_version": found.kind == "chapter",
+            "start": found.kind == "arrow", "end": found.kind == "arrow",
+            "units": found.kind == "highlight"}
+    moved: dict[str, Any] = {}
+    for name in MOVABLE:
+        value = getattr(command, name)
+        if value is None:
+            continue
+        if not fits[name]:
+            raise InvalidAction(f"a {found.kind} has no {name.replace('_', ' ')} to change",
+                                rule="core-annotations")
+        moved[name] = (Place(**value.model_dump()) if name in ("start", "end")
+                       else tuple(value) if name == "units" else value)
+    return moved
 
 
 def decide_delete(command: DeleteAnnotation, *, actor: str, held: dict[str, Annotation],

@@ -102,8 +102,8 @@ def read_annotations(file: ExportFile, match_id: UUID, events: int) -> list[ev.E
                         originator_version=body["version"])
         except (ValidationError, TypeError) as error:
             raise refused(f"line {number}: the annotation does not load: {error}") from None
-        if max(getattr(event, "at_version", 1), getattr(event, "upto_version", 0) or 0) > (
-                events):
+        if max(getattr(event, "at_version", None) or 1,
+               getattr(event, "upto_version", None) or 0) > events:
             raise refused(f"line {number}: the annotation is about a version the match "
                           "does not have")
         found.append(event)

@@ -2,7 +2,9 @@
 
 One thread per process follows the store's notification log (woken by this process's saves
 and every quarter second for other processes' writes), reading only the stored records'
-match id and version, never decoding an event. Subscribers wait on an `asyncio.Event` of
+match id and version, never decoding an event. A match's annotation stream (a stream of its
+own, `annotations_stream`) wakes the match's followers too, with its own count (`notes`):
+what each page is then told of it is the route's to filter by who may see it. Subscribers wait on an `asyncio.Event` of
 their own loop and are woken with the match's newest version. Nothing is queried while nobody
 follows a match, so an idle server costs nothing.
 """
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from uuid import UUID
 
 from domain.app import Matches
+from domain.events import annotations_stream
 from projections.ticker import Ticker
 
 POLL_SECONDS = 0.25
@@ -23,11 +26,13 @@ BATCH = 1000
 
 @dataclass(eq=False)
 class Subscription:
-    """One follower of one match: `version` is the newest version the feed has seen."""
+    """One follower of one match: `version` is the newest version the feed has seen,
+    `notes` how many annotation events."""
 
     match_id: UUID
     version: int
     loop: asyncio.AbstractEventLoop
+    notes: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     idle: float = 0.0  # seconds waited without news
 
@@ -46,6 +51,7 @@ class MatchFeed:
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
         self._subscribers: dict[UUID, set[Subscription]] = {}
+        self._notes: dict[UUID, UUID] = {}  # a followed match's annotation stream -> the match
         self._lock = threading.Lock()  # the subscribers
         self._following = threading.Lock()  # the position in the notification log
         self._position = 0
@@ -75,6 +81,7 @@ class MatchFeed:
             with self._lock:
                 first = not self._subscribers
                 self._subscribers.setdefault(match_id, set()).add(sub)
+                self._notes[annotations_stream(match_id)] = match_id
             if first:  # the feed was idle: start from the store's newest notification
                 self._position = self.matches.recorder.max_notification_id() or 0
         return sub
@@ -86,6 +93,7 @@ class MatchFeed:
                 subs.discard(sub)
                 if not subs:
                     del self._subscribers[sub.match_id]
+                    self._notes.pop(annotations_stream(sub.match_id), None)
 
     @property
     def followers(self) -> int:
@@ -96,7 +104,9 @@ class MatchFeed:
         with self._lock:
             if not self._subscribers:
                 return  # nobody follows: no query at all
+            notes_of = dict(self._notes)
         newest: dict[UUID, int] = {}
+        notes: dict[UUID, int] = {}
         with self._following:
             while True:
                 batch = self.matches.recorder.select_notifications(start=self._position + 1,
@@ -104,20 +114,25 @@ class MatchFeed:
                 for n in batch:
                     match = n.originator_id
                     match = match if isinstance(match, UUID) else UUID(match)
-                    newest[match] = n.originator_version
+                    if match in notes_of:
+                        notes[notes_of[match]] = n.originator_version
+                    else:
+                        newest[match] = n.originator_version
                     self._position = n.id
                 if len(batch) < BATCH:
                     break
-        if newest:
-            self._publish(newest)
+        if newest or notes:
+            self._publish(newest, notes)
 
-    def _publish(self, newest: dict[UUID, int]) -> None:
+    def _publish(self, newest: dict[UUID, int], notes: dict[UUID, int]) -> None:
         with self._lock:
-            woken = [(sub, newest[m]) for m in newest.keys() & self._subscribers.keys()
+            woken = [(sub, newest.get(m, 0), notes.get(m, 0))
+                     for m in (newest.keys() | notes.keys()) & self._subscribers.keys()
                      for sub in self._subscribers[m]]
-        for sub, version in woken:
-            def wake(sub: Subscription = sub, version: int = version) -> None:
+        for sub, version, count in woken:
+            def wake(sub: Subscription = sub, version: int = version, count: int = count) -> None:
                 sub.version = max(sub.version, version)
+                sub.notes = max(sub.notes, count)
                 sub.changed.set()
             try:
                 sub.loop.call_soon_threadsafe(wake)

@@ -38,7 +38,9 @@ def add(match_id: UUID, body: AddAnnotation, matches: MatchesDep,
 @router.patch("/{annotation_id}")
 def edit(match_id: UUID, annotation_id: AnnotationId, body: EditAnnotation,
          matches: MatchesDep, who: ReaderDep) -> dict[str, Any]:
-    """Change your annotation's text (or title) or who sees it: its author's only."""
+    """Change your annotation (its author's only): its `text` (or title), who sees it
+    (`visibility`), a chapter's range (`at_version`, `upto_version`), an arrow's ends
+    (`start` and `end` together), a highlight's `units`. What you leave out stays."""
     return matches.edit_annotation(match_id, annotation_id, body, actor=who.name).public()
 
 

@@ -72,8 +72,10 @@ export function entropy() {
  * Follow a match's Server-Sent Events stream (with the seat token, so fetch, not EventSource)
  * and call `onVersion(n)` for each new version; reconnects with Last-Event-ID.
  * Returns a function that stops it. `onState("live" | "reconnecting")` reports the link.
+ * `onNote(data)` gets each `annotation` message: an annotation this seat sees, added or
+ * changed (`{annotation}`), or one it no longer sees (`{gone: id}`) (docs/replay.md).
  */
-export function follow(matchId, token, onVersion, onState) {
+export function follow(matchId, token, onVersion, onState, onNote = () => {}) {
   let stopped = false;
   let controller = null;
   let last = null;
@@ -103,6 +105,7 @@ export function follow(matchId, token, onVersion, onState) {
             const data = message.split("\n").filter((l) => l.startsWith("data:"))
               .map((l) => l.slice(5).trim()).join("\n");
             if (!data) continue;  // a keep-alive comment
+            if (message.split("\n").includes("event: annotation")) { onNote(JSON.parse(data)); continue; }
             const { version } = JSON.parse(data);
             last = version;
             onVersion(version);

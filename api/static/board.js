@@ -6,6 +6,7 @@
 
 import { h, s } from "./dom.js";
 import { layOut, screenOf } from "./layout.js";
+import { arrowLayer, highlightRing, highlightsOf } from "./marks.js";
 import { zoomable } from "./zoom.js";
 
 const SQRT3 = Math.sqrt(3);
@@ -102,7 +103,8 @@ function unitMark(unit, box, colour, ctx) {
   const font = box.h * (lines.length > 1 ? 0.27 : 0.3);
   const cx = box.x + box.w / 2;
   const tops = lines.length > 1 ? [0.3, 0.7] : [kinds.length ? 0.32 : 0.5];
-  const label = unitLabel(unit, lines.join(" "), ctx);
+  const ringed = ctx.highlights.get(unit.id);  // marks.js: a highlight annotation
+  const label = `${unitLabel(unit, lines.join(" "), ctx)}${ringed ? `, ${ringed.words}` : ""}`;
   return s("g", {
     class: `unit${selected ? " selected" : ""}${unit.computed?.must_split ? " warn" : ""}`,
     role: "button", tabindex: 0, "aria-label": label, "aria-pressed": selected ? "true" : "false",
@@ -111,6 +113,7 @@ function unitMark(unit, box, colour, ctx) {
     onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); opts.onSelect?.(unit.id); } },
   },
   s("title", { "aria-hidden": "true" }, label),
+  ringed ? highlightRing(box, ringed) : null,
   selected ? s("rect", { class: "ring", x: box.x - box.h * 0.12, y: box.y - box.h * 0.12, width: box.w + box.h * 0.24, height: box.h * 1.24, rx: box.h * 0.22 }) : null,
   s("rect", { class: "counter", x: box.x, y: box.y, width: box.w, height: box.h, rx: box.h * 0.14, fill: colour }),
   // a space (drawn nowhere) after each line, so that what the counter shows reads as words
@@ -185,7 +188,7 @@ function tableMap(units, colours, ctx) {
   },
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
-  marks);
+  marks, arrowLayer(ctx.opts.marks, (p) => (p.hex ? null : [p.x, p.y]), tall * 0.9, ctx));
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -278,7 +281,8 @@ function hexMap(board, colours, ctx) {
   const svg = s("svg", {
     class: "map hexes", role: "group", tabindex: 0,
     "aria-label": `The hex map, ${onMap.length} units${cities.length ? `, ${cities.length} cities` : ""}. Drag to move the view; plus and minus keys zoom.`,
-  }, s("g", { class: "grid" }, cells), s("g", { class: "labels" }, labels), marks);
+  }, s("g", { class: "grid" }, cells), s("g", { class: "labels" }, labels), marks,
+  arrowLayer(ctx.opts.marks, (p) => (HEX_ID.test(p.hex || "") ? hexCentre(...cellOf(p.hex)) : null), 0.5, ctx));
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -306,8 +310,12 @@ export function renderMap(board, sides, opts) {
   const cities = Object.fromEntries((board.map?.cities || []).map((c) => [c.hex, c]));
   const kinds = new Set([...board.units.flatMap((u) => Object.keys(u.markers || {}).filter((k) => u.markers[k])),
     ...Object.values(board.location_markers || {}).flatMap((m) => Object.keys(m))]);
-  const ctx = { opts: opts || {}, names: sideNames(sides), cities, letters: markerLetters([...kinds].sort()),
-    screen: screenOf(document.querySelector("#board")) };
+  const names = sideNames(sides);
+  // the annotations drawn at this version (marks.js): arrows above the counters, highlighted
+  // units ringed
+  const ctx = { opts: opts || {}, names, cities, letters: markerLetters([...kinds].sort()),
+    screen: screenOf(document.querySelector("#board")), units: board.units, colours,
+    highlights: highlightsOf(opts?.marks, names, colours) };
   const hexGame = Boolean(board.map) || board.units.some((u) => HEX_ID.test(u.position?.hex || ""));
   const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
   const focus = ctx.focus?.at ? ctx.focus : null;

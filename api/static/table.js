@@ -4,6 +4,7 @@
 // what the API lets it see.
 
 import { renderNotes } from "./annotate.js";
+import { marksAt } from "./marks.js";
 import { api, devices, entropy, follow } from "./api.js";
 import { renderClock } from "./clock.js";
 import { renderDice, renderVP } from "./dice.js";
@@ -106,9 +107,30 @@ class Table {
     this.unfollow = follow(this.id, this.token, (version) => {
       if (version !== this.head) this.refresh();
     }, (state) => {
+      if (state === "live" && live.dataset.state === "reconnecting") this.refresh();  // annotations missed meanwhile
       live.textContent = state === "live" ? "● live" : "○ reconnecting…";
       live.dataset.state = state;
-    });
+    }, (note) => this.noteArrived(note));
+  }
+
+  /** An annotation another page added, changed or took away, as the live stream said it. */
+  noteArrived({ annotation, gone }) {
+    const id = annotation?.id || gone;
+    const kept = (this.notes || []).filter((n) => n.id !== id);
+    this.notes = annotation ? [...kept, annotation].sort((a, b) => a.at_version - b.at_version) : kept;
+    this.renderMarks();
+  }
+
+  /** The arrows and highlights drawn at the event shown (marks.js), and the one being drawn. */
+  get marks() {
+    return [...marksAt(this.notes, this.at ?? this.head), ...(this.draft ? [this.draft] : [])];
+  }
+
+  /** Draw the board and the Annotations panel again (an annotation came or went). */
+  renderMarks() {
+    if (!this.board) return;
+    this.fill(this.sections.board, renderBoard(this));
+    renderNotes(this, this.sections.notes);
   }
 
   /** Re-read the views, one load at a time. A call during a load gets a promise that
@@ -126,14 +148,16 @@ class Table {
     const t = this.token;
     const point = this.at === null ? "" : `?at=${this.at}`;
     const acting = this.viewer !== "spectator";
-    const [match, board, undo, legal, clock] = await Promise.all([
+    const [match, board, undo, legal, clock, notes] = await Promise.all([
       api(`/api/matches/${this.id}`, { token: t }),
       api(`/api/matches/${this.id}/board${point}`, { token: t }),
       acting ? api(`/api/matches/${this.id}/undo`, { token: t }).catch(() => null) : null,
       // what this seat may do now (never in the past, never for a spectator): legal actions
       acting && this.at === null ? api(`/api/matches/${this.id}/legal`, { token: t }).catch(() => null) : null,
       api(`/api/matches/${this.id}/clock${point}`, { token: t }).catch(() => null),  // clock.js
+      api(`/api/matches/${this.id}/annotations`, { token: t }).catch(() => null),  // annotate.js, marks.js
     ]);
+    if (notes) this.notes = notes.annotations;
     if (clock) clock.readAt = Date.now();
     const log = await this.loadLog(match.version);
     // The dispute list reads the whole log: read it again only when a dispute event is new.

@@ -10,14 +10,16 @@ export function renderBoard(table) {
   const opts = {
     selected: table.selected,
     onSelect: (uid) => {
+      if (table.placing?.unit) { table.placing.unit(uid); return; }  // annotate.js: units tapped to highlight
       table.selected = table.selected === uid ? null : uid; table.render(); $(`#unit-${CSS.escape(uid)}`)?.scrollIntoView({ block: "center" });
       if (table.selected && table.canAct) table.loadUnit(uid);  // a large board: its choices, read now
     },
-    onPlace: table.placing ? (to) => table.placing.place(to) : null,
+    onPlace: table.placing?.place ? (to) => table.placing.place(to) : null,
+    marks: table.marks,  // the arrows and highlights at the event shown (marks.js)
   };
   const boxed = table.board.units.filter((u) => !onTheMap(u));
   const out = [renderMap(table.board, table.match.sides, opts), unitPicks(table)];
-  if (table.placing) out.unshift(h("p", { class: "prompt" }, table.placing.prompt,
+  if (table.placing) out.unshift(h(typeof table.placing.prompt === "string" ? "p" : "div", { class: "prompt" }, table.placing.prompt,
     h("button", { type: "button", class: "secondary", onclick: () => { table.placing = null; table.render(); } }, "Cancel")));
   if (boxed.length) out.push(h("p", { class: "hint" }, "Off the map: ", boxed.map((u) => `${u.name} (${u.position?.box || u.position?.hex || "not placed"})`).join("; ")));
   if (table.board.off_board.length) out.push(h("p", { class: "hint" }, "Out of play: ", table.board.off_board.map((u) => `${u.name} (${u.removed})`).join("; ")));
@@ -40,10 +42,13 @@ function unitPicks(table) {
   const onMap = table.board.units.filter(onTheMap);
   if (!onMap.length) return null;
   const colours = sideColours(table.match.sides);
+  // while units are tapped to highlight (annotate.js), pressed is chosen
+  const on = (u) => (table.placing?.unit ? table.placing.chosen.includes(u.id) : table.selected === u.id);
   const pick = (u) => h("button", {
-    type: "button", class: `unit-pick${table.selected === u.id ? " selected" : ""}`, "data-unit": u.id,
-    "aria-pressed": table.selected === u.id ? "true" : "false", style: `border-left-color:${colours[u.side]}`,
+    type: "button", class: `unit-pick${on(u) ? " selected" : ""}`, "data-unit": u.id,
+    "aria-pressed": on(u) ? "true" : "false", style: `border-left-color:${colours[u.side]}`,
     onclick: () => {
+      if (table.placing?.unit) { table.placing.unit(u.id); return; }  // as a tap on its counter
       table.selected = table.selected === u.id ? null : u.id;
       table.render();
       $(`#board svg.map g.unit[data-unit="${CSS.escape(u.id)}"]`)?.scrollIntoView({ block: "nearest" });

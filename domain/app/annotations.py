@@ -29,6 +29,11 @@ class AnnotationUseCases(MatchLog):
         self.head(match_id)
         return cast(list[ev.Event], list(self.events.get(ev.annotations_stream(match_id))))
 
+    def annotations_version(self, match_id: UUID) -> int:
+        """How many events the match's annotation stream holds (0: none), read cheaply."""
+        last = self.recorder.select_events(ev.annotations_stream(match_id), desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
     def annotations(self, match_id: UUID, viewer: str) -> list[notes.Annotation]:
         """The annotations standing now that `viewer` sees, by version."""
         return notes.visible(notes.fold(self.annotation_events(match_id)).values(), viewer)
@@ -46,8 +51,12 @@ class AnnotationUseCases(MatchLog):
 
     def edit_annotation(self, match_id: UUID, annotation_id: str, command: EditAnnotation,
                         *, actor: str) -> notes.Annotation:
-        return self._append(match_id, actor, lambda held: (ev.AnnotationEdited, notes.decide_edit(
-            command, actor=actor, held=held, annotation_id=annotation_id)))
+        def make(held: dict[str, notes.Annotation]) -> tuple[type[ev.Event], dict[str, Any]]:
+            head = self.head(match_id)
+            return ev.AnnotationEdited, notes.decide_edit(
+                command, actor=actor, held=held, annotation_id=annotation_id,
+                head=head.version, state_at=lambda v: self.state_at(match_id, v))
+        return self._append(match_id, actor, make)
 
     def delete_annotation(self, match_id: UUID, annotation_id: str,
                           command: DeleteAnnotation, *, actor: str) -> None:

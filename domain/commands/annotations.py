@@ -89,13 +89,30 @@ class AddAnnotation(Command):
 
 
 class EditAnnotation(Command):
+    """What an edit changes (what it leaves out stays as it was): the text, who sees it, a
+    chapter's range, an arrow's two ends, a highlight's units (which the domain checks
+    against the annotation's kind and the match)."""
+
     text: Clean | None = None
     visibility: Visibility | None = None
+    at_version: Version | None = None
+    upto_version: Version | None = None
+    start: PlaceIn | None = None
+    end: PlaceIn | None = None
+    units: Annotated[tuple[Id, ...], Field(min_length=1, max_length=UNITS)] | None = None
 
     @model_validator(mode="after")
     def _something(self) -> Self:
-        if self.text is None and self.visibility is None:
-            raise ValueError("an edit changes the text, the visibility or both")
+        if not self.model_dump(exclude_none=True):
+            raise ValueError("an edit changes the text, who sees it, the range, the ends "
+                             "or the units")
+        if (self.start is None) != (self.end is None):
+            raise ValueError("an arrow's ends change together: `start` and `end`")
+        if self.units is not None and len(set(self.units)) != len(self.units):
+            raise ValueError("each unit is named once")
+        if (self.at_version is not None and self.upto_version is not None
+                and self.upto_version < self.at_version):
+            raise ValueError("`upto_version` is not before `at_version`")
         return self
 
 

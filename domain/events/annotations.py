@@ -47,11 +47,18 @@ class AnnotationAdded(Event):
 
 
 class AnnotationEdited(Event):
-    """Its author changed an annotation's text (or title) and who sees it."""
+    """Its author changed an annotation's text (or title) and who sees it, and may have
+    moved it: a chapter's range (`at_version`, `upto_version`), an arrow's ends, a
+    highlight's units. A field left None is as it was."""
 
     annotation_id: str
     text: str
     visibility: Visibility
+    at_version: int | None = None
+    upto_version: int | None = None
+    start: Place | None = None
+    end: Place | None = None
+    units: tuple[str, ...] | None = None
 
 
 class AnnotationDeleted(Event):
