@@ -48,7 +48,7 @@ function body(table, list) {
 }
 
 /** Who sees it: a select named `visibility`. */
-const seenBy = (id, chosen = "private") => field("Who sees it", h("select", { name: "visibility", id },
+const seenBy = (id, chosen = "private", label = "Who sees it") => field(label, h("select", { name: "visibility", id },
   SEEN_BY.map(([value, label]) => h("option", { value, selected: value === chosen || undefined }, label))));
 
 const url = (table, id = "") => `/api/matches/${table.id}/annotations${id ? `/${id}` : ""}`;
@@ -220,7 +220,7 @@ function changes(table, n) {
     ranged ? h("div", { class: "row" },
       field("From event", h("input", { name: "from", id: `from-${n.id}`, type: "number", min: 1, max: table.head, value: n.at_version })),
       field("To event", h("input", { name: "upto", id: `upto-${n.id}`, type: "number", min: 1, max: table.head, value: n.upto_version ?? n.at_version }))) : null,
-    seenBy(`visibility-${n.id}`, n.visibility),
+    seenBy(`visibility-${n.id}`, n.visibility, "Who may see it"),
     h("div", { class: "row" },
       h("button", { type: "submit" }, "Save changes"),
       n.kind === "arrow" ? h("button", { type: "button", class: "secondary", onclick: () => drawArrow(table, n.at_version, n) }, "Tap its ends again") : null,

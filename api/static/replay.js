@@ -9,6 +9,7 @@ import { renderClock } from "./clock.js";
 import { renderVP } from "./dice.js";
 import { $, h, panel } from "./dom.js";
 import { checkExport } from "./integrity.js";
+import { marksAt } from "./marks.js";
 import { applyPatch } from "./patch.js";
 import { chartFigures, chartsShown } from "./replay_charts.js";
 import { rollProof } from "./replay_proof.js";
@@ -51,6 +52,8 @@ const view = {
   at: 1, selected: null, placing: null, canAct: false, log: [], playing: null, speed: 1000,
   match: { sides: data.sides }, line: null, proof: null,
   get board() { return this.line ? this.line.boardAt(this.at) : boardAt(this.at); },
+  // arrows and highlights drawn (marks.js); a what-if's versions are not the main line's
+  get marks() { return this.line ? [] : marksAt(notes, this.at); },
   sideName: (id) => names[id] || id,
   seatName,
   holdsUnit: () => true,

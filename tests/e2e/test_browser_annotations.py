@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from axe_steps import axe_source, readable, violations
 from table_steps import (
     PHONE,
     Shot,
@@ -72,3 +73,109 @@ def test_a_player_adds_a_comment_at_the_event_on_screen_by_tapping(
     assert "secret plan" not in watcher.locator("#notes").inner_text()
     assert watcher.locator("#notes form").count() == 0  # a spectator adds none
     screenshots(watcher, "03-spectator")
+
+
+def arrows(page: Any) -> list[str]:
+    """The accessible names of the arrows drawn on the board."""
+    return list(page.locator("#board svg.map .arrows [role=img]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"))
+
+
+def ringed(page: Any) -> list[str]:
+    """The units ringed on the board (a highlight), by id."""
+    return list(page.locator("#board svg.map g.unit:has(.mark-ring)").evaluate_all(
+        "els => els.map(e => e.dataset.unit)"))
+
+
+def test_arrows_and_highlights_are_tapped_in_drawn_at_their_event_and_reach_others_live(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    """Blue, one event back, draws an arrow from the Militia Band to a point of the table
+    for everyone and rings the two red squads for itself alone, by tapping; both are drawn on
+    its board at that event (named in words) and gone one event earlier. Red's page, at the
+    same event, draws the public arrow as it comes (no reload of its annotations) and never
+    the private ring; Blue deletes the arrow and it leaves Red's board live too. axe finds
+    nothing serious on Blue's page with both drawn; no console error anywhere."""
+    referee = contexts().new_page()
+    start_sample(referee, server)
+    errors: list[str] = []
+    blue = join(contexts(viewport=PHONE, has_touch=True), join_link(referee, "Free Militia"),
+                "Bert", screenshots, "01-blue")
+    red = join(contexts(viewport=PHONE, has_touch=True),
+               join_link(referee, "Expeditionary Force"), "Rita", screenshots, "01-red")
+    read_notes: list[str] = []
+    red.on("request", lambda r: read_notes.append(r.url) if r.url.endswith("/annotations")
+           else None)
+    for page in (blue, red):
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        wait_version(page, version_of(referee))
+        page.locator("#time").get_by_role("button", name="One event back").click()
+    shown = version_of(blue) - 1
+    red.locator("#notes").get_by_text(f"No annotation at event {shown}").wait_for()
+    red.wait_for_function("() => document.querySelector('#live')?.dataset.state === 'live'")
+
+    notes = blue.locator("#notes")
+    notes.get_by_role("button", name="Draw an arrow").click()
+    board = blue.locator("#board")
+    board.get_by_text("Tap where the arrow starts").wait_for()
+    board.get_by_role("button", name="Militia Band", exact=True).click()
+    board.get_by_text("The arrow starts at Militia Band").wait_for()
+    box = blue.locator("#board svg.map").bounding_box()
+    blue.locator("#board svg.map").click(position={"x": box["width"] * 0.2,
+                                                    "y": box["height"] * 0.5})
+    board.get_by_label("Words on it (if you like)").fill("flank here")
+    board.get_by_label("Who sees it").select_option(label="Everyone")
+    assert small_targets(blue, "#board .prompt button, #board .prompt select, "
+                               "#board .prompt textarea") == []
+    screenshots(blue, "02-blue-arrow-draft")
+    board.get_by_role("button", name=f"Save the arrow at event {shown}").click()
+    acted(blue)
+    drawn = arrows(blue)
+    assert len(drawn) == 1 and drawn[0].startswith("Arrow from Militia Band to the point ")
+    assert drawn[0].endswith(", by Free Militia: flank here"), drawn
+
+    notes.get_by_role("button", name="Highlight units").click()
+    board.get_by_role("button", name="1st Squad", exact=True).click()
+    board.get_by_role("button", name="2nd Squad", exact=True).click()
+    board.get_by_text("Ringed: 1st Squad, 2nd Squad").wait_for()
+    board.get_by_role("button", name=f"Save the highlight at event {shown}").click()
+    acted(blue)
+    assert sorted(ringed(blue)) == ["sq1", "sq2"]
+    squad = blue.locator('#board svg.map g.unit[data-unit="sq1"]').get_attribute("aria-label")
+    assert squad and squad.endswith(", highlighted by Free Militia"), squad
+    assert fits_the_phone(blue)
+    panel_shot(screenshots, blue, "03-blue-drawn", "#board")
+    found = violations(blue, axe_source())
+    assert found == [], readable("blue's table with an arrow and a ring", found)
+
+    # Red's page gets the public arrow live, without reading the annotations again
+    red.locator("#board svg.map .arrows [role=img]").wait_for()
+    before = len(read_notes)
+    assert arrows(red) == drawn
+    assert "flank here" in red.locator("#notes").inner_text()
+    screenshots(red, "04-red-live")
+    # ... and never the private ring: by now the ring's message would have come before
+    # the arrow's (it was added after it), so wait for a later public one and look again
+    blue_notes = blue.locator("#notes")
+    annotate(blue, "A public word after the ring", seen_by="Everyone")
+    red.locator("#notes li", has_text="A public word after the ring").wait_for()
+    assert ringed(red) == [] and "highlighted" not in red.content()
+    assert "Ringed" not in red.locator("#notes").inner_text()
+    assert len(read_notes) == before  # all of it came on the live stream
+
+    # gone one event earlier, back at its event
+    blue.locator("#time").get_by_role("button", name="One event back").click()
+    blue.locator("#notes").get_by_text(f"No annotation at event {shown - 1}").wait_for()
+    assert arrows(blue) == [] and ringed(blue) == []
+    blue.locator("#time").get_by_role("button", name="One event forward").click()
+    blue_notes.locator("li", has_text="flank here").wait_for()
+    assert len(arrows(blue)) == 1 and sorted(ringed(blue)) == ["sq1", "sq2"]
+
+    # Blue deletes its arrow: it leaves Red's board as it happens
+    item = blue_notes.locator("li", has_text="flank here")
+    item.locator("summary", has_text="Change or delete").click()
+    item.get_by_role("button", name="Delete it").click()
+    acted(blue)
+    assert arrows(blue) == []
+    red.wait_for_function("() => !document.querySelector('#board svg.map .arrows [role=img]')")
+    assert len(read_notes) == before
+    assert errors == [], errors
