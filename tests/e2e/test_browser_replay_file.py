@@ -235,16 +235,25 @@ def test_annotations_show_at_their_versions_and_chapters_are_its_contents(
         server: str, tmp_path: Path, offline: Callable[[], Offline],
         screenshots: Callable[[Any, str], Path]) -> None:
     """A side's file (docs/replay.md): verified with the annotation lines its export carries
-    after the events; its chapters jump to their version; a comment shows at its own; the
+    after the events; its chapters jump to their version; a comment shows at its own, and an
+    arrow and a highlight are drawn on the board there (named in words) and at no other; the
     other side's private comment is not in its bytes."""
     match = new_match(server, "atomic-africa-demo")
     last = play_to_turn(server, match, 2)
     sides = [seat for seat in match["seats"] if seat != "referee"]
+    unit = next(u for u in referee_get(server, match, "/board", at=4)["units"]
+                if u["position"] and u["position"].get("x") is not None)
     for seat, note in ((sides[0], {"kind": "chapter", "text": "The first fire", "at_version": 3,
                                     "upto_version": 5, "visibility": "public"}),
                        (sides[0], {"kind": "comment", "text": "Look at those dice",
                                    "at_version": 4, "visibility": "public"}),
-                       (sides[1], {"kind": "comment", "text": "my own plan", "at_version": 4})):
+                       (sides[1], {"kind": "comment", "text": "my own plan", "at_version": 4}),
+                       (sides[0], {"kind": "arrow", "text": "flank here", "at_version": 4,
+                                   "start": {k: unit["position"][k] for k in "xy"},
+                                   "end": {"x": 20, "y": 20},
+                                   "visibility": "public"}),
+                       (sides[0], {"kind": "highlight", "units": [unit["id"]], "at_version": 4,
+                                   "visibility": "public"})):
         r = httpx.post(f"{server}/api/matches/{match['id']}/annotations", json=note,
                        headers={"Authorization": f"Bearer {match['seats'][seat]}"})
         assert r.status_code == 201, r.text
@@ -259,9 +268,16 @@ def test_annotations_show_at_their_versions_and_chapters_are_its_contents(
     page.locator("#chapter-at-3").click()
     assert shown(page).startswith(f"Event 3 of {last}")
     assert "Chapter: The first fire" in page.locator("#notes").inner_text()
+    drawn = page.locator("#board svg.map .arrows [role=img]")
+    ringed = page.locator("#board svg.map g.unit:has(.mark-ring)")
+    assert drawn.count() == 0 and ringed.count() == 0  # not at event 3
     page.locator("#step-forward").click()
     notes = page.locator("#notes").inner_text()
     assert "Look at those dice" in notes and "The first fire" in notes
+    assert drawn.count() == 1 and ringed.count() == 1
+    assert str(drawn.get_attribute("aria-label")).startswith(f"Arrow from {unit['name']} to ")
+    assert str(drawn.get_attribute("aria-label")).endswith(": flank here")
+    assert ringed.get_attribute("data-unit") == unit["id"]
     assert small_targets(page, "#contents button") == []
     screenshots(page, "annotated")
     page.locator("#turn-forward").click()
