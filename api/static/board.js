@@ -6,7 +6,7 @@
 
 import { h, s } from "./dom.js";
 import { layOut, screenOf } from "./layout.js";
-import { arrowLayer, highlightRing, highlightsOf } from "./marks.js";
+import { arrowLayer, highlightRing, highlightsOf, unitAt } from "./marks.js";
 import { zoomable } from "./zoom.js";
 
 const SQRT3 = Math.sqrt(3);
@@ -144,11 +144,28 @@ function placeMarks(units, spotOf, centreOf, natural, base, colours, ctx) {
       const colour = colours[u.side] || NEUTRAL;
       return [s("line", { x1: box.sx, y1: box.sy, x2: box.x + box.w / 2, y2: box.y + box.h / 2, stroke: colour }),
         s("circle", { cx: box.sx, cy: box.sy, r: box.h * 0.12, fill: colour })];
-    }))] : []), ...boxes.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx)));
+    }))] : []), ...boxes.map(({ u, box }) => unitMark(u, box, colours[u.side] || NEUTRAL, ctx)),
+    arrows(boxes, units, natural, ctx));
   };
   ctx.focus = { at: null, selected: false };
   ctx.draw(1);
   return layer;
+}
+
+/** The arrows drawn at this version (marks.js), over the counters as they are laid out: an
+ *  end where a unit stands is that unit's counter (the arrow stops at its edge), any other
+ *  end its hex's middle or its point of the table; the head as long as half a counter. */
+function arrows(boxes, units, natural, ctx) {
+  if (!ctx.opts.marks?.length) return null;
+  const boxOf = new Map(boxes.map(({ u, box }) => [u.id, box]));
+  const tall = boxes[0]?.box.h ?? natural.h;
+  const pointOf = (p) => {
+    const box = boxOf.get(unitAt(p, units)?.id);
+    if (box) return [box.x + box.w / 2, box.y + box.h / 2, box.h * 0.62];
+    const at = ctx.placeOf(p);
+    return at ? [...at, 0] : null;
+  };
+  return arrowLayer(ctx.opts.marks, pointOf, tall * 0.6, ctx);
 }
 
 /** The middle of the boxes of some units. */
@@ -180,6 +197,7 @@ function tableMap(units, colours, ctx) {
   const grid = [];
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
+  ctx.placeOf = (p) => (p.hex ? null : [p.x, p.y]);  // an arrow's end on the table
   const marks = placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
     { w: tall * 2.2, h: tall }, around(points, width, height), colours, ctx);
   const svg = s("svg", {
@@ -188,7 +206,7 @@ function tableMap(units, colours, ctx) {
   },
   s("rect", { class: "ground", x: 0, y: 0, width, height }),
   s("g", { class: "grid", "aria-hidden": "true" }, grid),
-  marks, arrowLayer(ctx.opts.marks, (p) => (p.hex ? null : [p.x, p.y]), tall * 0.9, ctx));
+  marks);
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
@@ -275,14 +293,14 @@ function hexMap(board, colours, ctx) {
   }
   const pad = 0.3;
   const drawn = [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad];
+  ctx.placeOf = (p) => (HEX_ID.test(p.hex || "") ? hexCentre(...cellOf(p.hex)) : null);  // an arrow's end on the map
   const marks = placeMarks(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)).map((v, i) => v + (i ? 0.08 : 0)),
     { w: 1.6, h: 0.64 }, drawn, colours, ctx);
   const cities = Object.values(ctx.cities);
   const svg = s("svg", {
     class: "map hexes", role: "group", tabindex: 0,
     "aria-label": `The hex map, ${onMap.length} units${cities.length ? `, ${cities.length} cities` : ""}. Drag to move the view; plus and minus keys zoom.`,
-  }, s("g", { class: "grid" }, cells), s("g", { class: "labels" }, labels), marks,
-  arrowLayer(ctx.opts.marks, (p) => (HEX_ID.test(p.hex || "") ? hexCentre(...cellOf(p.hex)) : null), 0.5, ctx));
+  }, s("g", { class: "grid" }, cells), s("g", { class: "labels" }, labels), marks);
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {

@@ -68,27 +68,32 @@ export function highlightRing(box, mark) {
 }
 
 /** The arrows among `marks`, drawn above the counters: `pointOf(place)` is where a place is
- *  on this map (null: not on it, then the arrow is left out of the drawing), `head` the
- *  arrowhead's length in map units. Each arrow is an image named in words; taps go through
- *  it to the map. */
+ *  on this map, [x, y, how much of the arrow to leave out there] (null: not on it, then the
+ *  arrow is left out of the drawing), `head` the arrowhead's length in map units. Each arrow
+ *  is an image named in words; taps go through it to the map. */
 export function arrowLayer(marks, pointOf, head, ctx) {
   const arrows = (marks || []).filter((n) => n.kind === "arrow");
   if (!arrows.length) return null;
   return s("g", { class: "arrows" }, arrows.map((n) => {
-    const a = pointOf(n.start);
-    const b = pointOf(n.end);
-    if (!a || !b) return null;
+    const from = pointOf(n.start);
+    const to = pointOf(n.end);
+    if (!from || !to) return null;
     const words = arrowWords(n, ctx.units, ctx.names, ctx.cities);
     const colour = ctx.colours[n.author] || INK;
-    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const [dx, dy] = [to[0] - from[0], to[1] - from[1]];
     const length = Math.hypot(dx, dy);
     const attrs = { class: `arrow${n.draft ? " draft" : ""}`, role: "img", "aria-label": words, ...(n.id ? { "data-note": n.id } : {}) };
     if (length < head * 0.5) {  // both ends at one place: a ring there
+      const r = Math.max(head * 0.7, from[2]);
       return s("g", attrs, s("title", {}, words),
-        s("circle", { class: "halo", cx: a[0], cy: a[1], r: head * 0.7 }),
-        s("circle", { class: "shaft", cx: a[0], cy: a[1], r: head * 0.7, stroke: colour }));
+        s("circle", { class: "halo", cx: from[0], cy: from[1], r }),
+        s("circle", { class: "shaft", cx: from[0], cy: from[1], r, stroke: colour }));
     }
     const [ux, uy] = [dx / length, dy / length];
+    // each end stops short where a counter stands (its edge, not its name), if room is left
+    const room = length > from[2] + to[2] + head ? 1 : 0;
+    const a = [from[0] + ux * from[2] * room, from[1] + uy * from[2] * room];
+    const b = [to[0] - ux * to[2] * room, to[1] - uy * to[2] * room];
     const base = [b[0] - ux * head, b[1] - uy * head];
     const wide = head * 0.5;
     const tip = [`${b[0]},${b[1]}`, `${base[0] - uy * wide},${base[1] + ux * wide}`, `${base[0] + uy * wide},${base[1] - ux * wide}`].join(" ");

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from axe_steps import axe_source, readable, violations
+from board_steps import demo_table
 from table_steps import (
     PHONE,
     Shot,
@@ -179,3 +180,44 @@ def test_arrows_and_highlights_are_tapped_in_drawn_at_their_event_and_reach_othe
     red.wait_for_function("() => !document.querySelector('#board svg.map .arrows [role=img]')")
     assert len(read_notes) == before
     assert errors == [], errors
+
+
+def test_on_a_hex_map_an_arrow_joins_two_hexes_and_a_tapped_counter_is_ringed(
+        contexts: Callable[..., Any], server: str, screenshots: Shot) -> None:
+    """The referee of a hex-map demo taps a counter's name for the arrow's start and a hex
+    for its end, then a counter on the map itself to ring it: the arrow runs from hex to hex
+    (its name says the unit and the hex), the ring is around that counter, and a second tap
+    on the counter before saving takes it out again."""
+    page, _, _ = demo_table(contexts, server, "extended-sequence-demo")
+    notes = page.locator("#notes")
+    notes.get_by_role("button", name="Draw an arrow").click()
+    board = page.locator("#board")
+    board.get_by_role("button", name="Leutnant Weber", exact=True).click()
+    board.locator('svg.map g.hex[data-hex="0505"] polygon').first.click()
+    board.get_by_text("Arrow from Leutnant Weber to hex 0505").wait_for()
+    board.get_by_role("button", name="Save the arrow at event").click()
+    acted(page)
+    assert arrows(page) == ["Arrow from Leutnant Weber to hex 0505, by the referee"]
+    line = page.locator("#board svg.map .arrow line.shaft")
+    tail = [float(line.get_attribute(k) or "nan") for k in ("x1", "y1")]
+    tip = page.locator("#board svg.map .arrow polygon.head").get_attribute("points")
+    assert [float(v) for v in str(tip).split()[0].split(",")] == [
+        7.5, pytest.approx(3 ** 0.5 * 5.5)]  # its point: the middle of hex 0505
+    weber = page.locator('#board svg.map g.unit[data-unit="g-leader"] rect.counter')
+    x, y, w, h = (float(weber.get_attribute(k) or "nan") for k in ("x", "y", "width", "height"))
+    # it starts at the edge of the counter as drawn (laid out off its hex on a phone)
+    assert abs(tail[0] - (x + w / 2)) <= h and abs(tail[1] - (y + h / 2)) <= h
+
+    notes.get_by_role("button", name="Highlight units").click()
+    counter = board.locator('svg.map g.unit[data-unit="g-hmg"]')
+    counter.click()
+    board.get_by_text("Ringed: MG 34 team").wait_for()
+    board.locator('svg.map g.unit[data-unit="g-leader"]').click()
+    board.get_by_text("Ringed: MG 34 team, Leutnant Weber").wait_for()
+    board.locator('svg.map g.unit[data-unit="g-leader"]').click()  # taken out again
+    board.get_by_text("Ringed: MG 34 team.").wait_for()
+    board.get_by_role("button", name="Save the highlight at event").click()
+    acted(page)
+    assert ringed(page) == ["g-hmg"]
+    assert fits_the_phone(page)
+    panel_shot(screenshots, page, "hex-arrow-and-ring", "#board")
