@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -94,17 +95,35 @@ def said(f: Follower) -> list[tuple[str, str]]:
 def test_each_page_is_told_only_of_the_annotations_its_seat_sees(client: TestClient) -> None:
     m = Played(client, MATCH)
     m.act("red", type="move_unit", unit_id="r1", to={"x": 2, "y": 2})
+    expected = dict.fromkeys(SEATS, 0)
+
+    def told(*seats: str) -> None:
+        """Wait until each of `seats` has one message more (so that no page reads two
+        writes at once: each page's messages are then exactly one per write it sees)."""
+        for seat in seats:
+            expected[seat] += 1
+        deadline = time.monotonic() + 15
+        while any(len(pages[s].notes) < n for s, n in expected.items()):
+            assert time.monotonic() < deadline, ({s: said(p) for s, p in pages.items()})
+            time.sleep(0.02)
+
     with following(client, m) as pages:
         secret = post(client, m, "red", kind="comment", at_version=1, text="red's secret")
+        told("red", "referee")
         arrow = post(client, m, "red", kind="arrow", at_version=2, text="flank here",
                      start={"x": 2, "y": 2}, end={"x": 9, "y": 9}, visibility="public")
+        told(*SEATS)
         ring = post(client, m, "blue", kind="highlight", at_version=2, units=["r1"],
                     text="blue's side ring", visibility="side")
+        told("blue", "referee")
         patch(client, m, "red", arrow["id"], visibility="private")  # hidden again
+        told(*SEATS)
         patch(client, m, "red", secret["id"], visibility="public", text="red's open word")
+        told(*SEATS)
         r = client.delete(f"/api/matches/{m.match}/annotations/{ring['id']}",
                           headers=m.auth("blue"))
         assert r.status_code == 204, r.text
+        told("blue", "referee")
         post(client, m, "referee", kind="comment", at_version=2, text=LAST,
              visibility="public")
         for page in pages.values():
