@@ -171,6 +171,16 @@ def test_arrows_and_highlights_are_tapped_in_drawn_at_their_event_and_reach_othe
     blue_notes.locator("li", has_text="flank here").wait_for()
     assert len(arrows(blue)) == 1 and sorted(ringed(blue)) == ["sq1", "sq2"]
 
+    # Blue takes 2nd Squad out of its highlight by tapping its units again
+    ring = blue_notes.locator("li", has_text="Units ringed")
+    ring.locator("summary", has_text="Change or delete").click()
+    ring.get_by_role("button", name="Tap its units again").click()
+    board.get_by_role("button", name="2nd Squad", exact=True).click()
+    board.get_by_text("Ringed: 1st Squad.").wait_for()
+    board.get_by_role("button", name="Save the units").click()
+    acted(blue)
+    assert ringed(blue) == ["sq1"]
+
     # Blue deletes its arrow: it leaves Red's board as it happens
     item = blue_notes.locator("li", has_text="flank here")
     item.locator("summary", has_text="Change or delete").click()
