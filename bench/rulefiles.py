@@ -1,7 +1,16 @@
 """Ruleset files (issue 28, docs/rulesets/authoring.md): how fast and how cheaply a hostile
-file is refused, each figure beside its anchor measured in the same run:
+file is refused, and what the file's expressions cost as the referee plays, each figure
+beside its anchor measured in the same run:
 
     .venv/bin/python bench/rulefiles.py [--rounds 5]
+
+Expressions: the extended sequence's Combat Phase refusals, as the Python ruleset's
+`check` (anchor) and as the shipped file's guards (CEL, `domain/rulefiles/behaviour.py`),
+over the states of its demo (every step of two game turns, for both sides): (1) the check
+alone, for a move and a marker of every unit; (2) `decide` plus the legal actions of both
+sides, the Python ruleset against the same ruleset with its check replaced by the file's
+guards. Issue 28's target: the data file within 1.5x. And one expression of each shape
+evaluated alone (a comparison, a macro over every unit) beside the anchor check.
 
 Anchor: checking the shipped extended-sequence.yaml (a real 8 KiB file that passes). Each
 hostile file is checked `--rounds` times through `check_text` (a 50 MiB file through
@@ -14,19 +23,42 @@ Issue 28's target: every hostile file refused within 1 s, the server growing by 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+from uuid import uuid4
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from rulefile_forms import billion_laughs
 
+from domain import commands as cmd
+from domain import events as ev
+from domain.commands import UnitSpec
+from domain.decide import Context, decide
+from domain.dice import SeededDice, commitment
+from domain.errors import DomainError
+from domain.history import first_frame
+from domain.legal import legal_actions
+from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.evaluate import compile_expression
+from domain.rulefiles.types import BOOL
+from domain.rulefiles.view import Declared, types
+from domain.rulesets import get_ruleset
+from domain.sequence import following
+from domain.state import Position, Side
 from projections.rulefile_load import (
     BUILT_IN,
     MAX_BYTES,
@@ -35,6 +67,9 @@ from projections.rulefile_load import (
     check_file,
     check_text,
 )
+
+MATCH = uuid4()
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def measure(run: Callable[[], Report], rounds: int) -> tuple[float, float, str]:
@@ -50,6 +85,105 @@ def measure(run: Callable[[], Report], rounds: int) -> tuple[float, float, str]:
     tracemalloc.stop()
     said = report.findings[0].check if report.findings else "OK"
     return statistics.median(times), peak, said
+
+
+def demo_states() -> list[Any]:
+    """Every step of two game turns of the extended sequence's demo."""
+    scenario = json.loads((ROOT / "api" / "scenarios" / "extended-sequence-demo.json")
+                          .read_text())
+    created = ev.MatchCreated(
+        originator_id=MATCH, originator_version=1, timestamp=T0, actor="referee",
+        command_id="create", turn=1, ruleset="extended-sequence", ruleset_version=2,
+        scenario="bench", sides=tuple(Side(id=s["id"], name=s["name"])
+                                      for s in scenario["sides"]),
+        options={}, dice_commitment=commitment(b"bench"), dice_seed=b"bench".hex(),
+        units=tuple(UnitSpec(**u).to_unit() for u in scenario["units"]))
+    state = first_frame(created).state
+    ruleset = get_ruleset("extended-sequence", {})
+    states = []
+    while state.turn.turn <= 2:
+        states.append(state)
+        state = state.model_copy(update={"turn": following(
+            ruleset.sequence, state.turn, state, ruleset.conditions)})
+    return states
+
+
+def commands(state: Any) -> list[cmd.Command]:
+    out: list[cmd.Command] = []
+    for unit in state.units:
+        out += [cmd.MoveUnit(unit_id=unit, to=Position(hex="0101")),
+                cmd.PlaceMarker(kind="halted", unit_id=unit),
+                cmd.PlaceMarker(kind="suppression", unit_id=unit)]
+    return out
+
+
+def timed(run: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def expressions(rounds: int) -> None:
+    report = check_file(BUILT_IN / "extended-sequence.yaml")
+    assert report.ruleset is not None, report.lines()
+    python = get_ruleset("extended-sequence", {})
+    data = replace(python, checks=behaviour(report.ruleset)["checks"])
+    states = demo_states()
+    sides = [side.id for side in states[0].sides]
+    work = [(state, command, side) for state in states for command in commands(state)
+            for side in sides]
+
+    def checks(ruleset: Any) -> Callable[[], object]:
+        def run() -> None:
+            for state, command, side in work:
+                try:
+                    ruleset.checks[0](command, state, side)
+                except DomainError:
+                    pass
+        return run
+
+    def play(ruleset: Any) -> Callable[[], object]:
+        def run() -> None:
+            for state in states:
+                for side in sides:
+                    legal_actions(state, ruleset, side)
+                    for command in commands(state):
+                        context = Context(match_id=MATCH, version=1, actor=side,
+                                          command_id="c", now=T0, dice=SeededDice(b"bench"),
+                                          roll_index=0)
+                        try:
+                            decide(command, state, ruleset, context)
+                        except DomainError:
+                            pass
+        return run
+
+    print(f"\nexpressions: the extended sequence's Combat Phase refusals, {len(states)} demo "
+          f"states x {len(sides)} sides")
+    anchor = timed(checks(python), rounds) / len(work)
+    mine = timed(checks(data), rounds) / len(work)
+    print(f"  check alone, per action:         Python {anchor * 1e6:7.1f} us   file's guards "
+          f"{mine * 1e6:7.1f} us   {mine / anchor:5.2f}x")
+    decided = sum(len(commands(s)) for s in states) * len(sides)
+    anchor_play = timed(play(python), rounds) / decided
+    mine_play = timed(play(data), rounds) / decided
+    verdict = "PASS" if mine_play <= 1.5 * anchor_play else "MISS"
+    print(f"  decide + legal actions, per action: Python {anchor_play * 1e6:7.1f} us   file "
+          f"{mine_play * 1e6:7.1f} us   {mine_play / anchor_play:5.2f}x  {verdict} "
+          "(target: within 1.5x)")
+    declared = Declared.of(yaml.safe_load((BUILT_IN / "extended-sequence.yaml").read_text()))
+    view = types(declared, ("move_unit",))
+    state, unit = states[-3], next(iter(states[-3].units))
+    move = cmd.MoveUnit(unit_id=unit, to=Position(hex="0101"))
+    for text in ("step != 'advance' || unit.markers.halted == 0",
+                 "units.exists(u, u.side == actor && 'broken' in u.status)",
+                 "units.filter(u, u.markers.suppression >= u.attributes.q).size() == 0"):
+        compiled = compile_expression(text, view, BOOL, declared, lambda s: {})
+        each = timed(lambda c=compiled: [c(state, move, "germans") for _ in range(100)],
+                     rounds) / 100
+        print(f"  {text[:62]:62} {each * 1e6:7.1f} us  {each / anchor:5.2f}x the anchor check")
 
 
 def main() -> None:
@@ -86,6 +220,7 @@ def main() -> None:
             verdict = "PASS" if seconds < 1 and peak < 50 else "MISS"
             print(f"{name:32} {seconds * 1000:8.1f}ms {seconds / anchor:8.1f}x {peak:9.1f}  "
                   f"{said}  {verdict} (target: < 1 s, < 50 MiB)")
+    expressions(rounds)
 
 
 if __name__ == "__main__":

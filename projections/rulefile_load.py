@@ -122,7 +122,8 @@ class _Loader(Composer, CParser, SafeConstructor, Resolver):
             self.depth -= 1
 
 
-Marks = dict[Path, tuple[Mark, Mark]]  # path -> (its key's mark, its value's mark)
+# path -> its key's mark, its value's mark and where its value ends
+Marks = dict[Path, tuple[Mark, Mark, Mark]]
 
 
 def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
@@ -143,13 +144,14 @@ def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
                                      _column(key_node.start_mark),
                                      f"'{key}' is given twice in this mapping"))
                 continue
-            marks[(*path, key)] = (key_node.start_mark, value_node.start_mark)
+            marks[(*path, key)] = (key_node.start_mark, value_node.start_mark,
+                                   value_node.end_mark)
             out[key] = _data(loader, value_node, (*path, key), marks, found)
         return out
     if isinstance(node, SequenceNode):
         items = []
         for index, item in enumerate(node.value):
-            marks[(*path, index)] = (item.start_mark, item.start_mark)
+            marks[(*path, index)] = (item.start_mark, item.start_mark, item.end_mark)
             items.append(_data(loader, item, (*path, index), marks, found))
         return items
     try:
@@ -160,17 +162,41 @@ def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
         return None
 
 
-def _place(problem: Problem, marks: Marks) -> Finding:
+def _place(problem: Problem, marks: Marks, text: str) -> Finding:
     """A problem at the mark of its path, or of the nearest part of it the file has (a
-    missing field is placed at the mapping that lacks it)."""
+    missing field is placed at the mapping that lacks it); one inside an expression at the
+    text it names, found in the file's own lines (whatever the value's quoting or folding)."""
     path = problem.path
     while path and path not in marks:
         path = path[:-1]
     if not path:
         return Finding(problem.check, 1, 1, problem.message)
-    key, value = marks[path]
+    key, value, end = marks[path]
     mark = key if problem.at_key and path == problem.path else value
+    if problem.within is not None and path == problem.path:
+        return _inside(problem, value, end, text)
     return Finding(problem.check, _line(mark), _column(mark), problem.message)
+
+
+def _inside(problem: Problem, start: Mark, end: Mark, text: str) -> Finding:
+    """The line and column of the text a problem names inside its expression: its
+    occurrence in the value's span of the file as it is in the expression (the first
+    occurrence of the value's start when it cannot be found, a value of escapes, say)."""
+    assert problem.within is not None
+    nth, token = problem.within
+    here = start.index
+    if token:
+        span = text[start.index:end.index]
+        found = -1
+        for _ in range(nth + 1):
+            found = span.find(token, found + 1)
+            if found < 0:
+                break
+        if found >= 0:
+            here = start.index + found
+    line = text.count("\n", 0, here)
+    column = here - (text.rfind("\n", 0, here) + 1)
+    return Finding(problem.check, line + 1, column + 1, problem.message)
 
 
 More = Callable[[RulesetFile], list[Problem]]  # further checks of a file that passes
@@ -208,9 +234,9 @@ def check_text(text: bytes | str, name: str, more: More | None = None) -> Report
     found: list[Finding] = []
     data = _data(loader, node, (), marks, found)
     checked = check(data)
-    found += [_place(problem, marks) for problem in checked.problems]
+    found += [_place(problem, marks, text) for problem in checked.problems]
     if more is not None and checked.file is not None and not found:
-        found += [_place(problem, marks) for problem in more(checked.file)]
+        found += [_place(problem, marks, text) for problem in more(checked.file)]
     found.sort(key=lambda f: (f.line, f.column))
     if len(found) > LISTED:
         rest = found[LISTED]

@@ -8,6 +8,7 @@ parsed (so that they run, and say everything, even when its shape has errors too
 - `undeclared-condition`: a step or a phase reads a condition `conditions` does not declare;
 - `unreachable-step`: a step the marker never reaches (a second step or phase of the same
   id in one phase; a step of one role's player-turn, `only`, outside any player-turn);
+- the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
+from domain.rulefiles.expression_checks import check_expressions
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.sequence import ANY
 
@@ -46,7 +48,7 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
         return []
     declared = _Declared(_keys(_get(data, "sides", "roles")), _keys(data.get("actions")),
                          _keys(data.get("conditions")), near)
-    problems = list(_action_types(data.get("actions"), near))
+    problems = [*_action_types(data.get("actions"), near), *check_expressions(data, near)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

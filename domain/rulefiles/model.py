@@ -168,12 +168,37 @@ class Action(_Part):
     procedure: Procedure | None = None
 
 
+# A CEL expression over the view of the match (domain/rulefiles/expression.py checks it)
+Expression = Annotated[str, Field(min_length=1)]  # its caps: expression.py's checks
+
+
 class Condition(_Part):
-    """A named test the sequence reads (`leave_when`, `repeat_while`, `eligible`). For now
-    a named Python procedure (a gap); expressions come in a later format version."""
+    """A named test the sequence reads (`leave_when`, `repeat_while`, `eligible`): an
+    expression over the view (`when`), or a named Python procedure (a gap)."""
 
     title: Words = ""
-    procedure: Procedure
+    when: Expression | None = None
+    procedure: Procedure | None = None
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Condition:
+        if (self.when is None) == (self.procedure is None):
+            raise ValueError("a condition gives either when (an expression) or procedure")
+        return self
+
+
+class Guard(_Part):
+    """A refusal: an action of one of `actions` is refused unless `when` holds, naming
+    `rule` and saying `says`; as not the actor's turn (`refusal: not_your_turn`) or as an
+    action against the rules (`invalid`, the default). (ours) It binds the referee only
+    with `binds_referee`, as the built-in games leave the referee's hand free."""
+
+    actions: Annotated[tuple[Name, ...], Field(min_length=1, max_length=60)]
+    when: Expression
+    rule: Rule
+    says: Annotated[str, Field(min_length=1, max_length=200)]
+    refusal: Literal["invalid", "not_your_turn"] = "invalid"
+    binds_referee: bool = False
 
 
 Acting = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]  # any|active|...|a role
@@ -262,6 +287,7 @@ class RulesetFile(_Part):
     actions: Annotated[dict[Name, Action], Field(max_length=60)] = Field(default_factory=dict)
     conditions: Annotated[dict[Name, Condition], Field(max_length=60)] = Field(
         default_factory=dict)
+    guards: Annotated[tuple[Guard, ...], Field(max_length=MAX_ITEMS)] = ()
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
 
 

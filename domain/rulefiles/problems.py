@@ -23,13 +23,15 @@ SUGGESTED = 50  # misspelt names given their near name; past them, named only (a
 @dataclass(frozen=True)
 class Problem:
     """One problem: the `check` that found it (its id, as docs/rulesets/authoring.md lists
-    them), where (`path` into the file; `at_key`: the key itself, not its value) and a
-    sentence."""
+    them), where (`path` into the file; `at_key`: the key itself, not its value; `within`:
+    in an expression, the text found there and which of its occurrences in the expression
+    it is, from 0) and a sentence."""
 
     check: str
     path: Path
     message: str
     at_key: bool = False
+    within: tuple[int, str] | None = None
 
 
 class Near:

@@ -100,7 +100,13 @@ def test_a_defective_file_is_refused_with_every_problem_where_the_cli_says_it(
     ("[" * 50_000 + "]" * 50_000, "too-deep"),
     ("title: !!python/object/apply:os.system ['true']\n", "yaml-tag"),
     ("#" * (MAX_BYTES + 1), "too-large"),
-], ids=["billion-laughs", "deep", "python-tag", "past-the-cap"])
+    (SKIRMISH.read_text().replace("u.hex != ''", "__import__('os') == null"),
+     "unknown-function"),
+    (SKIRMISH.read_text().replace("u.hex != ''", "u.__class__.__mro__ == null"),
+     "undeclared-name"),
+    (SKIRMISH.read_text().replace("u.hex != ''", "!" * 450 + "true"), "expression-too-large"),
+], ids=["billion-laughs", "deep", "python-tag", "past-the-cap", "expression-call",
+        "expression-attribute-walk", "expression-nesting"])
 def test_a_hostile_file_is_refused_with_422_naming_the_problem(
         client: TestClient, matches: Matches, body: str, rule: str) -> None:
     before = matches.recorder.max_notification_id()

@@ -1,0 +1,81 @@
+"""An expression of a ruleset file, compiled once and evaluated over the view of a match.
+
+Compiling checks it again (`expression.read_expression`: a file that skipped the load's
+checks cannot reach the evaluator with a hostile expression) and hands it to CEL's
+evaluator (`common-expression-language`, in Rust). Each evaluation builds only the view's
+variables the expression names, and of them only the fields and keys it reads, as plain
+data: the evaluator has no function of ours to call and nothing of Python's to reach.
+Guards that apply to one action share one view (`Together`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cel
+
+from domain.commands import Command
+from domain.rulefiles.expression import Needs, merge, read_expression
+from domain.rulefiles.types import Ty
+from domain.rulefiles.view import Declared, values
+from domain.state import MatchState
+
+# what CEL's evaluator raises on a value it cannot compute (a key a map lacks, a division
+# by zero, an overflow past 64 bits)
+FAILURES = (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError,
+            RuntimeError)
+Roles = Callable[[MatchState], dict[str, str]]
+
+
+class NotAnExpression(ValueError):
+    """An expression that fails its checks, given to `compile_expression` all the same."""
+
+
+class Unreadable(Exception):
+    """An expression the evaluator could not compute over this state (said, never a crash)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    text: str
+    program: Any  # cel.Program
+    names: frozenset[str]  # the view's variables it reads
+    needs: Needs  # and what of them
+    declared: Declared
+    roles: Roles
+
+    def __call__(self, state: MatchState, command: Command | None = None,
+                 actor: str = "") -> Any:
+        return self.run(values(state, self.declared, self.names, self.roles, command, actor,
+                               self.needs))
+
+    def run(self, view: dict[str, Any] | Any) -> Any:
+        try:
+            return self.program.execute(view)
+        except FAILURES as error:
+            raise Unreadable(" ".join(str(error).split())[:200]) from None
+
+
+def view_for(expressions: Sequence[Compiled], state: MatchState,
+             command: Command | None = None, actor: str = "") -> Any:
+    """One view for several expressions of one file (handed to the evaluator once)."""
+    first = expressions[0]
+    names = frozenset().union(*(e.names for e in expressions))
+    data = values(state, first.declared, names, first.roles, command, actor,
+                  merge(*(e.needs for e in expressions)))
+    context = cel.Context()
+    for name, value in data.items():
+        context.add_variable(name, value)
+    return context
+
+
+def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Declared,
+                       roles: Roles) -> Compiled:
+    checked = read_expression(text, view, wanted)
+    if checked.flaws:
+        flaw = checked.flaws[0]
+        raise NotAnExpression(f"{text[:80]!r}: {flaw.check}: {flaw.message}")
+    program = cel.compile(text)
+    return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
+                    checked.needs, declared, roles)
