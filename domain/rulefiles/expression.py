@@ -25,24 +25,30 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import TypeAlias
 
 from celpy.celparser import CELParseError, CELParser
 from lark import Token, Tree
 
-from domain.commands import SAFE_INT
-from domain.rulefiles.types import BOOL, DYN, INT, NULL, STRING, Ty, list_of, same
+from domain.rulefiles.expression_infer import (
+    FUNCTIONS,
+    MACROS,
+    MAX_MACROS,
+    MAX_TEXT,
+    METHODS,
+    Checker,
+    Flaw,
+    Needs,
+    Refuse,
+    infer,
+)
+from domain.rulefiles.types import Ty, same
 
 MAX_CHARS = 500
 MAX_NESTING = 12
-MAX_MACROS = 2
-MAX_TEXT = 100
 _MAX_TREE = 400  # the parse tree's depth (about 12 levels a bracket): refused past it
-MACROS = ("all", "exists", "exists_one", "filter", "map")
-METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size")
 
 
 @cache
@@ -52,21 +58,6 @@ def _parser() -> CELParser:
 
 
 _Tree: TypeAlias = Tree[Token]
-_Part: TypeAlias = Tree[Token] | Token
-
-
-@dataclass(frozen=True)
-class Flaw:
-    """A problem of one expression: the check, a sentence and where (the offset of `token`
-    in the expression)."""
-
-    check: str
-    message: str
-    offset: int = 0
-    token: str = ""
-
-
-Needs = dict[str, frozenset[str] | None]  # by what a map or record holds: the keys read
 
 
 @dataclass(frozen=True)
@@ -76,67 +67,6 @@ class Checked:
 
     flaws: list[Flaw]
     needs: Needs
-
-
-@dataclass(frozen=True)
-class _Typed:
-    ty: Ty
-    literal: str | None = None  # a text literal, as written between its quotes
-    items: tuple[tuple[str, Token | None], ...] = ()  # a list literal's text literals
-
-
-class _Refuse(Exception):
-    def __init__(self, flaw: Flaw) -> None:
-        self.flaw = flaw
-
-
-@dataclass
-class _Checker:
-    text: str
-    near: Callable[[str, Iterable[str]], str | None]
-    flaws: list[Flaw] = field(default_factory=list)
-    macros: int = 0
-    needs: dict[str, set[str] | None] = field(default_factory=dict)
-
-    def use(self, ty: Ty, name: str | None) -> None:
-        """The expression reads the field or key `name` of values of `ty` (None: any)."""
-        if ty.kind in ("record", "map") and ty.what:
-            known = self.needs.setdefault(ty.what, set())
-            if name is None:
-                self.needs[ty.what] = None
-            elif known is not None:
-                known.add(name)
-
-    def whole(self, ty: Ty) -> None:
-        """The expression reads a value of `ty` whole (compares it, counts it)."""
-        if ty.item is not None:
-            self.whole(ty.item)
-        if ty.kind in ("record", "map"):
-            self.use(ty, None)
-            for _, inner in ty.fields:
-                self.whole(inner)
-            for inner in ty.values.values():
-                self.whole(inner)
-
-    def offset(self, line: int, column: int) -> int:
-        lines = self.text.split("\n")
-        return sum(len(part) + 1 for part in lines[:line - 1]) + column - 1
-
-    def at(self, node: _Part) -> tuple[int, str]:
-        token = node if isinstance(node, Token) else _first_token(node)
-        if token is None or token.line is None or token.column is None:
-            return 0, ""
-        return self.offset(token.line, token.column), str(token)
-
-    def flaw(self, check: str, message: str, node: _Part) -> None:
-        offset, token = self.at(node)
-        self.flaws.append(Flaw(check, message, offset, token))
-
-    def undeclared(self, name: str, what: str, names: Iterable[str], node: _Part) -> None:
-        known = sorted(names)
-        meant = self.near(name, known)
-        self.flaw("undeclared-name", f"'{name}' is no {what} the file declares"
-                  + (f"; did you mean '{meant}'?" if meant else ""), node)
 
 
 def check_expression(text: str, view: dict[str, Ty], wanted: Ty,
@@ -150,7 +80,7 @@ def read_expression(text: str, view: dict[str, Ty], wanted: Ty,
                     near: Callable[[str, Iterable[str]], str | None] | None = None,
                     ) -> Checked:
     """The flaws of `text` and what of the view it reads."""
-    checker = _Checker(text, near or _near)
+    checker = Checker(text, near or _near)
     flaws = _check(checker, text, view, wanted)
     return Checked(flaws, {what: None if keys is None else frozenset(keys)
                            for what, keys in checker.needs.items()})
@@ -166,7 +96,7 @@ def merge(*needs: Needs) -> Needs:
     return out
 
 
-def _check(checker: _Checker, text: str, view: dict[str, Ty], wanted: Ty) -> list[Flaw]:
+def _check(checker: Checker, text: str, view: dict[str, Ty], wanted: Ty) -> list[Flaw]:
     if len(text) > MAX_CHARS:
         return [Flaw("expression-too-large", f"the expression is {len(text)} characters; at "
                      f"most {MAX_CHARS}")]
@@ -184,8 +114,8 @@ def _check(checker: _Checker, text: str, view: dict[str, Ty], wanted: Ty) -> lis
     if _depth(tree) > _MAX_TREE:
         return [Flaw("expression-too-large", "the expression nests too deep")]
     try:
-        typed = _infer(checker, tree, view)
-    except _Refuse as refused:
+        typed = infer(checker, tree, view)
+    except Refuse as refused:
         return [*checker.flaws, refused.flaw]
     if not checker.flaws and (not same(typed.ty, wanted) or typed.ty.kind == "null"):
         checker.flaw("expression-type", f"the expression gives {typed.ty.said()}; it must "
@@ -226,304 +156,6 @@ def _depth(tree: _Tree) -> int:
     return deepest
 
 
-def _first_token(node: _Tree) -> Token | None:
-    stack: list[_Part] = [node]
-    while stack:
-        item = stack.pop(0)
-        if isinstance(item, Token):
-            return item
-        if isinstance(item, Tree):
-            stack = [c for c in item.children if c is not None] + stack
-    return None
 
-
-def _kids(node: _Tree) -> list[_Part]:
-    return [c for c in node.children if c is not None]
-
-
-def _infer(c: _Checker, node: _Part, scope: dict[str, Ty]) -> _Typed:
-    if isinstance(node, Token):
-        raise _Refuse(Flaw("expression-unsupported", f"unexpected '{node}'"))
-    kids = _kids(node)
-    kind = node.data
-    if kind in ("member", "primary", "paren_expr") or len(kids) == 1 and kind in (
-            "expr", "conditionalor", "conditionaland", "relation", "addition",
-            "multiplication", "unary"):
-        return _infer(c, kids[0], scope)
-    if kind == "expr":  # a ? b : c
-        _want(c, kids[0], scope, BOOL, "the condition of '? :'")
-        left, right = _infer(c, kids[1], scope), _infer(c, kids[2], scope)
-        c.whole(left.ty)
-        c.whole(right.ty)
-        if not same(left.ty, right.ty):
-            c.flaw("expression-type", f"'? :' gives {left.ty.said()} or {right.ty.said()}: "
-                   "both must be of one type", kids[1])
-        return _Typed(left.ty if left.ty != NULL else right.ty)
-    if kind in ("conditionalor", "conditionaland"):
-        word = "||" if kind == "conditionalor" else "&&"
-        _want(c, kids[0], scope, BOOL, f"'{word}'")
-        _want(c, kids[1], scope, BOOL, f"'{word}'")
-        return _Typed(BOOL)
-    if kind in ("relation", "addition", "multiplication"):
-        operator = kids[0]
-        assert isinstance(operator, Tree)
-        return _binary(c, operator.data.split("_")[1], _kids(operator)[0], kids[1], scope)
-    if kind == "unary":
-        operator = kids[0]
-        assert isinstance(operator, Tree)
-        if operator.data == "unary_not":
-            _want(c, kids[1], scope, BOOL, "'!'")
-            return _Typed(BOOL)
-        _want(c, kids[1], scope, INT, "'-'")
-        return _Typed(INT)
-    if kind == "literal":
-        return _literal(c, kids[0])
-    if kind == "ident":
-        name = str(kids[0])
-        if name not in scope:
-            c.undeclared(name, "name of the view", scope, kids[0])
-            return _Typed(DYN)
-        return _Typed(scope[name])
-    if kind == "member_dot":
-        target = _infer(c, kids[0], scope).ty
-        return _Typed(_select(c, target, str(kids[1]), kids[1]))
-    if kind == "member_index":
-        return _index(c, kids[0], kids[1], scope)
-    if kind == "member_dot_arg":
-        return _method(c, kids[0], kids[1], kids[2] if len(kids) > 2 else None, scope)
-    if kind == "ident_arg":
-        return _function(c, kids[0], kids[1] if len(kids) > 1 else None, scope)
-    if kind == "list_lit":
-        items = _kids(kids[0]) if kids and isinstance(kids[0], Tree) else []
-        typed = [_infer(c, item, scope) for item in items]
-        for t in typed:
-            c.whole(t.ty)
-        texts = tuple((t.literal, i if isinstance(i, Token) else _first_token(i))
-                      for t, i in zip(typed, items, strict=True) if t.literal is not None)
-        first = next((t.ty for t in typed if t.ty.kind != "dyn"), DYN)
-        for t, item in zip(typed, items, strict=True):
-            if not same(t.ty, first):
-                c.flaw("expression-type", f"a list holds {first.said()} and "
-                       f"{t.ty.said()}: one type only", item)
-        return _Typed(list_of(first), items=texts)
-    raise _Refuse(Flaw("expression-unsupported", {
-        "map_lit": "a map literal is not needed over the view", "member_object":
-        "messages are not part of the view", "dot_ident": "a leading dot names nothing here",
-        "dot_ident_arg": "a leading dot names nothing here"}.get(
-            kind, f"'{kind}' is not part of the view's language"), *c.at(node)))
-
-
-def _want(c: _Checker, node: _Part, scope: dict[str, Ty], wanted: Ty,
-          where: str) -> _Typed:
-    typed = _infer(c, node, scope)
-    if not same(typed.ty, wanted) or typed.ty.kind == "null":
-        c.flaw("expression-type", f"{where} takes {wanted.said()}, not {typed.ty.said()}",
-               node)
-    return typed
-
-
-def _literal(c: _Checker, token: _Part) -> _Typed:
-    assert isinstance(token, Token)
-    value = str(token)
-    if token.type == "INT_LIT":
-        number = int(value, 16) if "x" in value.lower() else int(value)
-        if abs(number) > SAFE_INT:
-            c.flaw("expression-too-large", f"{value[:20]} is past the largest whole number "
-                   f"an expression takes ({SAFE_INT})", token)
-        return _Typed(INT)
-    if token.type == "BOOL_LIT":
-        return _Typed(BOOL)
-    if token.type == "NULL_LIT":
-        return _Typed(NULL)
-    if token.type == "STRING_LIT" and not value[:1] in "rR":
-        inner = value[1:-1]
-        if len(inner) > MAX_TEXT:
-            c.flaw("expression-too-large", f"a text of {len(inner)} characters; at most "
-                   f"{MAX_TEXT}", token)
-        return _Typed(STRING, literal=inner if "\\" not in inner else None)
-    raise _Refuse(Flaw("expression-unsupported", "the view holds whole numbers, text and "
-                       f"true or false: {value[:20]} is none of them", *c.at(token)))
-
-
-def _binary(c: _Checker, operator: str, left_node: _Part, right_node: _Part,
-            scope: dict[str, Ty]) -> _Typed:
-    left, right = _infer(c, left_node, scope), _infer(c, right_node, scope)
-    item = right.ty.item if operator == "in" and right.ty.kind == "list" else None
-    if item is None or item.kind in ("record", "map"):  # read whole, not by one field
-        c.whole(left.ty)
-        c.whole(right.ty)
-    sign = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!=", "in": "in",
-            "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%"}[operator]
-    if operator in ("eq", "ne"):
-        if not same(left.ty, right.ty):
-            c.flaw("expression-type", f"'{sign}' compares {left.ty.said()} with "
-                   f"{right.ty.said()}: they are never equal", left_node)
-        _named(c, left.ty, right.literal, right_node)
-        _named(c, right.ty, left.literal, left_node)
-        return _Typed(BOOL)
-    if operator == "in":
-        container = right.ty
-        if container.kind == "list" and container.item is not None:
-            if not same(left.ty, container.item):
-                c.flaw("expression-type", f"'in' looks for {left.ty.said()} in a "
-                       f"{container.said()}", left_node)
-            _named(c, container.item, left.literal, left_node)
-            for text, token in right.items:
-                _named(c, left.ty, text, token or right_node)
-        elif container.kind == "map":
-            if not same(left.ty, STRING):
-                c.flaw("expression-type", "'in' looks for a key (text) in a map", left_node)
-            if left.literal is not None and container.field(left.literal) is None:
-                c.undeclared(left.literal, container.what or "key", container.keys or (),
-                             left_node)
-        elif container.kind != "dyn":
-            c.flaw("expression-type", f"'in' looks in a list or a map, not in "
-                   f"{container.said()}", right_node)
-        return _Typed(BOOL)
-    if operator in ("lt", "le", "gt", "ge"):
-        if not (same(left.ty, right.ty) and {left.ty.kind, right.ty.kind} <= {
-                "int", "string", "dyn"}) or "null" in (left.ty.kind, right.ty.kind):
-            c.flaw("expression-type", f"'{sign}' compares {left.ty.said()} with "
-                   f"{right.ty.said()}: two whole numbers or two texts", left_node)
-        return _Typed(BOOL)
-    if operator == "add" and same(left.ty, right.ty) and left.ty.kind in ("string", "list"):
-        return _Typed(left.ty)
-    for typed, where in ((left, left_node), (right, right_node)):
-        if not same(typed.ty, INT) or typed.ty.kind == "null":
-            c.flaw("expression-type", f"'{sign}' takes whole numbers, not "
-                   f"{typed.ty.said()}", where)
-    return _Typed(INT)
-
-
-def _named(c: _Checker, ty: Ty, literal: str | None, node: _Part) -> None:
-    """A text literal compared with a name the file declares must be one of them."""
-    if literal is not None and ty.kind == "string" and ty.keys is not None and (
-            literal not in ty.keys):
-        c.undeclared(literal, ty.what, ty.keys, node)
-
-
-def _select(c: _Checker, target: Ty, name: str, node: _Part) -> Ty:
-    if target.kind == "dyn":
-        return DYN
-    c.use(target, name)
-    found = target.field(name)
-    if found is None:
-        if target.kind in ("record", "map") and (target.keys is not None or target.fields):
-            names = target.keys if target.kind == "map" else dict(target.fields)
-            c.undeclared(name, f"{target.what} field" if target.kind == "record"
-                         else target.what, names or (), node)
-        else:
-            c.flaw("expression-type", f"'.{name}' reads a field of {target.said()}", node)
-        return DYN
-    return found
-
-
-def _index(c: _Checker, target_node: _Part, key_node: _Part,
-           scope: dict[str, Ty]) -> _Typed:
-    target = _infer(c, target_node, scope).ty
-    key = _infer(c, key_node, scope)
-    if target.kind == "list" and target.item is not None:
-        if not same(key.ty, INT):
-            c.flaw("expression-type", f"a list's index is a whole number, not "
-                   f"{key.ty.said()}", key_node)
-        return _Typed(target.item)
-    if target.kind in ("map", "record"):
-        if not same(key.ty, STRING):
-            c.flaw("expression-type", f"a map's key is a text, not {key.ty.said()}", key_node)
-        if key.literal is not None:
-            return _Typed(_select(c, target, key.literal, key_node))
-        c.whole(target)
-        return _Typed(target.item or DYN)
-    if target.kind != "dyn":
-        c.flaw("expression-type", f"'[...]' reads a list or a map, not {target.said()}",
-               target_node)
-    return _Typed(DYN)
-
-
-def _method(c: _Checker, target_node: _Part, name_token: _Part,
-            arguments: _Part | None, scope: dict[str, Ty]) -> _Typed:
-    name = str(name_token)
-    args = _kids(arguments) if isinstance(arguments, Tree) else []
-    target = _infer(c, target_node, scope).ty
-    if name in MACROS:
-        return _macro(c, name, name_token, target, target_node, args, scope)
-    if name not in METHODS:
-        c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
-               f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))})", name_token)
-        return _Typed(DYN)
-    if name == "size":
-        c.use(target, None)  # a map's keys counted; a list's items need nothing read
-        if args or target.kind not in ("list", "map", "string", "dyn"):
-            c.flaw("expression-type", "size() counts a list, a map or a text", name_token)
-        return _Typed(INT)
-    if len(args) != 1 or target.kind not in ("string", "dyn"):
-        c.flaw("expression-type", f"{name}() is a text's, with one text", name_token)
-    for arg in args:
-        _want(c, arg, scope, STRING, f"{name}()")
-    return _Typed(BOOL)
-
-
-def _macro(c: _Checker, name: str, name_token: _Part, target: Ty,
-           target_node: _Part, args: list[_Part], scope: dict[str, Ty]) -> _Typed:
-    if target.kind not in ("list", "dyn"):
-        c.flaw("expression-type", f"{name}() goes over a list, not {target.said()}",
-               target_node)
-    variable = _bare_name(args[0]) if args else None
-    if len(args) != 2 or variable is None:
-        raise _Refuse(Flaw("expression-syntax", f"{name}() takes a name and an expression: "
-                           f"units.{name}(u, ...)", *c.at(name_token)))
-    if variable in scope:
-        c.flaw("expression-type", f"'{variable}' is already a name of the view: give the "
-               "macro's variable another", args[0])
-    c.macros += 1
-    if c.macros > MAX_MACROS:
-        raise _Refuse(Flaw("expression-too-large", f"more than {MAX_MACROS} macros inside "
-                           "one another", *c.at(name_token)))
-    item = target.item if target.kind == "list" and target.item is not None else DYN
-    inner = {**scope, variable: item}
-    try:
-        if name == "map":
-            result = _infer(c, args[1], inner).ty
-            c.whole(result)
-            return _Typed(list_of(result))
-        _want(c, args[1], inner, BOOL, f"{name}()")
-    finally:
-        c.macros -= 1
-    return _Typed(target if name == "filter" else BOOL)
-
-
-def _function(c: _Checker, name_token: _Part, arguments: _Part | None,
-              scope: dict[str, Ty]) -> _Typed:
-    name = str(name_token)
-    args = _kids(arguments) if isinstance(arguments, Tree) else []
-    if name not in FUNCTIONS or len(args) != 1:
-        c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
-               f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))}), each with one "
-               "argument", name_token)
-        return _Typed(DYN)
-    typed = _infer(c, args[0], scope)
-    if name == "size":
-        c.use(typed.ty, None)
-        return _Typed(INT)
-    if not _is_select(args[0]):
-        c.flaw("expression-type", "has() asks whether a field is there: has(unit.attributes"
-               ".rof)", name_token)
-    del typed
-    return _Typed(BOOL)
-
-
-def _single(node: _Part) -> _Part:
-    while isinstance(node, Tree) and len(_kids(node)) == 1 and node.data not in (
-            "ident", "literal"):
-        node = _kids(node)[0]
-    return node
-
-
-def _bare_name(node: _Part) -> str | None:
-    inner = _single(node)
-    return str(_kids(inner)[0]) if isinstance(inner, Tree) and inner.data == "ident" else None
-
-
-def _is_select(node: _Part) -> bool:
-    inner = _single(node)
-    return isinstance(inner, Tree) and inner.data == "member_dot"
+__all__ = ["FUNCTIONS", "MACROS", "MAX_CHARS", "MAX_MACROS", "MAX_NESTING", "MAX_TEXT", "METHODS",
+           "Checked", "Flaw", "Needs", "check_expression", "merge", "read_expression"]
