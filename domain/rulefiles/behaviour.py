@@ -3,7 +3,7 @@ its guards, as the `Ruleset` fields that carry them.
 
 `behaviour(file)` gives those fields (keyword arguments of `domain.rulesets.base.Ruleset`)
 built from what the file declares: `conditions` from each condition given as an expression
-(`when`), `checks` from its `guards`. A condition that names a Python procedure is a gap
+(`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`). A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from typing import Any
 from domain.commands import Command
 from domain.context import REFEREE
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulefiles.evaluate import Compiled, Unreadable, compile_expression, view_for
+from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
 from domain.rulefiles.model import Guard, RulesetFile
+from domain.rulefiles.rolls import rolls_of
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
 from domain.sequence import current_roles
 from domain.state import MatchState
+
+ROLES_KEPT = 256  # places of the marker whose roles one file's behaviour remembers
 
 
 def behaviour(file: RulesetFile) -> dict[str, Any]:
@@ -28,8 +31,19 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
     declared = Declared.of(file.model_dump(mode="json"))
     sequence = sequence_of(file)
 
+    known: dict[tuple[Any, ...], dict[str, str]] = {}
+
     def roles(state: MatchState) -> dict[str, str]:
-        return current_roles(sequence, state)
+        """Who holds each role now (remembered by the marker's place: the sequence is
+        walked once for each)."""
+        marker = state.turn
+        key = (marker.step, tuple(sorted(marker.counters.items())), marker.initiative,
+               state.side_ids(), repr(state.options.get("roles")))
+        if key not in known:
+            if len(known) >= ROLES_KEPT:
+                known.clear()
+            known[key] = current_roles(sequence, state)
+        return dict(known[key])
 
     out: dict[str, Any] = {}
     conditions = {name: _condition(name, compile_expression(
@@ -41,6 +55,12 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
                                          declared, roles)) for guard in file.guards]
     if guards:
         out["checks"] = (_checks(tuple(guards)),)
+    if file.rolls:
+        out["rolls"] = rolls_of(file, declared, roles)
+        tags = tuple(roll.tag for roll in file.rolls.values() if roll.tag not in (None,
+                                                                                  roll.rule))
+        if tags:  # a roll's own tag is the service's as its rule is (no player rolls it)
+            out["rolled_by_service"] = tags
     return out
 
 
@@ -57,13 +77,18 @@ def _condition(name: str, expression: Compiled) -> Callable[[MatchState], bool]:
 def _checks(guards: tuple[tuple[Guard, Compiled], ...]
             ) -> Callable[[Command, MatchState, str], None]:
     """The file's guards, in its order: the first that does not hold refuses."""
+    chosen: dict[tuple[str, bool], tuple[tuple[tuple[Guard, Compiled], ...], Together]] = {}
+
     def check(command: Command, state: MatchState, actor: str) -> None:
-        kind = getattr(command, "type", "")
-        binding = [(guard, expression) for guard, expression in guards
-                   if kind in guard.actions and (actor != REFEREE or guard.binds_referee)]
+        key = (getattr(command, "type", ""), actor == REFEREE)
+        if key not in chosen:
+            binding = tuple((guard, expression) for guard, expression in guards
+                            if key[0] in guard.actions and (not key[1] or guard.binds_referee))
+            chosen[key] = binding, Together([expression for _, expression in binding])
+        binding, together = chosen[key]
         if not binding:
             return
-        view = view_for([expression for _, expression in binding], state, command, actor)
+        view = together.view(state, command, actor)
         for guard, expression in binding:
             try:
                 holds = expression.run(view) is True

@@ -8,6 +8,7 @@ parsed (so that they run, and say everything, even when its shape has errors too
 - `undeclared-condition`: a step or a phase reads a condition `conditions` does not declare;
 - `unreachable-step`: a step the marker never reaches (a second step or phase of the same
   id in one phase; a step of one role's player-turn, `only`, outside any player-turn);
+- the checks of rolls (`rolls_checks`: `table-gap`, `table-overlap`, ...);
 - the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
@@ -22,6 +23,7 @@ from typing import Any
 from domain.commands import ACTION_TYPES
 from domain.rulefiles.expression_checks import check_expressions
 from domain.rulefiles.problems import Near, Path, Problem
+from domain.rulefiles.rolls_checks import check_rolls
 from domain.sequence import ANY
 
 SEATS = ("any", "active", "inactive", "referee")
@@ -48,7 +50,8 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
         return []
     declared = _Declared(_keys(_get(data, "sides", "roles")), _keys(data.get("actions")),
                          _keys(data.get("conditions")), near)
-    problems = [*_action_types(data.get("actions"), near), *check_expressions(data, near)]
+    problems = [*_action_types(data.get("actions"), near), *check_expressions(data, near),
+                *check_rolls(data, near)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

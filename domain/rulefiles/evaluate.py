@@ -57,17 +57,25 @@ class Compiled:
             raise Unreadable(" ".join(str(error).split())[:200]) from None
 
 
-def view_for(expressions: Sequence[Compiled], state: MatchState,
-             command: Command | None = None, actor: str = "") -> Any:
-    """One view for several expressions of one file (handed to the evaluator once)."""
-    first = expressions[0]
-    names = frozenset().union(*(e.names for e in expressions))
-    data = values(state, first.declared, names, first.roles, command, actor,
-                  merge(*(e.needs for e in expressions)))
-    context = cel.Context()
-    for name, value in data.items():
-        context.add_variable(name, value)
-    return context
+class Together:
+    """Several expressions of one file read over one view (handed to the evaluator once):
+    the variables and the fields they read, merged once."""
+
+    def __init__(self, expressions: Sequence[Compiled]) -> None:
+        self.expressions = tuple(expressions)
+        self.names = frozenset().union(*(e.names for e in expressions))
+        self.needs = merge(*(e.needs for e in expressions))
+
+    def view(self, state: MatchState, command: Command | None = None, actor: str = "") -> Any:
+        if not self.expressions:
+            return {}
+        first = self.expressions[0]
+        data = values(state, first.declared, self.names, first.roles, command, actor,
+                      self.needs)
+        context = cel.Context()
+        for name, value in data.items():
+            context.add_variable(name, value)
+        return context
 
 
 def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Declared,

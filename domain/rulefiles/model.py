@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.model_rolls import Roll
 
 FORMAT_VERSION = 1
 
@@ -288,6 +289,7 @@ class RulesetFile(_Part):
     conditions: Annotated[dict[Name, Condition], Field(max_length=60)] = Field(
         default_factory=dict)
     guards: Annotated[tuple[Guard, ...], Field(max_length=MAX_ITEMS)] = ()
+    rolls: Annotated[dict[Name, Roll], Field(max_length=60)] = Field(default_factory=dict)
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
 
 

@@ -1,0 +1,159 @@
+"""Dice procedures as data (`rolls:` in a ruleset file): the dice, their modifiers, the
+natural-roll special cases and the outcome (a target, or a result table by column), each
+outcome a sentence and its effects. `domain/rulefiles/rolls.py` resolves them through the
+service's `rule_roll` action; `rolls_checks.py` checks them at load."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
+TrackName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.-]{0,59}$")]
+Rule = Annotated[str, Field(min_length=1, max_length=40)]
+Said = Annotated[str, Field(min_length=1, max_length=200)]
+Expression = Annotated[str, Field(min_length=1)]  # its caps: expression.py's checks
+Die = Annotated[str, Field(pattern=r"^d(4|6|8|10|12|20)$")]
+Dice = Annotated[str, Field(pattern=r"^([1-9]|10)?d(4|6|8|10|12|20)$")]
+Faces = Annotated[int, Field(ge=1, le=200)]
+MAX_ROWS = 60  # rows of one column of a result table
+Count = Annotated[int, Field(ge=1, le=99)]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Chain(_Part):
+    """A die-type chain (`[d12, d10, d8, d6, d4]`): the die is `start` (an expression that
+    gives one of them, a unit's attribute, say) moved `shift` places along the chain (an
+    expression: a whole number; positive moves right), held at its ends."""
+
+    dice: Annotated[tuple[Die, ...], Field(min_length=2, max_length=10)]
+    start: Expression
+    shift: Expression = "0"
+
+
+class Marker(_Part):
+    kind: Name
+    count: Count = 1
+
+
+class MoveTrack(_Part):
+    name: TrackName
+    by: Annotated[int, Field(ge=-99, le=99)]
+
+
+class SetTrack(_Part):
+    name: TrackName
+    value: Annotated[str, Field(min_length=1, max_length=40)] | int
+
+
+class RemoveUnit(_Part):
+    """The rolling unit leaves play (`reason`), leaving a `casualty` marker where it stood."""
+
+    reason: Literal["destroyed", "eliminated", "surrendered", "withdrawn",
+                    "casualty"] = "eliminated"
+    casualty: Name | None = None
+
+
+class Effect(_Part):
+    """One effect on the rolling unit or the match: exactly one of its fields."""
+
+    place_marker: Marker | None = None
+    remove_marker: Marker | None = None
+    set_status: Name | None = None
+    clear_status: Name | None = None
+    set_track: SetTrack | None = None
+    move_track: MoveTrack | None = None
+    remove_unit: RemoveUnit | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Effect:
+        if sum(value is not None for value in self.__dict__.values()) != 1:
+            raise ValueError("an effect is one of: place_marker, remove_marker, set_status, "
+                             "clear_status, set_track, move_track, remove_unit")
+        return self
+
+
+class Outcome(_Part):
+    """What a result does: the sentence the page says, and its effects."""
+
+    says: Said
+    effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    failed: bool = False  # the roll failed (said as such; counted as a failed roll)
+    rule: Rule | None = None  # the rule its effects name (default: the roll's)
+
+
+class Natural(Outcome):
+    """A natural roll (the dice's faces added, before modifiers) that is an outcome of its
+    own: instead of the target or the table, or `also`, as well as it."""
+
+    total: Faces
+    also: bool = False
+
+
+class Target(_Part):
+    """The roll passes when its total is `at_most` (or `at_least`) the expression."""
+
+    at_most: Expression | None = None
+    at_least: Expression | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Target:
+        if (self.at_most is None) == (self.at_least is None):
+            raise ValueError("a target is at_most or at_least, one of them")
+        return self
+
+
+class Row(Outcome):
+    """A row of a result table: the totals `rolls` (`3`, or `4-6`) and their outcome."""
+
+    rolls: Annotated[str, Field(pattern=r"^-?[0-9]{1,3}(-(-?[0-9]{1,3}))?$")] | int
+
+
+class Table(_Part):
+    """A result table: the column an expression picks (odds `2-1`, a differential `+2`), and
+    each column's rows, which cover the dice's totals once each."""
+
+    column: Expression
+    columns: Annotated[dict[Annotated[str, Field(min_length=1, max_length=20)],
+                            Annotated[tuple[Row, ...], Field(min_length=1,
+                                                             max_length=MAX_ROWS)]],
+                       Field(min_length=1, max_length=30)]
+
+
+class Roll(_Part):
+    """A dice procedure the service resolves (`rule_roll` with `roll: <its name>`)."""
+
+    title: Annotated[str, Field(max_length=200)] = ""
+    rule: Rule  # the rule it resolves: its refusals, its effects and its outcome name it
+    # the rule its dice are tagged with (default: `rule`): `facts` holds `<tag>:<unit>` for
+    # the rest of the turn, so that a roll apart from another of its rule counts apart
+    tag: Rule | None = None
+    steps: Annotated[tuple[Name, ...], Field(min_length=1, max_length=60)]
+    unit: bool = True  # a unit rolls it (`unit_id`): `unit` in its expressions
+    when: Expression | None = None  # must hold to roll
+    refused: Said = "this roll is not open now"
+    dice: Dice | None = None
+    chain: Chain | None = None
+    modifiers: Annotated[tuple[Expression, ...], Field(max_length=10)] = ()
+    natural: Annotated[tuple[Natural, ...], Field(max_length=20)] = ()
+    target: Target | None = None
+    passes: Outcome | None = None
+    fails: Outcome | None = None
+    table: Table | None = None
+    awaits: Said | None = None  # no target nor table: the players enter the result
+
+    @model_validator(mode="after")
+    def _whole(self) -> Roll:
+        if (self.dice is None) == (self.chain is None):
+            raise ValueError("a roll gives its dice, or a chain of dice, one of them")
+        ways = [self.target is not None, self.table is not None, self.awaits is not None]
+        if sum(ways) != 1:
+            raise ValueError("a roll's outcome is a target (with passes and fails), a table, "
+                             "or awaits (the players enter it): one of them")
+        if (self.target is not None) != (self.passes is not None and self.fails is not None):
+            raise ValueError("a target goes with passes and fails")
+        return self

@@ -1,0 +1,230 @@
+"""A file's rolls resolved by the service (`rule_roll` with `roll: <name>`): the
+`Ruleset.rolls` that `behaviour` builds from `rolls:`.
+
+Everything a roll reads is computed before its dice are thrown (whether it may be rolled,
+the die of a chain, the modifiers, the target or the table's column), so a refusal leaves
+no event. Then the dice (the server's, or table dice given as `results`) are rolled and
+recorded (`DiceRolled`, tagged with the roll's rule and unit: once a turn is a `facts`
+test), the outcome is found (a natural roll of its own, else the target or the table's
+row) and its effects emitted as the core's own events; each outcome is said in one
+sentence (`ResultRecorded`, the outcome the page shows). A roll that `awaits` has no
+outcome here: the match waits for the players to enter it, as for any table it does not
+hold. (ours) A total past a column's rows (a modifier past the dice's range) reads its
+nearest row."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.context import Emit
+from domain.context import unit as unit_in_play
+from domain.errors import InvalidAction
+from domain.rulefiles.evaluate import Compiled, Roles, Together, Unreadable, compile_expression
+from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.model_rolls import Effect, Outcome, Roll, Row
+from domain.rulefiles.sequence import sequence_of
+from domain.rulefiles.types import BOOL, DYN, INT, STRING
+from domain.rulefiles.view import Declared, types
+from domain.rulesets.base import Roll as RulesetRoll
+from domain.rulesets.base import roll as throw
+from domain.state import MatchState, Unit
+
+Tracks = dict[str, tuple[Any, ...]]  # a track's name pattern -> the values it takes, in order
+_ROWS = re.compile(r"^(-?[0-9]{1,3})(?:-(-?[0-9]{1,3}))?$")
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    when: Compiled | None
+    modifiers: tuple[Compiled, ...]
+    start: Compiled | None
+    shift: Compiled | None
+    target: Compiled | None
+    column: Compiled | None
+
+    def all(self) -> list[Compiled]:
+        return [e for e in (self.when, *self.modifiers, self.start, self.shift, self.target,
+                            self.column) if e is not None]
+
+
+def rolls_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, RulesetRoll]:
+    """Each roll of the file as the `Ruleset`'s, in the steps whose ids it names."""
+    view = types(declared, ("rule_roll",))
+    paths = sequence_of(file).steps()
+    tracks: Tracks = {name: track.values or tuple(range(track.minimum or 0,
+                                                        (track.maximum or 0) + 1))
+                      for name, track in file.tracks.items()}
+    out = {}
+    for name, roll in file.rolls.items():
+        def compiled(text: str | None, wanted: Any) -> Compiled | None:
+            return None if text is None else compile_expression(text, view, wanted, declared,
+                                                                roles)
+        chain = roll.chain
+        target = roll.target
+        expressions = _Compiled(
+            compiled(roll.when, BOOL),
+            tuple(e for e in (compiled(m, INT) for m in roll.modifiers) if e is not None),
+            compiled(chain.start, STRING) if chain else None,
+            compiled(chain.shift, INT) if chain else None,
+            compiled((target.at_most or target.at_least) if target else None, INT),
+            compiled(roll.table.column, DYN) if roll.table else None)
+        steps = tuple(p for p in paths if p.rsplit("/", 1)[-1] in roll.steps)
+        out[name] = RulesetRoll(roll.rule, steps, _procedure(name, roll, expressions, tracks))
+    return out
+
+
+def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
+               ) -> Callable[[Any, MatchState, Emit], None]:
+    together = Together(compiled.all())
+
+    def procedure(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
+        rule = roll.rule
+        unit = _roller(command, state, roll, name)
+        view = together.view(state, command, emit.context.actor)
+
+        def read(expression: Compiled) -> Any:
+            try:
+                return expression.run(view)
+            except Unreadable as error:
+                raise InvalidAction(f"{rule}: {roll.title or name} cannot be read now: "
+                                    f"{error}", rule=rule) from None
+
+        if compiled.when is not None and read(compiled.when) is not True:
+            raise InvalidAction(f"{rule}: {roll.refused}", rule=rule)
+        notation = roll.dice or _chained(roll, read(compiled.start) if compiled.start else "",
+                                         read(compiled.shift) if compiled.shift else 0, rule)
+        modifier = sum(_whole(read(m), rule) for m in compiled.modifiers)
+        target = _whole(read(compiled.target), rule) if compiled.target else None
+        rows = _column(roll, read(compiled.column), rule) if compiled.column else None
+        what = f"{rule} {roll.title or name}" + (f" of {unit.id}" if unit else "")
+        purpose = what + (f": {notation}" + (f" {modifier:+d}" if modifier else "")) + (
+            "" if target is None or roll.target is None else
+            f", passes at {'at most' if roll.target.at_most else 'at least'} {target}")
+        faces = throw(command, notation, emit, purpose, roll.tag or rule,
+                      (unit.id,) if unit else (),
+                      modifier, awaits=f"{what}: {roll.awaits}" if roll.awaits else None)
+        if roll.awaits:
+            return
+        natural = sum(faces)
+        special = [n for n in roll.natural if n.total == natural]
+        outcomes: list[Outcome] = list(special)
+        if all(n.also for n in special):
+            total = natural + modifier
+            if target is not None and roll.target is not None and roll.passes and roll.fails:
+                passed = total <= target if roll.target.at_most else total >= target
+                outcomes.append(roll.passes if passed else roll.fails)
+            elif rows is not None:
+                outcomes.append(_row(rows, total))
+        for outcome in outcomes:
+            for effect in outcome.effects:
+                _effect(effect, unit, emit, outcome.rule or rule, tracks)
+            emit(ev.ResultRecorded, of=purpose, result=outcome.says, failed=outcome.failed,
+                 rule=rule)
+    return procedure
+
+
+def _roller(command: cmd.RuleRoll, state: MatchState, roll: Roll, name: str) -> Unit | None:
+    if not roll.unit:
+        return None
+    if command.unit_id is None:
+        raise InvalidAction(f"{roll.rule}: say which unit rolls {roll.title or name} "
+                            "('unit_id')", rule=roll.rule)
+    return unit_in_play(state, command.unit_id)
+
+
+def _whole(value: Any, rule: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidAction(f"{rule}: a modifier or target read {value!r}, not a whole number",
+                            rule=rule)
+    return value
+
+
+def _chained(roll: Roll, start: Any, shift: Any, rule: str) -> str:
+    assert roll.chain is not None
+    dice = roll.chain.dice
+    if start not in dice:
+        raise InvalidAction(f"{rule}: the chain's die is {start!r}, none of "
+                            f"{', '.join(dice)}", rule=rule)
+    at = dice.index(start) + _whole(shift, rule)
+    return dice[max(0, min(len(dice) - 1, at))]
+
+
+def _column(roll: Roll, value: Any, rule: str) -> tuple[Row, ...]:
+    assert roll.table is not None
+    key = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    rows = roll.table.columns.get(key)
+    if rows is None:
+        raise InvalidAction(f"{rule}: the table has no column {key or value!r} (it has: "
+                            f"{', '.join(roll.table.columns)})", rule=rule,
+                            allowed=list(roll.table.columns))
+    return rows
+
+
+def _bounds(row: Row) -> tuple[int, int]:
+    matched = _ROWS.match(str(row.rolls))
+    assert matched is not None  # the model's pattern
+    first = int(matched[1])
+    return first, int(matched[2]) if matched[2] is not None else first
+
+
+def _row(rows: tuple[Row, ...], total: int) -> Row:
+    """The row holding `total`, or the nearest one (a total past the column's ends)."""
+    return min(rows, key=lambda row: (0 if _bounds(row)[0] <= total <= _bounds(row)[1] else
+                                      min(abs(total - b) for b in _bounds(row))))
+
+
+def _effect(effect: Effect, unit: Unit | None, emit: Emit, rule: str, tracks: Tracks) -> None:
+    state = emit.state
+    if effect.set_track is not None:
+        emit(ev.TrackSet, name=effect.set_track.name, value=effect.set_track.value, rule=rule)
+        return
+    if effect.move_track is not None:
+        _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
+        return
+    if unit is None:
+        raise InvalidAction(f"{rule}: this roll's effect is on a unit, and no unit rolls it",
+                            rule=rule)
+    held = state.units.get(unit.id, unit)
+    if effect.place_marker is not None:
+        emit(ev.MarkerPlaced, kind=effect.place_marker.kind, count=effect.place_marker.count,
+             unit_id=unit.id, rule=rule)
+    elif effect.remove_marker is not None:
+        count = min(effect.remove_marker.count, held.markers.get(effect.remove_marker.kind, 0))
+        if count:
+            emit(ev.MarkerRemoved, kind=effect.remove_marker.kind, count=count,
+                 unit_id=unit.id, rule=rule)
+    elif effect.set_status is not None:
+        if effect.set_status not in held.status:
+            emit(ev.UnitStatusChanged, unit_id=unit.id, set=(effect.set_status,), rule=rule)
+    elif effect.clear_status is not None:
+        if effect.clear_status in held.status:
+            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=(effect.clear_status,),
+                 rule=rule)
+    elif effect.remove_unit is not None and held.removed is None:
+        emit(ev.UnitRemoved, unit_id=unit.id, reason=effect.remove_unit.reason, rule=rule)
+        where = held.position.hex if held.position is not None else None
+        if effect.remove_unit.casualty and where:
+            emit(ev.MarkerPlaced, kind=effect.remove_unit.casualty, count=1, location=where,
+                 rule=rule)
+
+
+def _move_track(name: str, by: int, state: MatchState, emit: Emit, rule: str,
+                tracks: Tracks) -> None:
+    """A track moved `by` places along its values (or numbers), held at its ends."""
+    pattern = next((p for p in tracks if fnmatchcase(name, p)), None)
+    values = tracks[pattern] if pattern is not None else None
+    if not values:
+        raise InvalidAction(f"{rule}: the track '{name}' has no values to move along",
+                            rule=rule)
+    current = state.tracks.get(name, values[0])
+    at = values.index(current) if current in values else 0
+    moved = values[max(0, min(len(values) - 1, at + by))]
+    if moved != current or name not in state.tracks:
+        emit(ev.TrackSet, name=name, value=moved, rule=rule)
+
