@@ -15,28 +15,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
 from domain.rulefiles.model_rolls import Roll
+from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
 FORMAT_VERSION = 1
 
-# Names a file gives (ids of steps, roles, kinds): lower case, digits, '_' and '-'.
-Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
-# A track's name may be a pattern over names (`control.*`): one track per hex, say.
-TrackName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.*-]{0,59}$")]
 # A value a track or a choice takes (`clear`, `NE`, `2-1`).
 Value = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_ .+-]{0,39}$")]
-Rule = Annotated[str, Field(min_length=1, max_length=40)]
-Words = Annotated[str, Field(max_length=200)]
 Procedure = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}(\.[a-z][a-z0-9_]{0,39}){0,3}$")]
 Bound = Annotated[int, Field(ge=-SAFE_INT, le=SAFE_INT)]
 MAX_ITEMS = 200  # entries in any one list or table of a file
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+_Part = Part
 
 
 class Role(_Part):
@@ -167,10 +161,6 @@ class Action(_Part):
     rule: Rule | None = None
     where: Words = ""  # said when the action is taken out of its steps
     procedure: Procedure | None = None
-
-
-# A CEL expression over the view of the match (domain/rulefiles/expression.py checks it)
-Expression = Annotated[str, Field(min_length=1)]  # its caps: expression.py's checks
 
 
 class Condition(_Part):

@@ -7,22 +7,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]
-TrackName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.-]{0,59}$")]
-Rule = Annotated[str, Field(min_length=1, max_length=40)]
+from domain.rulefiles.parts import Expression, Name, Rule
+from domain.rulefiles.parts import Part as _Part
+
 Said = Annotated[str, Field(min_length=1, max_length=200)]
-Expression = Annotated[str, Field(min_length=1)]  # its caps: expression.py's checks
+TrackName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.-]{0,59}$")]  # one track, no pattern
 Die = Annotated[str, Field(pattern=r"^d(4|6|8|10|12|20)$")]
 Dice = Annotated[str, Field(pattern=r"^([1-9]|10)?d(4|6|8|10|12|20)$")]
 Faces = Annotated[int, Field(ge=1, le=200)]
 MAX_ROWS = 60  # rows of one column of a result table
 Count = Annotated[int, Field(ge=1, le=99)]
-
-
-class _Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Chain(_Part):
