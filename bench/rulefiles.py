@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from rulefile_forms import billion_laughs
+from rulefile_forms import SKIRMISH, billion_laughs
 
 from domain import commands as cmd
 from domain import events as ev
@@ -71,6 +71,15 @@ from projections.rulefile_load import (
 
 MATCH = uuid4()
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def many_guards(count: int, expression: str = "") -> str:
+    """The shipped small game with `count` guards of a long expression each."""
+    long = expression or " && ".join(
+        ["units.exists(u, u.markers.pinned > 0 && 'broken' in u.status)"] * 7)
+    guards = "".join(f'  - {{actions: [move_unit], rule: X, says: x, when: "{long}"}}\n'
+                     for _ in range(count))
+    return SKIRMISH.read_text().replace("sequence:\n", f"guards:\n{guards}sequence:\n")
 
 
 def measure(run: Callable[[], Report], rounds: int) -> tuple[float, float, str]:
@@ -236,6 +245,10 @@ def main() -> None:
             f"{MAX_NODES // 2 - 10:,} misspelt fields": lambda: check_text(
                 "".join(f"titel{n}: x\n" for n in range(MAX_NODES // 2 - 10)), "f"),
             "a 50 MiB file": lambda: check_file(huge),
+            # each expression is parsed in Python: the file's budget of characters bounds them
+            "150 long guards (expressions)": lambda: check_text(many_guards(150), "f"),
+            "an expression nested 400 deep": lambda: check_text(many_guards(
+                1, "!" * 400 + "true"), "f"),
         }
         anchor, anchor_peak, _ = measure(lambda: check_text(shipped, "f"), rounds)
         print(f"anchor: the shipped extended-sequence.yaml checked: {anchor * 1000:.1f} ms, "

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
-from domain.rulefiles.expression_checks import check_expressions
+from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import check_rolls
 from domain.sequence import ANY
@@ -50,8 +50,9 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
         return []
     declared = _Declared(_keys(_get(data, "sides", "roles")), _keys(data.get("actions")),
                          _keys(data.get("conditions")), near)
-    problems = [*_action_types(data.get("actions"), near), *check_expressions(data, near),
-                *check_rolls(data, near)]
+    budget = Budget()
+    problems = [*_action_types(data.get("actions"), near),
+                *check_expressions(data, near, budget), *check_rolls(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

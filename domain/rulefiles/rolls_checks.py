@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from domain.rulefiles.expression import check_expression
+from domain.rulefiles.expression_checks import Budget, check_one
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.types import BOOL, DYN, INT, STRING, Ty
 from domain.rulefiles.view import Declared, types
@@ -17,7 +17,7 @@ DICE = re.compile(r"^([1-9]|10)?d(4|6|8|10|12|20)$")
 ROWS = re.compile(r"^(-?[0-9]{1,3})(?:-(-?[0-9]{1,3}))?$")
 
 
-def check_rolls(data: dict[Any, Any], near: Near) -> list[Problem]:
+def check_rolls(data: dict[Any, Any], near: Near, budget: Budget) -> list[Problem]:
     rolls = data.get("rolls")
     if not isinstance(rolls, dict):
         return []
@@ -30,20 +30,16 @@ def check_rolls(data: dict[Any, Any], near: Near) -> list[Problem]:
                                 True))
     for name, roll in rolls.items():
         if isinstance(roll, dict):
-            problems += _roll(roll, ("rolls", name), declared, view, near)
+            problems += _roll(roll, ("rolls", name), declared, view, near, budget)
     return problems
 
 
 def _roll(roll: dict[Any, Any], here: Path, declared: Declared, view: dict[str, Ty],
-          near: Near) -> list[Problem]:
+          near: Near, budget: Budget) -> list[Problem]:
     problems: list[Problem] = []
 
     def expression(value: Any, path: Path, wanted: Ty) -> None:
-        if isinstance(value, str) and value:
-            problems.extend(
-                Problem(f.check, path, f.message,
-                        within=(value[:f.offset].count(f.token) if f.token else 0, f.token))
-                for f in check_expression(value, view, wanted, near))
+        problems.extend(check_one(value, path, view, near, budget, wanted))
 
     expression(roll.get("when"), (*here, "when"), BOOL)
     modifiers = roll.get("modifiers")

@@ -17,6 +17,7 @@ from domain.rulefiles import RulesetFile
 from domain.rulefiles.behaviour import behaviour
 from domain.rulefiles.evaluate import NotAnExpression, Unreadable, compile_expression
 from domain.rulefiles.expression import MAX_CHARS, check_expression
+from domain.rulefiles.expression_checks import MAX_FILE_CHARS
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
 from domain.sequence import current_roles
@@ -205,6 +206,19 @@ def test_a_hostile_expression_is_refused_at_load(text: str, check: str) -> None:
     report = check_text(yaml, "hostile.yaml")
     assert not report.ok and report.ruleset is None  # the API's 422: nothing is stored
     assert report.findings[0].check == check and report.findings[0].line == 28
+
+
+def test_a_file_of_many_long_expressions_is_refused_once_past_its_budget() -> None:
+    long = " && ".join(["units.exists(u, u.markers.pinned > 0 && 'broken' in u.status)"] * 7)
+    guards = "".join(f'  - {{actions: [move_unit], rule: X, says: x, when: "{long}"}}\n'
+                     for _ in range(MAX_FILE_CHARS // len(long) + 5))
+    text = SKIRMISH.read_text().replace("sequence:\n", f"guards:\n{guards}sequence:\n")
+    report = check_text(text, "many.yaml")
+    first_over = 30 + MAX_FILE_CHARS // len(long)  # its line: the guards start on line 30
+    assert [(f.check, f.line) for f in report.findings] == [("expression-too-large",
+                                                            first_over)]
+    fewer = text.replace(guards, guards[:guards.index("\n") + 1] * 3)
+    assert check_text(fewer, "few.yaml").ok
 
 
 def test_the_length_cap_is_counted_before_anything_is_parsed() -> None:
