@@ -24,11 +24,13 @@ microseconds) once every check has passed. A check refuses, each with where it i
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TypeAlias
 
+import cel
 from celpy.celparser import CELParseError, CELParser
 from lark import Token, Tree
 
@@ -48,7 +50,9 @@ from domain.rulefiles.types import Ty, same
 
 MAX_CHARS = 500
 MAX_NESTING = 12
-_MAX_TREE = 400  # the parse tree's depth (about 12 levels a bracket): refused past it
+# the parse tree's depth (about 10 levels a bracket, 2 a '!'): refused past it, so that
+# the checks' walk of the tree (a few Python frames a level) stays far from the stack's end
+_MAX_TREE = 200
 
 
 @cache
@@ -120,7 +124,26 @@ def _check(checker: Checker, text: str, view: dict[str, Ty], wanted: Ty) -> list
     if not checker.flaws and (not same(typed.ty, wanted) or typed.ty.kind == "null"):
         checker.flaw("expression-type", f"the expression gives {typed.ty.said()}; it must "
                      f"give {wanted.said()}", tree)
-    return checker.flaws
+    return checker.flaws or _evaluator_reads(text)
+
+
+def _evaluator_reads(text: str) -> list[Flaw]:
+    """Nothing when the evaluator reads the expression as the checks did; else where it
+    stops (the two parsers differ on a few escapes in text: `'\\q'`). Only an expression
+    that passed every cap reaches it."""
+    try:
+        cel.compile(text)
+    except ValueError as error:
+        place = re.search(r"<input>:(\d+):(\d+)", str(error))
+        offset = 0
+        if place is not None:
+            lines = text.split("\n")
+            line = min(int(place[1]), len(lines))
+            offset = sum(len(part) + 1 for part in lines[:line - 1]) + int(place[2]) - 1
+        offset = max(0, min(offset, len(text) - 1))
+        return [Flaw("expression-syntax", "this is not CEL: it cannot be read from here on",
+                     offset, text[offset:offset + 1])]
+    return []
 
 
 def _near(name: str, names: Iterable[str]) -> str | None:
@@ -129,11 +152,17 @@ def _near(name: str, names: Iterable[str]) -> str | None:
 
 
 def _too_deep(text: str) -> int | None:
-    """The offset of the first bracket past MAX_NESTING, outside text literals."""
-    depth, quote = 0, ""
+    """The offset of the first bracket past MAX_NESTING, outside text literals (a quote
+    escaped inside one does not end it)."""
+    depth, quote, escaped = 0, "", False
     for index, char in enumerate(text):
         if quote:
-            quote = "" if char == quote else quote
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
         elif char in "'\"":
             quote = char
         elif char in "([{":

@@ -5,6 +5,7 @@ answers with 422) or, at worst, refused as an action when evaluated, never a cra
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -196,13 +197,16 @@ def test_a_flaw_is_placed_at_its_line_and_column_in_the_file() -> None:
     ("b'x' == b'x'", "expression-unsupported"),
     ("google.protobuf.Value{} == null", "expression-unsupported"),
     ("import os", "expression-syntax"),
+    (r"step == '\q'", "expression-syntax"),  # read by the checks' parser, not the evaluator's
+    ("step == '\\'' && " + "(" * 13 + "true" + ")" * 13, "expression-too-large"),  # an
+    # escaped quote does not hide the brackets after it
     ("while(true)", "unknown-function"),
 ])
 def test_a_hostile_expression_is_refused_at_load(text: str, check: str) -> None:
     found = check_expression(text, types(DECLARED), BOOL)
     assert found and found[0].check == check
     yaml = SKIRMISH.read_text().replace("\"units.all(u, u.side != active || u.hex != '')\"",
-                                        repr(text).replace("\\'", "''"))
+                                        json.dumps(text))
     report = check_text(yaml, "hostile.yaml")
     assert not report.ok and report.ruleset is None  # the API's 422: nothing is stored
     assert report.findings[0].check == check and report.findings[0].line == 28
