@@ -105,7 +105,7 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
         what = f"{rule} {roll.title or name}" + (f" of {unit.id}" if unit else "")
         purpose = what + (f": {notation}" + (f" {modifier:+d}" if modifier else "")) + (
             "" if target is None or roll.target is None else
-            f", passes at {'at most' if roll.target.at_most else 'at least'} {target}")
+            f", passes at {target} or {'less' if roll.target.at_most else 'more'}")
         faces = throw(command, notation, emit, purpose, roll.tag or rule,
                       (unit.id,) if unit else (),
                       modifier, awaits=f"{what}: {roll.awaits}" if roll.awaits else None)
@@ -124,7 +124,7 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
         for outcome in outcomes:
             for effect in outcome.effects:
                 _effect(effect, unit, emit, outcome.rule or rule, tracks)
-            emit(ev.ResultRecorded, of=purpose, result=outcome.says, failed=outcome.failed,
+            emit(ev.ResultRecorded, of=what, result=outcome.says, failed=outcome.failed,
                  rule=rule)
     return procedure
 

@@ -142,7 +142,8 @@ def test_a_table_roll_reads_its_column_and_row_and_does_its_effects(
     assert isinstance(dice, ev.DiceRolled) and isinstance(result, ev.ResultRecorded)
     assert (dice.dice, dice.modifier, dice.rule, dice.unit_ids) == (
         (face,), -1 if unit == "r2" else 0, "HX-4", (unit,))
-    assert result.result == says and result.of == dice.purpose
+    assert result.result == says and result.of == f"HX-4 assault of {unit}"
+    assert dice.purpose.startswith(f"HX-4 assault of {unit}: d6")
     assert f"HX-4:{unit}" in state.this_turn  # rolled once: `facts` can say so
 
 
@@ -173,8 +174,9 @@ def test_a_chain_shifts_the_die_and_a_natural_roll_is_its_own_outcome() -> None:
     assert said(events)[1:] == [
         ("MarkerRemoved", {"kind": "disrupted", "count": 1, "unit_id": "r2",
                            "location": None, "rule": "HX-6"}),
-        ("ResultRecorded", {"of": dice.purpose, "result": "the unit rallies", "failed": False,
-                            "rule": "HX-6"})]
+        ("ResultRecorded", {"of": "HX-6 rally of r2", "result": "the unit rallies",
+                            "failed": False, "rule": "HX-6"})]
+    assert dice.purpose == "HX-6 rally of r2: d6, passes at 4 or more"
     events, _ = rolled("rally", "r1", [8])  # no shift: a d8
     assert isinstance(events[0], ev.DiceRolled) and events[0].notation == "d8"
     events, state = rolled("rally", "r2", [1])  # a natural 1: instead of the target
