@@ -81,27 +81,34 @@ def rolls_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, R
 
 def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
                ) -> Callable[[Any, MatchState, Emit], None]:
-    together = Together(compiled.all())
+    # `when` is read first, over the view it alone needs: most rolls the legal actions try
+    # are refused there (the view is handed to the evaluator value by value)
+    gate = Together([compiled.when] if compiled.when else [])
+    rest = Together([e for e in compiled.all() if e is not compiled.when])
 
     def procedure(command: cmd.RuleRoll, state: MatchState, emit: Emit) -> None:
         rule = roll.rule
         unit = _roller(command, state, roll, name)
-        view = together.view(state, command, emit.context.actor)
+        actor = emit.context.actor
 
-        def read(expression: Compiled) -> Any:
+        def read(expression: Compiled, view: Any) -> Any:
             try:
                 return expression.run(view)
             except Unreadable as error:
                 raise InvalidAction(f"{rule}: {roll.title or name} cannot be read now: "
                                     f"{error}", rule=rule) from None
 
-        if compiled.when is not None and read(compiled.when) is not True:
+        if compiled.when is not None and read(
+                compiled.when, gate.view(state, command, actor)) is not True:
             raise InvalidAction(f"{rule}: {roll.refused}", rule=rule)
-        notation = roll.dice or _chained(roll, read(compiled.start) if compiled.start else "",
-                                         read(compiled.shift) if compiled.shift else 0, rule)
-        modifier = sum(_whole(read(m), rule) for m in compiled.modifiers)
-        target = _whole(read(compiled.target), rule) if compiled.target else None
-        rows = _column(roll, read(compiled.column), rule) if compiled.column else None
+        view = rest.view(state, command, actor)
+        notation = roll.dice or _chained(
+            roll, read(compiled.start, view) if compiled.start else "",
+            read(compiled.shift, view) if compiled.shift else 0, rule)
+        modifier = sum(_whole(read(m, view), rule) for m in compiled.modifiers)
+        target = _whole(read(compiled.target, view), rule) if compiled.target else None
+        rows = (_column(roll, read(compiled.column, view), rule) if compiled.column
+                else None)
         what = f"{rule} {roll.title or name}" + (f" of {unit.id}" if unit else "")
         purpose = what + (f": {notation}" + (f" {modifier:+d}" if modifier else "")) + (
             "" if target is None or roll.target is None else
@@ -123,7 +130,7 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
                 outcomes.append(_row(rows, total))
         for outcome in outcomes:
             for effect in outcome.effects:
-                _effect(effect, unit, emit, outcome.rule or rule, tracks)
+                _effect(effect, unit, state, emit, outcome.rule or rule, tracks)
             emit(ev.ResultRecorded, of=what, result=outcome.says, failed=outcome.failed,
                  rule=rule)
     return procedure
@@ -179,8 +186,10 @@ def _row(rows: tuple[Row, ...], total: int) -> Row:
                                       min(abs(total - b) for b in _bounds(row))))
 
 
-def _effect(effect: Effect, unit: Unit | None, emit: Emit, rule: str, tracks: Tracks) -> None:
-    state = emit.state
+def _effect(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule: str,
+            tracks: Tracks) -> None:
+    """One effect, read against the board as the dice were thrown (ours: the effects of one
+    roll do not read one another's)."""
     if effect.set_track is not None:
         emit(ev.TrackSet, name=effect.set_track.name, value=effect.set_track.value, rule=rule)
         return
