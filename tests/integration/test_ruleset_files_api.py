@@ -105,7 +105,7 @@ def test_an_uploaded_file_is_stored_by_its_hash_and_listed_once(client: TestClie
 @pytest.mark.parametrize(("name", "check", "line"), [
     ("defective/misspelt-field.yaml", "unknown-field", 42),
     ("defective/role-not-declared.yaml", "undeclared-role", None),
-    ("skirmish.yaml", "unknown-procedure", None),  # checks, but names a procedure
+    ("unplayable.yaml", "unknown-procedure", None),  # checks, but names a procedure
 ])
 def test_a_defective_or_unplayable_file_is_refused_and_nothing_is_stored(
         client: TestClient, name: str, check: str, line: int | None) -> None:
@@ -157,7 +157,7 @@ def test_the_configured_folder_is_stored_at_start_and_a_bad_file_there_stops_it(
     with TestClient(create_app(Settings(admin_token="a", rulesets_dir=str(folder)),
                                matches=matches)) as client:
         assert [r["hash"] for r in stored(client)] == [patrol_hash()]
-    (folder / "bad.yaml").write_text((FIXTURES / "skirmish.yaml").read_text())
+    (folder / "bad.yaml").write_text((FIXTURES / "unplayable.yaml").read_text())
     app = create_app(Settings(admin_token="a", rulesets_dir=str(folder)), matches=matches)
     with pytest.raises(RulesetFolderError, match=r"bad\.yaml:\d+:\d+: unknown-procedure"), (
             TestClient(app)):

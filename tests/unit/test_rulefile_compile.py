@@ -65,13 +65,15 @@ def test_the_shipped_extended_sequence_compiles_to_the_python_rulesets_words() -
 
 
 def test_a_named_procedure_no_code_answers_makes_the_file_unplayable() -> None:
-    file = loaded(FIXTURES / "skirmish.yaml")
+    file = loaded(FIXTURES / "unplayable.yaml")  # the small game, its condition a procedure
     [problem] = unplayable(file, compile_file(file))
     assert (problem.check, problem.path) == ("unknown-procedure",
                                              ("conditions", "all_moved", "procedure"))
     assert "skirmish.all_moved" in problem.message
     assert unplayable(loaded(FIXTURES / "patrol.yaml"),
                       compile_file(loaded(FIXTURES / "patrol.yaml"))) == []
+    skirmish = loaded(FIXTURES / "skirmish.yaml")  # its condition written as an expression
+    assert unplayable(skirmish, compile_file(skirmish)) == []
 
 
 def test_the_hash_is_of_what_the_file_says_not_of_its_layout() -> None:
