@@ -13,15 +13,16 @@ from conftest import Table
 from rulefile_forms import SKIRMISH
 
 from domain import commands as cmd
+from domain.decide import decide
 from domain.errors import InvalidAction
 from domain.rulefiles import RulesetFile
 from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.compile import compile_file
 from domain.rulefiles.evaluate import NotAnExpression, Unreadable, compile_expression
 from domain.rulefiles.expression import MAX_CHARS, check_expression
 from domain.rulefiles.expression_checks import MAX_FILE_CHARS
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
-from domain.sequence import current_roles
 from domain.state import MatchState, Position
 from projections.rulefile_load import check_text
 
@@ -274,4 +275,11 @@ def test_a_guard_refuses_with_its_rule_unless_the_referee_acts() -> None:
                                                           "SK-1: a pinned unit does not move")
     check(move, pinned, "referee")  # (ours) the referee's hand is free
     check(cmd.PlaceMarker(kind="pinned", unit_id="s1"), pinned, "red")  # not its action
-    assert current_roles  # the roles the view reads come from the file's sequence
+    # and as the referee of a match created from the file decides it
+    ruleset = compile_file(report.ruleset)
+    context = Table(units=UNITS).context("red")
+    with pytest.raises(InvalidAction, match="SK-1: a pinned unit does not move"):
+        decide(move, pinned, ruleset, context)
+    free = pinned.model_copy(update={"units": {"s1": pinned.units["s1"].model_copy(
+        update={"markers": {}})}})
+    assert [type(e).__name__ for e in decide(move, free, ruleset, context)] == ["UnitMoved"]

@@ -20,8 +20,9 @@ from domain import events as ev
 from domain.decide import decide
 from domain.errors import InvalidAction
 from domain.evolve import evolve
-from domain.rulefiles import RulesetFile, sequence_of
+from domain.rulefiles import RulesetFile
 from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.compile import compile_file
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.sequence import following
@@ -98,9 +99,7 @@ UNITS = [
 def hexes() -> tuple[Ruleset, MatchState, Table]:
     report = check_text(GAME, "hexes.yaml")
     assert report.ruleset is not None, report.lines()
-    file = report.ruleset
-    ruleset = Ruleset(id=file.id, version=file.version, title=file.title,
-                      sequence=sequence_of(file), **behaviour(file))
+    ruleset = compile_file(report.ruleset)  # as a match created from the file has it
     table = Table(units=UNITS)
     state = table.state.model_copy(update={"turn": table.state.turn.model_copy(
         update={"step": "combat"})})
