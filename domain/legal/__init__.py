@@ -198,7 +198,8 @@ def next_step(probe: Probe) -> NextStep:
         went = probe.decide(body)
         if not isinstance(went, DomainError):
             skips.append(Choice(label=f"On to {_step_title(probe, path)}", body=body))
-    return NextStep(legal=True, title=said, to=goes, rule=step.rule, skips=tuple(skips))
+    return NextStep(legal=True, title=said, to=goes, rests=rests if rests != goes else None,
+                    rule=step.rule, skips=tuple(skips))
 
 
 def seat_answer(ruleset: Ruleset, seat: str,
@@ -286,7 +287,8 @@ def offered(legal: LegalActions, body: dict[str, Any]) -> bool:
     if kind == "advance":
         if "until" in wanted:
             return legal.advance.until is not None and wanted == legal.advance.until.body
-        return (legal.advance.legal and wanted.get("to") in (None, legal.advance.to)) or any(
+        return (legal.advance.legal and wanted.get("to") in (
+            None, legal.advance.to, legal.advance.rests)) or any(
             _fits(c.body, c.inputs, wanted) for c in legal.advance.skips)
     for action in legal.actions:
         if action.type != kind:

@@ -105,6 +105,9 @@ class NextStep(_Frozen):
     # the step `advance` moves the marker to, as its `to` names it (None: the marker stays);
     # the title says where it comes to rest when the service moves it on at once (WC-9)
     to: str | None = None
+    # where the marker comes to rest, when the service moves it on at once past `to` (WC-9):
+    # an advance naming it is the same advance, offered as Next step (None: at `to`)
+    rests: str | None = None
     reason: str | None = None
     rule: str | None = None
     body: dict[str, Any] = Field(default_factory=lambda: {"type": "advance"})

@@ -230,3 +230,11 @@ def test_offered_actions_are_accepted_and_accepted_actions_are_offered(
 def test_the_property_runs_on_all_five_rulesets() -> None:
     assert sorted(Match(demo).state.ruleset for demo in DEMOS) == [
         "atomic-africa", "battlegroup", "extended-sequence", "normandy", "wing-command"]
+
+
+@pytest.mark.parametrize("seed", [109, 159, 169])
+def test_an_advance_naming_where_next_step_comes_to_rest_is_offered(seed: int) -> None:
+    """Walks that found it (Wing Command: from Activation the service moves the marker on past
+    an optional step at once, WC-9; `advance` naming where it comes to rest is Next step
+    itself, and offered as it)."""
+    play(Match("wing-command-demo"), Random(seed))
