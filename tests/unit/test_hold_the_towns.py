@@ -2,19 +2,25 @@
 (projections/rulefiles/hold-the-towns.yaml, docs/rulesets/hold-the-towns.md): the file passes
 every check, names no Python procedure, and its sequence of play walks a whole game turn for
 both sides (North's player-turn, South's, then the end of the game turn both sides close),
-each step acted in and left by the seats the rules say."""
+each step acted in and left by the seats the rules say; its demo scenario sets up only what
+the file declares."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conftest import Table
 
+from api.scenarios import HERE
 from domain.authority import movers, seats
+from domain.commands import CreateMatch
 from domain.rulefiles import RulesetFile, sequence_of
 from domain.sequence import current_roles, following, start
 from domain.state import MatchState
 from projections.rulefile_load import BUILT_IN, check_file
 
 FILE = BUILT_IN / "hold-the-towns.yaml"
+DEMO = HERE / "files" / "hold-the-towns-demo.json"
 
 
 def shipped() -> RulesetFile:
@@ -70,8 +76,32 @@ def test_each_step_allows_only_what_its_rule_does() -> None:
     allows = {path: set(seq.step(path).allows) for path in seq.steps()}
     assert allows == {
         "player_turn/reinforcement": {"move_unit"},
-        "player_turn/movement": {"move_unit", "set_status"},
-        "player_turn/combat": {"roll_dice", "move_unit", "remove_unit", "set_status"},
+        "player_turn/movement": {"move_unit"},
+        "player_turn/combat": {"roll_dice", "move_unit", "remove_unit"},
         "end_of_turn": {"set_track", "score_vp"},
     }
 
+
+
+def test_the_demo_sets_up_only_what_the_file_declares() -> None:
+    file = shipped()
+    demo = CreateMatch.model_validate_json(DEMO.read_text())
+    assert demo.ruleset == file.id  # a match of it is created by the game's id
+    assert [s.id for s in demo.sides] == ["north", "south"]
+    assert {u.side for u in demo.units} == {"north", "south"}
+    for unit in demo.units:
+        kind = file.unit_kinds[str(unit.kind)]
+        assert set(unit.extra) <= set(kind.attributes), unit.id
+        for name, attribute in kind.attributes.items():
+            value: Any = unit.extra.get(name)
+            if getattr(attribute, "required", False):
+                assert value is not None, (unit.id, name)
+            if value is not None and attribute.type == "integer":
+                assert attribute.minimum <= value <= attribute.maximum, (unit.id, name)
+        waiting = unit.position is not None and unit.position.box == "reinforcements"
+        assert waiting == ("arrives" in unit.extra) == ("enters" in unit.extra), unit.id
+    control = file.tracks["control.*"].values or ()
+    cities = demo.options["cities"]
+    assert isinstance(cities, dict) and len(cities) == 3
+    assert set(cities.values()) == {"none"} and "none" in control  # HT-7: none held at first
+    assert demo.options["turns"] == 4  # HT-8
