@@ -27,10 +27,11 @@ PHONE = {"width": 390, "height": 844}
 MIN = 44
 
 
-def new_match(server: str, demo: str, entropy: str = "") -> dict[str, Any]:
-    """A match of `demo` (its scenario's body), with a seat token for every side (each
-    joined with `entropy` and its side's id as its dice entropy, if given)."""
-    body = httpx.get(f"{server}/api/scenarios/{demo}").json()
+def new_match(server: str, demo: str, entropy: str = "",
+              body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A match of `demo` (its scenario's body, or `body`), with a seat token for every side
+    (each joined with `entropy` and its side's id as its dice entropy, if given)."""
+    body = body or httpx.get(f"{server}/api/scenarios/{demo}").json()
     made = httpx.post(f"{server}/api/matches", json=body)
     made.raise_for_status()
     answer = made.json()

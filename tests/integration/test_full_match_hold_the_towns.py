@@ -1,0 +1,191 @@
+"""A whole match of Hold the Towns, the game written only as a ruleset file
+(docs/rulesets/hold-the-towns.md), through the HTTP API: the file uploaded, a match created
+from its demo by the game's id, then four game turns played by both sides to the match's end,
+every action one the legal answer offers the seat that takes it (its body as offered, its
+inputs filled as a player fills them). Each game turn: North's player-turn (reinforcement,
+movement, combat), South's, then both sides set who holds the towns, score them and say they
+are done. Table dice make every combat known; the board after each game turn must be what
+the rules say (HT-3 to HT-7), and the match ends with the side that holds more towns'
+points the winner (HT-8)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+from rulesets_helpers import Played, assert_replay_matches
+
+from api.scenarios import HERE
+from domain.app import Matches
+from projections.rulefile_load import BUILT_IN
+
+FILE = BUILT_IN / "hold-the-towns.yaml"
+DEMO = HERE / "files" / "hold-the-towns-demo.json"
+N, S = "north", "south"
+
+
+class Game:
+    """The match, and the legal answer each action is taken from."""
+
+    def __init__(self, client: TestClient) -> None:
+        stored = client.post("/api/rulesets", content=FILE.read_bytes(),
+                             headers={"Content-Type": "application/yaml"})
+        assert stored.status_code == 201, stored.text
+        self.hash = stored.json()["hash"]
+        self.m = Played(client, json.loads(DEMO.read_text()))
+        self.taken = 0
+
+    def legal(self, seat: str) -> dict[str, Any]:
+        return dict(self.m.get("/legal", seat))
+
+    def take(self, seat: str, kind: str, label: str | None = None,
+             **inputs: Any) -> list[dict[str, Any]]:
+        """The choice of `kind` (the one labelled `label`: a unit's name, a track's title)
+        the legal answer offers `seat`, with `inputs` filled in; refused by the test if it
+        is not offered or has no such input."""
+        answer = self.legal(seat)
+        offers = [c for a in answer["actions"] if a["type"] == kind for c in a["choices"]]
+        chosen = [c for c in offers if label is None or c["label"] == label]
+        assert chosen, (seat, kind, label, [c["label"] for c in offers], answer["step"])
+        choice = chosen[0]
+        names = {i["name"] for i in choice["inputs"]}
+        assert set(inputs) <= names, (kind, label, set(inputs) - names)
+        self.taken += 1
+        return self.m.act(seat, **{**choice["body"], **inputs})
+
+    def done(self, seat: str) -> None:
+        answer = self.legal(seat)
+        assert answer["advance"]["legal"], (seat, answer["step"], answer["advance"])
+        self.m.act(seat, **answer["advance"]["body"])
+        self.taken += 1
+
+    def move(self, seat: str, name: str, to: str) -> None:
+        self.take(seat, "move_unit", name, to={"hex": to})
+
+    def attack(self, seat: str, die: int, what: str) -> None:
+        """One combat: the d6 thrown at the table, its purpose said (HT-5, HT-6)."""
+        self.take(seat, "roll_dice", notation="d6", purpose=what, source="table",
+                  results=[die])
+
+    def eliminate(self, seat: str, name: str) -> None:
+        self.take(seat, "remove_unit", name, reason="eliminated")
+
+    def hold(self, seat: str, *towns: str) -> None:
+        for town in towns:
+            self.take(seat, "set_track", town, value=seat)
+
+    def score(self, seat: str, points: int) -> None:
+        self.take(seat, "score_vp", seat.title(), points=points, reason="towns held (HT-7)")
+
+    @property
+    def step(self) -> str:
+        return str(self.legal(N)["step"])
+
+    def board(self) -> dict[str, Any]:
+        board = self.m.board
+        return {
+            "units": {u["name"]: u["position"]["hex"] for u in board["units"]
+                      if u["position"]["hex"]},
+            "waiting": sorted(u["name"] for u in board["units"]
+                              if u["position"]["box"] == "reinforcements"),
+            "removed": sorted(u["name"] for u in board["off_board"]),
+            "towns": {c["name"]: c["controlled_by"] for c in board["map"]["cities"]},
+            "vp": {t["side"]: t["points"] for t in board["vp"]["tracks"]},
+            "turn": board["turn"]["turn"],
+        }
+
+
+def end_of_game_turn(g: Game, north: tuple[str, ...], south: tuple[str, ...],
+                     points: tuple[int, int]) -> None:
+    assert g.step == "end_of_turn"
+    g.hold(N, *north)
+    g.hold(S, *south)
+    g.score(N, points[0])
+    g.score(S, points[1])
+    g.done(N)
+    g.done(S)
+
+
+def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
+        client: TestClient, matches: Matches) -> None:
+    g = Game(client)
+    created = g.m.get("/events", limit=1)["events"][0]
+    assert created["type"] == "MatchCreated"
+    start = g.board()
+    assert start["towns"] == {"Kell": None, "Marrow": None, "Tarn": None}
+    assert start["waiting"] == ["3rd Rifles", "Highland Guard"]
+
+    # ---- game turn 1 ----
+    assert g.step == "player_turn/reinforcement"  # North's: nothing due yet (HT-3)
+    g.done(N)
+    g.move(N, "2nd Rifles", "0403")
+    g.move(N, "1st Rifles", "0203")  # into Kell
+    g.done(N)
+    g.done(N)  # no combat: no enemy next to North's units
+    assert g.step == "player_turn/reinforcement"
+    g.done(S)
+    g.move(S, "2nd Fusiliers", "0404")  # into Marrow, next to the 2nd Rifles
+    g.move(S, "1st Fusiliers", "0603")  # into Tarn
+    g.done(S)
+    g.attack(S, 1, "2nd Fusiliers (2) on 2nd Rifles (3): 1-2")  # 1 at 1-2: no effect
+    g.done(S)
+    end_of_game_turn(g, ("Control of Kell",), ("Control of Marrow", "Control of Tarn"), (1, 2))
+    after = g.board()
+    assert after["turn"] == 2
+    assert after["towns"] == {"Kell": N, "Marrow": S, "Tarn": S}
+    assert after["vp"] == {N: 1, S: 2}
+
+    # ---- game turn 2 ----
+    g.move(N, "3rd Rifles", "0401")  # due this game turn, onto its entry hex (HT-3)
+    g.done(N)
+    g.move(N, "Grey Lancers", "0503")
+    g.done(N)
+    g.attack(N, 1, "Grey Lancers (5) on 2nd Fusiliers (4): 1-1")  # 1 at 1-1: DR
+    g.move(S, "2nd Fusiliers", "0405")  # its owner retreats it one hex
+    g.move(N, "Grey Lancers", "0404")  # and the attacker advances into Marrow
+    g.done(N)
+    g.done(S)  # South's reinforcement: the Highland Guard is not due until game turn 3
+    g.move(S, "Red Hussars", "0504")
+    g.done(S)
+    g.attack(S, 6, "Red Hussars (4) on Grey Lancers (2): 2-1")  # 6 at 2-1: AE
+    g.eliminate(S, "Red Hussars")
+    g.done(S)
+    end_of_game_turn(g, ("Control of Marrow",), (), (2, 1))
+    after = g.board()
+    assert after["towns"] == {"Kell": N, "Marrow": N, "Tarn": S}
+    assert after["vp"] == {N: 3, S: 3}
+    assert after["removed"] == ["Red Hussars"] and after["waiting"] == ["Highland Guard"]
+
+    # ---- game turn 3 ----
+    g.done(N)
+    g.move(N, "3rd Rifles", "0402")
+    g.done(N)
+    g.done(N)
+    g.move(S, "Highland Guard", "0406")  # due now (HT-3)
+    g.done(S)
+    g.done(S)
+    g.attack(S, 3, "2nd Fusiliers (2) on Grey Lancers (2): 1-1")  # 3 at 1-1: AR
+    g.move(S, "2nd Fusiliers", "0305")  # the attacker retreats one hex
+    g.done(S)
+    end_of_game_turn(g, (), (), (2, 1))
+    assert g.board()["vp"] == {N: 5, S: 4}
+
+    # ---- game turn 4, the last (HT-8) ----
+    for side in (N, S):
+        g.done(side)
+        g.done(side)
+        g.done(side)
+    end_of_game_turn(g, (), (), (2, 1))
+    last = g.board()
+    assert last["vp"] == {N: 7, S: 5}
+    assert last["units"] == {"1st Rifles": "0203", "2nd Rifles": "0403",
+                             "Grey Lancers": "0404", "3rd Rifles": "0402",
+                             "1st Fusiliers": "0603", "2nd Fusiliers": "0305",
+                             "Highland Guard": "0406"}
+    # HT-8: after the fourth game turn, more points wins: both sides say so
+    g.take(N, "end_match", "Propose: North wins", reason="HT-8: 7 points to 5")
+    g.take(S, "end_match", "Propose: North wins", reason="HT-8: 7 points to 5")
+    ended = g.m.get("")
+    assert ended["outcome"]["winner"] == N, ended["outcome"]
+    assert_replay_matches(matches, g.m)
