@@ -1,12 +1,15 @@
 """Hold the Towns, battlelog's sixth game, written only as a ruleset file
 (projections/rulefiles/hold-the-towns.yaml, docs/rulesets/hold-the-towns.md): the file passes
-every check, names no Python procedure, and its sequence of play walks a whole game turn for
+every check, names no Python procedure (its conditions and refusals are expressions, its
+combat a dice procedure with its results table, the same table as the rules' HT-6), and its
+sequence of play walks a whole game turn for
 both sides (North's player-turn, South's, then the end of the game turn both sides close),
 each step acted in and left by the seats the rules say; its demo scenario sets up only what
 the file declares."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from conftest import Table
@@ -33,8 +36,8 @@ def shipped() -> RulesetFile:
 def test_the_file_passes_every_check_and_names_no_python_procedure() -> None:
     file = shipped()
     assert (file.id, file.sides.bounds(), file.sides.rule) == ("hold-the-towns", (2, 2), "HT-1")
-    assert not file.conditions
     assert [name for name, action in file.actions.items() if action.procedure] == []
+    assert [name for name, c in file.conditions.items() if c.procedure] == []
 
 
 def walk_a_game_turn(state: MatchState) -> list[tuple[str, str | None, list[str], list[str],
@@ -77,7 +80,8 @@ def test_each_step_allows_only_what_its_rule_does() -> None:
     assert allows == {
         "player_turn/reinforcement": {"move_unit"},
         "player_turn/movement": {"move_unit"},
-        "player_turn/combat": {"roll_dice", "move_unit", "remove_unit"},
+        "player_turn/combat": {"place_marker", "rule_roll", "move_unit", "remove_unit",
+                               "remove_marker"},
         "end_of_turn": {"set_track", "score_vp"},
     }
 
@@ -105,3 +109,33 @@ def test_the_demo_sets_up_only_what_the_file_declares() -> None:
     assert isinstance(cities, dict) and len(cities) == 3
     assert set(cities.values()) == {"none"} and "none" in control  # HT-7: none held at first
     assert demo.options["turns"] == 4  # HT-8
+
+
+def doc_table() -> dict[str, list[str]]:
+    """HT-6's combat results table as docs/rulesets/hold-the-towns.md prints it: each odds
+    column's results for the die's faces 1 to 6."""
+    text = (Path(__file__).parents[2] / "docs" / "rulesets" / "hold-the-towns.md").read_text()
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.strip().startswith("| ")]
+    [head] = [r for r in rows if r[0] == "die"]
+    faces = [r for r in rows if r[0] in {"1", "2", "3", "4", "5", "6"} and len(r) == len(head)]
+    assert [r[0] for r in faces] == ["1", "2", "3", "4", "5", "6"]
+    return {column: [r[i] for r in faces] for i, column in enumerate(head) if i}
+
+
+def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
+    table = shipped().rolls["attack"].table
+    assert table is not None
+    said = {}
+    for column, rows in table.columns.items():
+        by_face = {}
+        for row in rows:
+            first, _, last = str(row.rolls).partition("-")
+            for face in range(int(first), int(last or first) + 1):
+                by_face[face] = row.says.split(":")[0]
+        said[column] = [by_face[face] for face in range(1, 7)]
+    assert said == doc_table()
+    # AE removes the attacking unit (the roll's own); the other results are the players'
+    for rows in table.columns.values():
+        for row in rows:
+            assert bool(row.effects) == row.says.startswith("AE"), row
