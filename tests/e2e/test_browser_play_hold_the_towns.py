@@ -2,8 +2,10 @@
 played on a 390x844 phone by tapping: one whole game turn by both sides, each from its own
 seat (the phone holds both, switched with "Acting as"). North brings on nothing (nothing is
 due on game turn 1), moves the Grey Lancers next to South's 2nd Fusiliers by tapping their
-card's Move and then a hex of the map, and attacks; South moves the 1st Fusiliers into Tarn
-and attacks back; both close the game turn. The page has no code of this game: the steps,
+card's Move and then a hex of the map, and attacks them (naming the defender, then Attack with the
+d6 thrown at the table, the result read from the file's table); South moves the 2nd
+Fusiliers into Marrow and attacks back; the defender's owner takes the marker off; both
+close the game turn. The page has no code of this game: the steps,
 their titles and whose turn it is come from the file. After every screen: no sideways
 overflow, every tapped control at least 44x44 px, no console error, no failed request."""
 
@@ -36,13 +38,24 @@ def move(phone: Phone, unit: str, to: str) -> None:
     assert f"hex {to}" in phone.unit_card(unit).inner_text()
 
 
-def attack(phone: Phone, purpose: str) -> None:
-    """The attacker's d6 (HT-5), rolled by the service from the Dice panel's form."""
-    form = phone.page.get_by_role("form", name="Roll dice")
-    form.get_by_label("Dice to roll").fill("d6")
-    form.get_by_label("Purpose").fill(purpose)
-    phone.tap(form.get_by_role("button", name="Roll"), "roll")
-    assert "d6" in phone.acted()
+def attack(phone: Phone, side: str, other: str, attacker: str, defender: str) -> str:
+    """One attack (HT-5): the phasing side names the defender (Place a marker on its card),
+    then Attack with its unit, a 2 thrown at the table (no effect at 1-1); the service
+    reads the table (HT-6). Then the defender's owner takes the marker off its card."""
+    card = phone.unit_card(defender)
+    phone.tap(card.get_by_role("button", name="Place a marker", exact=True), "marker")
+    form = card.locator(".input-form")
+    form.get_by_label("Which marker").fill("defender")  # the file's marker kind
+    phone.tap(form.locator("button[type=submit]"), "marker")
+    phone.acted()
+    said = phone.take("Attack", attacker, table_dice=[2])
+    phone.as_seat(other)
+    card = phone.unit_card(defender)
+    phone.tap(card.get_by_role("button", name="Remove a marker", exact=True), "marker")
+    phone.tap(card.locator(".picks-quick").get_by_role("button", name="defender (1)"), "marker")
+    phone.acted()
+    phone.as_seat(side)
+    return said
 
 
 def test_a_whole_game_turn_of_hold_the_towns_by_both_sides(
@@ -58,8 +71,9 @@ def test_a_whole_game_turn_of_hold_the_towns_by_both_sides(
     assert phone.step() == "player_turn/reinforcement"
     assert "Reinforcement" in phone.page.locator("#turn").inner_text()  # the file's words
 
-    for side, unit, to in (("North", "Grey Lancers", "0504"),
-                           ("South", "1st Fusiliers", "0603")):
+    for side, other, unit, to, defender in (
+            ("North", "South", "Grey Lancers", "0504", "2nd Fusiliers"),  # 5 to 4: 1-1
+            ("South", "North", "2nd Fusiliers", "0404", "Grey Lancers")):  # 2 to 2: 1-1
         phone.as_seat(side)
         assert phone.waited(), side  # its player-turn: the match waits for it
         phone.next_step()  # reinforcement: nothing is due on game turn 1 (HT-3)
@@ -68,7 +82,8 @@ def test_a_whole_game_turn_of_hold_the_towns_by_both_sides(
         phone.screen(f"{side.lower()}-moved")
         phone.next_step()
         assert phone.step() == "player_turn/combat"
-        attack(phone, f"{unit} attacks (HT-5)")
+        said = attack(phone, side, other, unit, defender)
+        assert "NE: no effect" in said, said
         phone.screen(f"{side.lower()}-combat")
         phone.next_step()
 
@@ -86,4 +101,5 @@ def test_a_whole_game_turn_of_hold_the_towns_by_both_sides(
     for side in ("north", "south"):  # each side moved and rolled in its own player-turn
         assert ("UnitMoved", side) in by, (side, sorted(by))
         assert ("DiceRolled", side) in by, (side, sorted(by))
+        assert ("ResultRecorded", side) in by, (side, sorted(by))  # the table read by the service
     phone.close()

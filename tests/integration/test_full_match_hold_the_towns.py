@@ -39,20 +39,26 @@ class Game:
     def legal(self, seat: str) -> dict[str, Any]:
         return dict(self.m.get("/legal", seat))
 
-    def take(self, seat: str, kind: str, label: str | None = None,
-             **inputs: Any) -> list[dict[str, Any]]:
-        """The choice of `kind` (the one labelled `label`: a unit's name, a track's title)
+    def take(self, seat: str, action: str, label: str | None = None,
+             thrown: list[int] | None = None, **inputs: Any) -> list[dict[str, Any]]:
+        """The choice of type `action` (the one labelled `label`: a unit's name, a track's title)
         the legal answer offers `seat`, with `inputs` filled in; refused by the test if it
-        is not offered or has no such input."""
+        is not offered or has no such input; `thrown`: with the faces thrown at the table,
+        as the choice's table dice say."""
         answer = self.legal(seat)
-        offers = [c for a in answer["actions"] if a["type"] == kind for c in a["choices"]]
+        offers = [c for a in answer["actions"] if a["type"] == action for c in a["choices"]]
         chosen = [c for c in offers if label is None or c["label"] == label]
-        assert chosen, (seat, kind, label, [c["label"] for c in offers], answer["step"])
+        assert chosen, (seat, action, label, [c["label"] for c in offers], answer["step"])
         choice = chosen[0]
         names = {i["name"] for i in choice["inputs"]}
-        assert set(inputs) <= names, (kind, label, set(inputs) - names)
+        assert set(inputs) <= names, (action, label, set(inputs) - names)
+        body = {**choice["body"], **inputs}
+        if thrown is not None:
+            table = choice["table"]
+            assert table is not None, (action, label)
+            body = {**table["body"], **inputs, table["field"]: thrown}
         self.taken += 1
-        return self.m.act(seat, **{**choice["body"], **inputs})
+        return self.m.act(seat, **body)
 
     def done(self, seat: str) -> None:
         answer = self.legal(seat)
@@ -63,13 +69,16 @@ class Game:
     def move(self, seat: str, name: str, to: str) -> None:
         self.take(seat, "move_unit", name, to={"hex": to})
 
-    def attack(self, seat: str, die: int, what: str) -> None:
-        """One combat: the d6 thrown at the table, its purpose said (HT-5, HT-6)."""
-        self.take(seat, "roll_dice", notation="d6", purpose=what, source="table",
-                  results=[die])
-
-    def eliminate(self, seat: str, name: str) -> None:
-        self.take(seat, "remove_unit", name, reason="eliminated")
+    def attack(self, attacker: str, defender: str, die: int) -> str:
+        """One attack (HT-5): the phasing side names the defender and rolls for its
+        attacker (the d6 thrown at the table); the service reads the odds column and the
+        table (HT-6) and says the result. The defender's owner takes the marker off."""
+        seat = self.phasing
+        self.take(seat, "place_marker", defender, kind="defender")
+        events = self.take(seat, "rule_roll", attacker, thrown=[die])
+        [result] = [e["result"] for e in events if e["type"] == "ResultRecorded"]
+        self.take(N if seat == S else S, "remove_marker", defender, kind="defender")
+        return str(result)
 
     def hold(self, seat: str, *towns: str) -> None:
         for town in towns:
@@ -77,6 +86,10 @@ class Game:
 
     def score(self, seat: str, points: int) -> None:
         self.take(seat, "score_vp", seat.title(), points=points, reason="towns held (HT-7)")
+
+    @property
+    def phasing(self) -> str:
+        return str(self.m.get("/turn")["active_side"])
 
     @property
     def step(self) -> str:
@@ -118,7 +131,10 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
 
     # ---- game turn 1 ----
     assert g.step == "player_turn/reinforcement"  # North's: nothing due yet (HT-3)
+    assert not [a for a in g.legal(N)["actions"] if a["type"] == "move_unit"]
+    g.m.refused(N, 422, "HT-3", type="move_unit", unit_id="n-rifles-3", to={"hex": "0401"})
     g.done(N)
+    g.m.refused(N, 422, "HT-1", type="move_unit", unit_id="n-rifles-2", to={"hex": "0301"})
     g.move(N, "2nd Rifles", "0403")
     g.move(N, "1st Rifles", "0203")  # into Kell
     g.done(N)
@@ -128,7 +144,7 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.move(S, "2nd Fusiliers", "0404")  # into Marrow, next to the 2nd Rifles
     g.move(S, "1st Fusiliers", "0603")  # into Tarn
     g.done(S)
-    g.attack(S, 1, "2nd Fusiliers (2) on 2nd Rifles (3): 1-2")  # 1 at 1-2: no effect
+    assert g.attack("2nd Fusiliers", "2nd Rifles", 1).startswith("NE")  # 2 to 3: 1-2
     g.done(S)
     end_of_game_turn(g, ("Control of Kell",), ("Control of Marrow", "Control of Tarn"), (1, 2))
     after = g.board()
@@ -137,19 +153,23 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     assert after["vp"] == {N: 1, S: 2}
 
     # ---- game turn 2 ----
+    assert not g.legal(N)["advance"]["legal"]  # HT-3: not left while the 3rd Rifles wait
     g.move(N, "3rd Rifles", "0401")  # due this game turn, onto its entry hex (HT-3)
     g.done(N)
     g.move(N, "Grey Lancers", "0503")
     g.done(N)
-    g.attack(N, 1, "Grey Lancers (5) on 2nd Fusiliers (4): 1-1")  # 1 at 1-1: DR
+    assert g.attack("Grey Lancers", "2nd Fusiliers", 1).startswith("DR")  # 5 to 4: 1-1
+    g.take(N, "place_marker", "2nd Fusiliers", kind="defender")
+    g.m.refused(N, 422, "HT-5", type="rule_roll", roll="attack", unit_id="n-lancers")  # once
+    g.take(S, "remove_marker", "2nd Fusiliers", kind="defender")
     g.move(S, "2nd Fusiliers", "0405")  # its owner retreats it one hex
     g.move(N, "Grey Lancers", "0404")  # and the attacker advances into Marrow
     g.done(N)
     g.done(S)  # South's reinforcement: the Highland Guard is not due until game turn 3
     g.move(S, "Red Hussars", "0504")
     g.done(S)
-    g.attack(S, 6, "Red Hussars (4) on Grey Lancers (2): 2-1")  # 6 at 2-1: AE
-    g.eliminate(S, "Red Hussars")
+    assert g.attack("Red Hussars", "Grey Lancers", 6).startswith("AE")  # 4 to 2: 2-1
+    assert "Red Hussars" not in g.board()["units"]  # eliminated by the result itself
     g.done(S)
     end_of_game_turn(g, ("Control of Marrow",), (), (2, 1))
     after = g.board()
@@ -165,7 +185,7 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.move(S, "Highland Guard", "0406")  # due now (HT-3)
     g.done(S)
     g.done(S)
-    g.attack(S, 3, "2nd Fusiliers (2) on Grey Lancers (2): 1-1")  # 3 at 1-1: AR
+    assert g.attack("2nd Fusiliers", "Grey Lancers", 3).startswith("AR")  # 2 to 2: 1-1
     g.move(S, "2nd Fusiliers", "0305")  # the attacker retreats one hex
     g.done(S)
     end_of_game_turn(g, (), (), (2, 1))
