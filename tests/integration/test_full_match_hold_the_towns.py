@@ -124,7 +124,8 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
         client: TestClient, matches: Matches) -> None:
     g = Game(client)
     created = g.m.get("/events", limit=1)["events"][0]
-    assert created["type"] == "MatchCreated"
+    assert (created["type"], created["ruleset"]) == ("MatchCreated", "hold-the-towns")
+    assert created["ruleset_hash"] == g.hash  # the match pins the file it is played under
     start = g.board()
     assert start["towns"] == {"Kell": None, "Marrow": None, "Tarn": None}
     assert start["waiting"] == ["3rd Rifles", "Highland Guard"]
