@@ -11,7 +11,7 @@ from fastapi_offline import FastAPIOffline
 
 from api import docs_pages, hot_action, hot_board, problems
 from api.deps import known_query_only
-from api.limits import Gate
+from api.limits import in_front
 from api.quotas import Quotas
 from api.routes import (
     actions,
@@ -95,19 +95,20 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.state.stopping = lambda: False
     app.state.importing = asyncio.Semaphore(settings.imports_at_once)
     app.state.legal_answers = LegalAnswers()  # the legal actions, cached (api/routes/legal.py)
-    # One layer for what is checked before any route: quotas refuse before any body is
-    # read (429); then the body's size and nesting (413, 422), all of it within the body
-    # deadline (408) (api/limits.py). A ruleset file's check takes work: it counts as a
-    # creation does, and its body is read as it arrives, up to its own limit.
-    app.add_middleware(Gate, quotas=Quotas({("POST", "/api/matches"): settings.create_rate,
-                                            ("POST", IMPORT): settings.import_rate,
-                                            ("POST", rulefiles.CHECK): settings.create_rate,
-                                            ("POST", rulefiles.UPLOAD): settings.create_rate}),
-                       max_bytes=settings.max_body_bytes, seconds=settings.body_timeout,
-                       streamed={IMPORT: settings.max_import_bytes,
-                                 rulefiles.CHECK: rulefiles.MAX_CHECK_BODY,
-                                 rulefiles.UPLOAD: rulefiles.MAX_CHECK_BODY},
-                       lanes=(hot_action.serve, hot_board.serve))
+    # One layer, in front of the framework's own, for what is checked before any route:
+    # quotas refuse before any body is read (429); then the body's size and nesting (413,
+    # 422), all of it within the body deadline (408) (api/limits.py). A ruleset file's
+    # check takes work: it counts as a creation does, and its body is read as it arrives,
+    # up to its own limit.
+    in_front(app, quotas=Quotas({("POST", "/api/matches"): settings.create_rate,
+                                 ("POST", IMPORT): settings.import_rate,
+                                 ("POST", rulefiles.CHECK): settings.create_rate,
+                                 ("POST", rulefiles.UPLOAD): settings.create_rate}),
+             max_bytes=settings.max_body_bytes, seconds=settings.body_timeout,
+             streamed={IMPORT: settings.max_import_bytes,
+                       rulefiles.CHECK: rulefiles.MAX_CHECK_BODY,
+                       rulefiles.UPLOAD: rulefiles.MAX_CHECK_BODY},
+             lanes=(hot_action.serve, hot_board.serve))
     problems.install(app)
     for module in (match_routes, actions, views, legal_routes, events, integrity, disputes,
                    annotation_routes, live, invitation, scenario_routes, ruleset_routes, rulefiles,

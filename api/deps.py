@@ -16,9 +16,9 @@ from uuid import UUID
 from fastapi import Depends, Header, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 
 from api.problems import BadHeader, Forbidden, Unauthorized
+from api.workers import Workers
 from domain.app import JOIN, SPECTATOR, Matches
 from domain.app.usecases import seat_of
 from domain.decide import REFEREE
@@ -136,14 +136,20 @@ def _local(matches: Matches) -> bool:
 _working = 0  # requests of this process in a worker thread through `in_worker`, now
 
 
+WORKERS = Workers()  # the hot routes' threads (api/workers.py: lighter than anyio's hop)
+
+
+def _worked() -> None:
+    global _working
+    _working -= 1
+
+
 async def in_worker(fn: Callable[[], T]) -> T:
-    """`fn()` in a worker thread (it may wait on the store), counted in `_working`."""
+    """`fn()` in a worker thread (it may wait on the store), counted in `_working` until
+    it ended (a caller cancelled meanwhile does not end it)."""
     global _working
     _working += 1
-    try:
-        return await run_in_threadpool(fn)
-    finally:
-        _working -= 1
+    return await WORKERS.run(fn, _worked)
 
 
 async def held_read(matches: Matches, match_id: UUID, read: Callable[[], T]) -> T:

@@ -20,7 +20,8 @@ from uuid import UUID
 
 from pydantic import TypeAdapter, ValidationError
 from starlette.requests import Request
-from starlette.types import Scope, Send
+from starlette.responses import Response
+from starlette.types import Scope
 
 from api.deps import acting
 from api.problems import domain_problem
@@ -42,11 +43,11 @@ def takes(scope: Scope) -> bool:
             and PATH.fullmatch(str(scope.get("path", ""))) is not None)
 
 
-async def serve(scope: Scope, body: bytes, send: Send) -> bool:
-    """Answer the action in `body`; False when the route should answer instead (nothing
-    was done)."""
+async def serve(scope: Scope, body: bytes) -> Response | None:
+    """The answer to the action in `body`; None when the route should answer instead
+    (nothing was done)."""
     if not body or not takes(scope):
-        return False
+        return None
     path = str(scope["path"])
     seen: set[bytes] = set()
     json_body = False
@@ -57,25 +58,19 @@ async def serve(scope: Scope, body: bytes, send: Send) -> bool:
             seen.add(name)
             least, most = LENGTHS[name]
             if not least <= len(value.decode("latin-1")) <= most:
-                return False
+                return None
     if not json_body:
-        return False
+        return None
     try:  # decoded as the route decodes it (the standard library's reader: exact integers)
         action: Any = ACTION.validate_python(json.loads(body), from_attributes=True)
     except (ValueError, ValidationError):  # json.JSONDecodeError is a ValueError
-        return False
+        return None
     match = PATH.fullmatch(path)
     assert match is not None
     match_id = UUID(match.group(1))
     request = Request(scope)
     try:
         who = await acting(request, match_id)
-        response = await acted(match_id, action, who)
+        return await acted(match_id, action, who)
     except DomainError as error:
-        response = domain_problem(error, path)
-    await response(scope, _no_body, send)
-    return True
-
-
-async def _no_body() -> dict[str, Any]:
-    return {"type": "http.disconnect"}
+        return domain_problem(error, path)

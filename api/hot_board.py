@@ -9,11 +9,11 @@ match id not in its canonical form go to the FastAPI route."""
 from __future__ import annotations
 
 import re
-from typing import Any
 from uuid import UUID
 
 from starlette.requests import Request
-from starlette.types import Scope, Send
+from starlette.responses import Response
+from starlette.types import Scope
 
 from api.deps import reading
 from api.problems import domain_problem
@@ -26,21 +26,15 @@ PATH = re.compile(r"/api/matches/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
 NOW = PointQuery()
 
 
-async def serve(scope: Scope, body: bytes, send: Send) -> bool:
-    """Answer the board now; False when the route should answer instead (nothing done)."""
+async def serve(scope: Scope, body: bytes) -> Response | None:
+    """The board now; None when the route should answer instead (nothing done)."""
     if scope.get("method") != "GET" or scope.get("query_string") or body:
-        return False
+        return None
     match = PATH.fullmatch(str(scope.get("path", "")))
     if match is None:
-        return False
+        return None
     match_id = UUID(match.group(1))
     try:
-        response = await served_board(match_id, await reading(Request(scope), match_id), NOW)
+        return await served_board(match_id, await reading(Request(scope), match_id), NOW)
     except DomainError as error:
-        response = domain_problem(error, str(scope["path"]))
-    await response(scope, _no_body, send)
-    return True
-
-
-async def _no_body() -> dict[str, Any]:
-    return {"type": "http.disconnect"}
+        return domain_problem(error, str(scope["path"]))

@@ -5,16 +5,22 @@ the body's size (413), how deep its JSON nests (422) and how long it may take to
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
+from fastapi import FastAPI
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.nesting import MAX_DEPTH, too_deep
 from api.problems import BodyTimeout, TooLarge, problem
 from api.quotas import Quotas
 
-# A lane past the checks: (scope, the body read whole, send) -> whether it answered.
-Lane = Callable[[Scope, bytes, Send], Awaitable[bool]]
+log = logging.getLogger(__name__)
+
+# A lane past the checks: (scope, the body read whole) -> its answer, or None (declined).
+Lane = Callable[[Scope, bytes], Awaitable[Response | None]]
 
 
 class Gate:
@@ -36,9 +42,12 @@ class Gate:
     413, a 429) closes the connection (`Connection: close`): the rest of a refused body is
     never waited for. A request without a body (a GET, most often) only meets the quotas:
     its headers are looked at once and the route is called with uvicorn's own `receive`
-    and `send`. A request past the checks, with a body read whole (in one message) or none, is first
-    offered to the `lanes` (`api.hot_action`, `api.hot_board`): the one that takes it
-    answers it with no framework layer; one none takes goes to the routes."""
+    and `send`. A request past the checks, with a body read whole (in one message) or none,
+    is first offered to the `lanes` (`api.hot_action`, `api.hot_board`): the one that takes
+    it answers it with no framework layer (the Gate is in front of the framework's whole
+    stack: `in_front`), its answer sent as two messages to uvicorn's `send`; an error it does
+    not turn into a problem itself is the same 500 problem as a route's. One none takes
+    goes to the framework and the routes."""
 
     def __init__(self, app: ASGIApp, *, quotas: Quotas, max_bytes: int, seconds: float,
                  streamed: dict[str, int] | None = None, lanes: tuple[Lane, ...] = ()
@@ -104,7 +113,17 @@ class Gate:
     async def _lane(self, scope: Scope, body: bytes, send: Send) -> bool:
         """Whether a lane answered the request."""
         for lane in self.lanes:
-            if await lane(scope, body, send):
+            try:
+                response = await lane(scope, body)
+            except Exception:  # as the app's handler of any error does (api.problems)
+                path = str(scope.get("path", ""))
+                log.exception("unhandled error on %s", path)
+                response = problem(500, "Internal error", "something went wrong on the server",
+                                   code="internal", instance=path)
+            if response is not None:
+                await send({"type": "http.response.start", "status": response.status_code,
+                            "headers": response.raw_headers})
+                await send({"type": "http.response.body", "body": response.body})
                 return True
         return False
 
@@ -150,6 +169,37 @@ class Gate:
             return held.pop(0) if held else await receive()
 
         await self.app(scope, replay, sent)  # the body was read whole: nothing to close
+
+
+class GatedApp(FastAPI):
+    """A FastAPI app with the `Gate` in front of the framework's whole stack (its error and
+    telemetry layers, its routing), so that a request a lane answers meets none of them
+    (`in_front`). Other requests go through the Gate to the framework as before."""
+
+    gate: Gate | None = None
+
+    async def _framework(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        gate = self.gate
+        if gate is None or scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self  # what the framework sets: the lanes' requests read app.state
+        await gate(scope, receive, send)
+
+
+def in_front(app: FastAPI, **options: Any) -> None:
+    """Put a `Gate` (with these options) in front of everything `app` does. `app` is a
+    plain FastAPI app (fastapi-offline makes ours: it is no class to derive from); it
+    becomes a `GatedApp`, whose instances hold nothing more."""
+    if type(app) is not FastAPI:
+        msg = f"a Gate goes in front of a plain FastAPI app, not a {type(app).__name__}"
+        raise TypeError(msg)
+    app.__class__ = GatedApp
+    gated = cast(GatedApp, app)
+    gated.gate = Gate(gated._framework, **options)
 
 
 def _too_large(limit: int) -> TooLarge:

@@ -9,15 +9,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from api import hot_action, hot_board
 from api.app import create_app
-from api.limits import Gate
+from api.limits import Gate, GatedApp
 from api.quotas import Quotas
 from api.settings import Settings
 
 
-def test_our_checks_before_the_routes_are_one_layer() -> None:
+def test_our_checks_are_one_layer_in_front_of_the_frameworks_own() -> None:
     app = create_app(Settings(admin_token="admin-token"))
-    assert [m.cls for m in app.user_middleware] == [Gate]
+    assert app.user_middleware == []  # no layer of ours among the framework's
+    assert isinstance(app, GatedApp) and isinstance(app.gate, Gate)
+    assert app.gate.lanes == (hot_action.serve, hot_board.serve)
 
 
 def test_a_request_without_a_body_reaches_the_app_with_the_servers_own_channels() -> None:

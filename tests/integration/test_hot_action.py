@@ -116,3 +116,48 @@ def test_the_board_now_is_answered_by_its_lane_and_a_past_board_by_the_route(
     assert by_lane.status_code == by_route.status_code == 401
     assert by_lane.json() == by_route.json()
     assert client.get(url).status_code == 401  # no token at all
+
+
+def test_an_error_in_a_lane_is_the_same_500_problem_as_a_routes(
+        store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lanes are in front of the framework's error layer: an error they do not turn
+    into a problem themselves is still the routes' 500 problem (api.problems)."""
+    async def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    matches = Matches(env=store_env)
+    app = create_app(Settings(admin_token="admin-token"), matches=matches)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        match = _create(client)
+        monkeypatch.setattr(hot_action, "acted", broken)
+        monkeypatch.setattr(actions, "acted", broken)
+        by_lane = client.post(f"/api/matches/{match}/actions", json=NOTE,
+                              headers=auth(match))
+        by_route = client.post(f"/api/matches/{match}/actions", params={"then": "done"},
+                               json=NOTE, headers=auth(match))
+    matches.close()
+    assert by_lane.status_code == by_route.status_code == 500
+    assert by_lane.json()["type"] == by_route.json()["type"] == "/problems/internal"
+    assert by_lane.headers["content-type"] == by_route.headers["content-type"]
+
+
+def test_a_lanes_request_meets_no_framework_layer(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the lanes answer never reaches the framework's stack (its error and telemetry
+    layers, routing); what they do not take does."""
+    reached: list[str] = []
+    app = client.app
+    framework = app.gate.app  # type: ignore[attr-defined]
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+        await framework(scope, receive, send)
+
+    match = _create(client)
+    monkeypatch.setattr(app.gate, "app", counted)  # type: ignore[attr-defined]
+    url = f"/api/matches/{match}"
+    assert client.post(f"{url}/actions", json=NOTE, headers=auth(match)).status_code == 201
+    assert client.get(f"{url}/board", headers=auth(match)).status_code == 200
+    assert reached == []
+    assert client.get(f"{url}/board", params={"at": 1}, headers=auth(match)).status_code == 200
+    assert reached == [f"{url}/board"]
