@@ -23,6 +23,9 @@ Environment variables read by :func:`env_from_environment`:
     User (default ``battlelog``).
 ``BATTLELOG_PG_PASSWORD``
     Password (default empty).
+``BATTLELOG_PG_DB_FUNCTIONS``
+    ``on`` (default): a save is one statement, a stored function that takes the table lock
+    (projections.store_pg); ``off``: eventsourcing's pipelined transaction.
 ``BATTLELOG_PROJECTIONS``
     ``inline`` (default): each API process keeps the read models (the match catalogue) up to
     date itself. ``external``: it only reads them, and one ``battlelog project`` process
@@ -37,9 +40,10 @@ Variables put into the returned env (read by eventsourcing, all timeouts in whol
   ``POSTGRES_LOCK_TIMEOUT`` (eventsourcing's default 0 waits forever on the table lock every
   save takes), ``POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT``, ``POSTGRES_CONNECT_TIMEOUT``,
   ``POSTGRES_POOL_SIZE`` and ``POSTGRES_MAX_OVERFLOW`` (per Application, i.e. per process: size
-  them against the server's ``max_connections``); ``POSTGRES_ENABLE_DB_FUNCTIONS=y`` when
-  ``BATTLELOG_PG_DB_FUNCTIONS=on`` (eventsourcing's stored function appends a save's events
-  in one statement, one round trip, instead of a pipelined transaction of several).
+  them against the server's ``max_connections``); ``POSTGRES_ENABLE_DB_FUNCTIONS=y`` and
+  ``APPLICATION_RECORDER_TOPIC`` (projections.store_pg) unless ``BATTLELOG_PG_DB_FUNCTIONS=off``:
+  a stored function appends a save's events in one statement, one round trip, under the
+  table lock that keeps the log's order, instead of a pipelined transaction of two.
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ from eventsourcing.sqlite import (
     SQLiteFactory,
 )
 from eventsourcing.utils import Environment, EnvType
+
+from projections import store_pg
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -215,8 +221,13 @@ def postgres_env(
     *,
     pool_size: int = POSTGRES_POOL_SIZE,
     max_overflow: int = POSTGRES_MAX_OVERFLOW,
+    one_statement: bool = True,
 ) -> dict[str, str]:
-    """The env for eventsourcing's PostgreSQL store; ``host`` may be a unix socket directory."""
+    """The env for eventsourcing's PostgreSQL store; ``host`` may be a unix socket directory.
+    ``one_statement``: a save appends its events in one statement, our stored function that
+    keeps the log's order (projections.store_pg), one round trip instead of two."""
+    one = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+           "APPLICATION_RECORDER_TOPIC": store_pg.TOPIC} if one_statement else {}
     return {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": dbname,
@@ -231,6 +242,7 @@ def postgres_env(
         "POSTGRES_CONNECT_TIMEOUT": str(POSTGRES_CONNECT_TIMEOUT_SECONDS),
         "POSTGRES_POOL_SIZE": str(pool_size),
         "POSTGRES_MAX_OVERFLOW": str(max_overflow),
+        **one,
     }
 
 
@@ -244,20 +256,18 @@ def env_from_environment(
     source = os.environ if environ is None else environ
     store = source.get("BATTLELOG_STORE", "sqlite").strip().lower() or "sqlite"
     if store == "postgres":
-        env = postgres_env(
+        functions = source.get("BATTLELOG_PG_DB_FUNCTIONS", "on").strip().lower() or "on"
+        if functions not in ("on", "off"):
+            msg = f"BATTLELOG_PG_DB_FUNCTIONS must be 'on' or 'off', not {functions!r}"
+            raise ValueError(msg)
+        return postgres_env(
             dbname=source.get("BATTLELOG_PG_DBNAME", "battlelog"),
             host=source.get("BATTLELOG_PG_HOST", "127.0.0.1"),
             port=source.get("BATTLELOG_PG_PORT", "5432"),
             user=source.get("BATTLELOG_PG_USER", "battlelog"),
             password=source.get("BATTLELOG_PG_PASSWORD", ""),
+            one_statement=functions == "on",  # one round trip a save (issue 30)
         )
-        functions = source.get("BATTLELOG_PG_DB_FUNCTIONS", "off").strip().lower() or "off"
-        if functions not in ("on", "off"):
-            msg = f"BATTLELOG_PG_DB_FUNCTIONS must be 'on' or 'off', not {functions!r}"
-            raise ValueError(msg)
-        if functions == "on":  # an append in one statement: one round trip (issue 30)
-            env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
-        return env
     if store != "sqlite":
         msg = f"BATTLELOG_STORE must be 'sqlite' or 'postgres', not {store!r}"
         raise ValueError(msg)

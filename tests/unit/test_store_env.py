@@ -1,25 +1,28 @@
-"""The store env chosen by the BATTLELOG_* variables: on PostgreSQL, eventsourcing's
-one-statement append (its stored function) only when BATTLELOG_PG_DB_FUNCTIONS is on
-(issue 30), and a value that is neither on nor off refused."""
+"""The store env chosen by the BATTLELOG_* variables: on PostgreSQL, a save is one
+statement (our stored function, projections.store_pg) unless BATTLELOG_PG_DB_FUNCTIONS is
+off (issue 30), and a value that is neither on nor off refused."""
 
 from __future__ import annotations
 
 import pytest
 
+from projections import store_pg
 from projections.store import env_from_environment
 
 PG = {"BATTLELOG_STORE": "postgres", "BATTLELOG_PG_DBNAME": "battlelog"}
 
 
-def test_db_functions_are_off_unless_asked_for() -> None:
-    assert "POSTGRES_ENABLE_DB_FUNCTIONS" not in env_from_environment(environ=PG)
+def test_a_save_is_one_ordered_statement_unless_told_otherwise() -> None:
+    for env in (env_from_environment(environ=PG),
+                env_from_environment(environ={**PG, "BATTLELOG_PG_DB_FUNCTIONS": "on"})):
+        assert env["POSTGRES_ENABLE_DB_FUNCTIONS"] == "y"
+        assert env["APPLICATION_RECORDER_TOPIC"] == store_pg.TOPIC
+
+
+def test_db_functions_off_is_eventsourcings_pipelined_transaction() -> None:
     off = env_from_environment(environ={**PG, "BATTLELOG_PG_DB_FUNCTIONS": "off"})
     assert "POSTGRES_ENABLE_DB_FUNCTIONS" not in off
-
-
-def test_db_functions_on_append_in_one_statement() -> None:
-    env = env_from_environment(environ={**PG, "BATTLELOG_PG_DB_FUNCTIONS": "on"})
-    assert env["POSTGRES_ENABLE_DB_FUNCTIONS"] == "y"
+    assert "APPLICATION_RECORDER_TOPIC" not in off
 
 
 def test_db_functions_take_on_or_off_only() -> None:
