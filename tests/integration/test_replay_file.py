@@ -288,3 +288,28 @@ def test_the_clocks_at_every_version_are_the_table_pages(client: TestClient) -> 
             [s["side"], round(s["remaining"], 1), s["running"], s["flag_fallen"]]
             for s in served["sides"]]}, step["v"]
     assert steps[-1]["clock"]["paused"] and steps[-1]["clock"]["sides"][1][1] == 840
+
+
+@pytest.mark.parametrize("demo", ["wing-command-demo", "extended-sequence-demo",
+                                  "normandy-demo"])
+def test_a_demo_without_cards_holds_no_seed_in_any_seats_replay(
+        planted: tuple[TestClient, Matches], demo: str) -> None:
+    """The games that deal no cards still roll the service's dice: after a roll, no seat's file
+    (the referee's neither, before the reveal) holds the dice seed or the card seed."""
+    client, matches = planted
+    m = Played(client, scenario(demo))
+    seat = next(seat for seat in ["referee", *(s["id"] for s in m.body["sides"])]
+                if any(a["type"] == "roll_dice" for a in m.get("/legal", seat)["actions"]))
+    m.act(seat, type="roll_dice", notation="2d6", purpose="a roll at the table's request")
+    assert any(isinstance(e, ev.DiceRolled) and e.roll_index is not None
+               for e in matches.events_of(UUID(m.match)))  # the service's dice rolled
+    [created] = matches.events_of(UUID(m.match), upto=1)
+    assert isinstance(created, ev.MatchCreated)
+    seeds = {SEED.hex(), *([created.card_seed] if created.card_seed else [])}
+    for seat in [*(s["id"] for s in m.body["sides"]), "spectator", "referee"]:
+        text = replay(m, seat)
+        assert not any(seed in text for seed in seeds), seat
+    # the search can fail: once the referee reveals the seed, every file carries it
+    r = client.post(f"/api/matches/{m.match}/dice/reveal", headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    assert SEED.hex() in replay(m, "spectator")
