@@ -174,3 +174,20 @@ def contexts(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     """`contexts(**options)` opens a browser context (a device) policed as `policed_contexts`
     says: every request stays on the server, and no script error."""
     yield from policed_contexts(browser, server)
+
+
+@pytest.fixture
+def offline(browser: Any) -> Iterator[Callable[[], Any]]:
+    """Phone-sized contexts that refuse every request (replay_offline.Offline), each checked
+    as the test ends: nothing asked of the network, no console error."""
+    from replay_offline import Offline  # (it imports phone, which imports this module)
+
+    made: list[Offline] = []
+
+    def make() -> Offline:
+        made.append(Offline(browser))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
