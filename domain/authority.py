@@ -162,6 +162,21 @@ def check_redo(actor: str, undone_by: str) -> None:
                           rule="core-authority", allowed=sorted({undone_by, REFEREE}))
 
 
+def check_standing_pass(actor: str, side: str, on: bool, sides: Iterable[str]) -> None:
+    """A side's standing pass ("pass until I must act", issue 26) is its own: only that side
+    starts it and stops it. (ours) The referee may stop any side's pass (the table is the
+    referee's to run) but starts none: a pass declines that side's own optional moves, a
+    choice only its player makes."""
+    if side not in sides:
+        raise InvalidAction(f"there is no side '{side}'", rule="core-sides",
+                            allowed=sorted(sides))
+    if actor == side or (actor == REFEREE and not on):
+        return
+    raise NotYourTurn(f"a standing pass is its side's own: only {side} "
+                      + ("starts it" if on else "stops it (or the referee)"),
+                      rule="core-authority", allowed=[side] if on else [side, REFEREE])
+
+
 def check_clock(kind: str, actor: str) -> None:
     """The game clock is the referee's to start, pause, resume and adjust (docs/clock.md):
     a side never stops or tops up its own time."""

@@ -268,7 +268,18 @@ def _(event: ev.TurnAdvanced, state: MatchState) -> MatchState:
                                                        if f not in TURN_FLAGS)})
              if set(u.status) & TURN_FLAGS else u for uid, u in state.units.items()}
     return state.model_copy(update={"turn": event.marker, "units": units, "this_turn": (),
-                                    "discards": {}, "discarded": {}})
+                                    "discards": {}, "discarded": {}, "passing": ()})
+
+
+@_apply.register
+def _(event: ev.StandingPassStarted, state: MatchState) -> MatchState:
+    return state.model_copy(update={"passing": (*state.passing, event.side)})
+
+
+@_apply.register
+def _(event: ev.StandingPassEnded, state: MatchState) -> MatchState:
+    return state.model_copy(update={"passing": tuple(s for s in state.passing
+                                                     if s != event.side)})
 
 
 def _noted(state: MatchState, *facts: str) -> dict[str, Any]:
@@ -381,7 +392,7 @@ def _(event: ev.NoteAdded, state: MatchState) -> MatchState:
 @_apply.register
 def _(event: ev.MatchEnded, state: MatchState) -> MatchState:
     return state.model_copy(update={"outcome": Outcome(winner=event.winner, reason=event.reason),
-                                    "end_proposal": None})
+                                    "end_proposal": None, "passing": ()})
 
 
 @_apply.register

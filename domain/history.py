@@ -126,12 +126,16 @@ def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
     latest barrier (a die roll, cards seen or shown, the seed revealed) or another seat's
     action, which stays. The consent protocol's own events are no barrier, nor are the seat
     facts (links issued or withdrawn, seats taken, disputes, the clock): undo never takes
-    them back, so whoever made them (the referee reissuing a link) holds no action here."""
+    them back, so whoever made them (the referee reissuing a link) holds no action here.
+    Nor is a done a standing pass said (`by="standing_pass"`, domain.legal.standing): it
+    belongs to the action that made it due, and one undo takes both back."""
     for event in newest_first:
         if isinstance(event, ev.UNDO_BARRIERS):
             return event.originator_version
         if isinstance(event, ev.UNDO_PROTOCOL + ev.SEAT_EVENTS):
             continue
+        if getattr(event, "by", None) == "standing_pass":
+            continue  # a done a side's standing pass said, in the action that made it due
         if event.actor != seat:
             return event.originator_version
     return 1

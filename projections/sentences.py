@@ -273,15 +273,28 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
     def _say_PhaseAdvanced(self, e: ev.PhaseAdvanced, who: str, hidden: set[str]) -> str:
         acting = (f"; {self.names.side(e.marker.active_side)} to act"
                   if e.marker.active_side else "")
-        return f"{who} moved on to {self.names.step(e.marker.step)}{acting}."
+        return f"{who} moved on to {self.names.step(e.marker.step)}{acting}{_passed(e)}."
 
     def _say_TurnAdvanced(self, e: ev.TurnAdvanced, who: str, hidden: set[str]) -> str:
         acting = (f"; {self.names.side(e.marker.active_side)} to act"
                   if e.marker.active_side else "")
-        return f"Turn {e.marker.turn} began: {self.names.step(e.marker.step)}{acting} ({who})."
+        return (f"Turn {e.marker.turn} began: {self.names.step(e.marker.step)}{acting} "
+                f"({who}{_passed(e, ', ')}).")
 
     def _say_SideDone(self, e: ev.SideDone, who: str, hidden: set[str]) -> str:
-        return f"{self.names.side(e.side)} is done with {self.names.step(e.step)}."
+        return f"{self.names.side(e.side)} is done with {self.names.step(e.step)}{_passed(e)}."
+
+    def _say_StandingPassStarted(self, e: ev.StandingPassStarted, who: str,
+                                 hidden: set[str]) -> str:
+        return (f"{self.names.side(e.side)} passes until they must act, for the rest of "
+                "this turn.")
+
+    def _say_StandingPassEnded(self, e: ev.StandingPassEnded, who: str,
+                               hidden: set[str]) -> str:
+        side = self.names.side(e.side)
+        if e.why == "cancelled":
+            return f"{side} stopped passing" + (f" ({who})." if who != side else ".")
+        return f"{side}'s pass ended: {e.reason or 'the step waits for them'}."
 
     def _say_UnitsActivated(self, e: ev.UnitsActivated, who: str, hidden: set[str]) -> str:
         side = self.names.side(e.side)
@@ -347,6 +360,11 @@ def narrated(log: list[ev.Event], viewer: str = "", names: Names | None = None) 
     for event in log:
         narrator.see(event)
     return narrator
+
+
+def _passed(e: ev.SideDone | ev.PhaseAdvanced | ev.TurnAdvanced, before: str = " ") -> str:
+    """What marks a done a side's standing pass said for it (domain.legal.standing)."""
+    return f"{before}(by its standing pass)" if e.by == "standing_pass" else ""
 
 
 def said(events: Iterable[ev.Event], viewer: str = "",

@@ -28,7 +28,7 @@ from domain.app.results import (
     seat_of,
     token_hash,
 )
-from domain.commands import Advance, Command, CreateMatch
+from domain.commands import Advance, Command, CreateMatch, StandingPass
 from domain.decide import (
     REFEREE,
     Context,
@@ -46,6 +46,7 @@ from domain.errors import (
     NotYourTurn,
     VersionConflict,
 )
+from domain.evolve import evolve
 from domain.history import (
     IDEMPOTENCY_PREFIX,
     Frame,
@@ -54,11 +55,22 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
-from domain.legal import seat_answer
+from domain.legal import legal_actions, seat_answer
 from domain.legal.ahead import until_mine
-from domain.legal.then import THEN, then_done
-from domain.rulesets import get_ruleset
-from domain.state import Side
+from domain.legal.model import LegalActions
+from domain.legal.standing import decide_standing, settle
+from domain.legal.then import THEN, moved_on, then_done
+from domain.rulesets import Ruleset, get_ruleset
+from domain.state import MatchState, Side
+
+
+def _answer(ruleset: Ruleset) -> Callable[[MatchState, str, int], LegalActions]:
+    """A side's legal answer at a state (no steps ahead): whether a pass waits for its move."""
+    def answer(state: MatchState, side: str, version: int) -> LegalActions:
+        return legal_actions(state, ruleset, side, version=version, ahead=False)
+
+    return answer
+
 
 # what callers import from here (domain.app.results holds them)
 __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "MatchUseCases",
@@ -179,20 +191,19 @@ class MatchUseCases(MatchLog):
             idempotency_key: str | None = None, token: str | None = None,
             then: str | None = None) -> Result:
         """Decide and record one action; `then="done"`: and then the seat's Next step, in
-        one request (domain.legal.then)."""
+        one request (domain.legal.then); and then the dones the sides' standing passes say
+        once it is recorded, in the same action (domain.legal.standing)."""
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
-            if then is not None:
-                if then not in THEN:
-                    raise InvalidAction(f"'then' is one of: {', '.join(THEN)}",
-                                        rule="core-requests", allowed=list(THEN))
-                return then_done(state, ruleset, context, command)
-            if isinstance(command, Advance) and command.until == "mine":
-                # each advance decided as the seat's tap would be (domain.legal.ahead)
-                return list(until_mine(state, ruleset, context,
-                                       seat_answer(ruleset, actor)).events)
-            return decide(command, state, ruleset, context)
+            made = self._decided(state, ruleset, context, command, then)
+            if not state.passing and not any(isinstance(e, ev.StandingPassStarted)
+                                             for e in made):
+                return made
+            now = state
+            for event in made:
+                now = evolve(now, event)
+            return [*made, *settle(now, ruleset, moved_on(context, made), _answer(ruleset))]
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,
@@ -241,6 +252,23 @@ class MatchUseCases(MatchLog):
         return self._execute(match_id, redone, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,
                              idempotency=self._idempotency(actor, idempotency_key, "redo"))
+
+    @staticmethod
+    def _decided(state: MatchState, ruleset: Ruleset, context: Context, command: Command,
+                 then: str | None) -> list[ev.Event]:
+        """The events of one action as the seat asked for it (see `act`)."""
+        if then is not None:
+            if then not in THEN or isinstance(command, StandingPass):
+                raise InvalidAction(f"'then' is one of: {', '.join(THEN)}, after a move",
+                                    rule="core-requests", allowed=list(THEN))
+            return then_done(state, ruleset, context, command)
+        if isinstance(command, StandingPass):
+            return decide_standing(command, state, ruleset, context)
+        if isinstance(command, Advance) and command.until == "mine":
+            # each advance decided as the seat's tap would be (domain.legal.ahead)
+            return list(until_mine(state, ruleset, context,
+                                   seat_answer(ruleset, context.actor)).events)
+        return decide(command, state, ruleset, context)
 
     @staticmethod
     def _idempotency(actor: str, key: str | None,

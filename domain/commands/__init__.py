@@ -122,6 +122,7 @@ __all__ = [
     "ShuffleDeck",
     "SideSpec",
     "SplitUnit",
+    "StandingPass",
     "Text",
     "UnitSpec",
     "Value",
@@ -301,6 +302,17 @@ class Concede(Command):
     reason: Annotated[str, Field(max_length=200)] = ""
 
 
+class StandingPass(Command):
+    """"Pass until I must act" (issue 26, fewer taps): `on` starts the side's standing pass
+    for the rest of this turn, where its done is recorded for it wherever it could only act
+    optionally; `on: false` stops it. `side`: whose (default: the seat's own). Decided by
+    `domain.legal.standing` (authority in `domain.authority.check_standing_pass`)."""
+
+    type: Literal["standing_pass"] = "standing_pass"
+    on: StrictBool = True
+    side: Id | None = None
+
+
 class ReopenMatch(Command):
     """The referee reopens an ended match; a fresh dice seed is committed."""
 
@@ -315,7 +327,7 @@ Action = Annotated[
     | DrawCards | DiscardCards | PlayCard | ShuffleDeck | CutDeck | RuleRoll | Fire
     | EnterResult | AnnounceReinforcements | CallArtillery | DeclareOperation | SetSupply
     | ResolveCombat | LoseStep | GainStep | OpenDispute | RecordRoll | Concede | ReopenMatch
-    | StartClock | PauseClock | ResumeClock | AdjustClock,
+    | StartClock | PauseClock | ResumeClock | AdjustClock | StandingPass,
     Field(discriminator="type"),
 ]
 ACTION_TYPES: tuple[str, ...] = (

@@ -80,6 +80,8 @@ from domain.events.play import (
     ResultRecorded,
     RollDeclared,
     SideDone,
+    StandingPassEnded,
+    StandingPassStarted,
     StepGained,
     StepLost,
     TrackSet,
@@ -107,6 +109,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DiceSeedRevealed, DiceCommitted, UndoRequested, UndoAccepted, UndoDeclined,
         DisputeOpened, DisputeRuled, RollDeclared,
         ClockStarted, ClockPaused, ClockResumed, ClockAdjusted, FlagFell,
+        StandingPassStarted, StandingPassEnded,
     )
 }
 
@@ -181,6 +184,8 @@ __all__ = [
     "SeatTokenIssued",
     "SeatTokenRevoked",
     "SideDone",
+    "StandingPassEnded",
+    "StandingPassStarted",
     "StepGained",
     "StepLost",
     "TrackSet",

@@ -125,13 +125,21 @@ class VictoryPointsScored(Event):
     reason: str = ""
 
 
+# `by`: who said the done when it was not the seat's tap: "standing_pass" (issue 26: the
+# seat's standing pass recorded it for it, domain.legal.standing); None, a tap. (None is
+# left out of the line and its hash, so the events recorded before it read the same.)
+ByStandingPass = Literal["standing_pass"] | None
+
+
 class PhaseAdvanced(Event):
     origin: str
     marker: TurnMarker
+    by: ByStandingPass = None
 
 
 class TurnAdvanced(Event):
     marker: TurnMarker
+    by: ByStandingPass = None
 
 
 class SideDone(Event):
@@ -140,6 +148,24 @@ class SideDone(Event):
 
     side: Name
     step: str
+    by: ByStandingPass = None
+
+
+class StandingPassStarted(Event):
+    """A side passes its optional moves until it must act, for the rest of this turn (issue
+    26): its done is recorded for it where it could only act optionally."""
+
+    side: Name
+
+
+class StandingPassEnded(Event):
+    """A side's standing pass ends before the turn does: `why` is "cancelled" (the side, or
+    the referee, stopped it) or "refused" (a done it would have said was refused: `reason`,
+    in words, and the side must act). The end of the turn ends every pass without an event."""
+
+    side: Name
+    why: Literal["cancelled", "refused"]
+    reason: str = ""
 
 
 class ResultRecorded(Event):

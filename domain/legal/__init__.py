@@ -35,6 +35,7 @@ from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
 from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
 from domain.legal.own import own_ids
 from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
+from domain.legal.standing import offer
 from domain.legal.units import Offers
 from domain.legal.words import in_words, side_name, title
 from domain.rulesets import Ruleset
@@ -126,7 +127,8 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
             paged.truncated or paged.pages > 1):
         advance = _until_mine(probe, advance, between)
     reason = advance.reason if state.outcome is not None else None
-    return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged)
+    return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged,
+                        standing_pass=offer(state, seat))
 
 
 def _scope(probe: Probe, unit: str | None, page: int) -> Page:
@@ -283,6 +285,9 @@ def offered(legal: LegalActions, body: dict[str, Any]) -> bool:
     except ValidationError:
         return False
     kind = command.type
+    if kind == "standing_pass":  # the seat's own pass, started or stopped
+        mine = legal.standing_pass
+        return mine is not None and command.on != mine.on and command.side in (None, legal.seat)
     wanted = _normal(kind, command.model_dump(mode="json", exclude_defaults=True))
     if kind == "advance":
         if "until" in wanted:

@@ -121,6 +121,15 @@ class NextStep(_Frozen):
     stops: str | None = None
 
 
+class StandingPassOffer(_Frozen):
+    """The seat's standing pass ("pass until I must act", domain.legal.standing): whether it
+    is `on`, the `choice` that starts it (off) or stops it (on), and what it does, in words."""
+
+    on: bool
+    choice: Choice
+    says: str
+
+
 class Page(_Frozen):
     """Which units' choices the answer holds (docs/legal-actions.md, "Large boards"). A board
     of many units is answered in pages of units, each page's work bounded: the first page also
@@ -146,6 +155,7 @@ class LegalActions(_Frozen):
     actions: tuple[LegalAction, ...] = ()
     advance: NextStep
     page: Page = Field(default_factory=Page)
+    standing_pass: StandingPassOffer | None = None  # a side's, until the match ends
 
 
 @dataclass(frozen=True)

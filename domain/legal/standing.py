@@ -1,0 +1,165 @@
+"""A side's standing pass, "pass until I must act" (issue 26, fewer taps): one tap declines the
+side's optional moves for the rest of the turn, like a card game's pass to the end of turn.
+
+`decide_standing(command, state, ruleset, context)` starts or stops it (authority in
+`domain.authority.check_standing_pass`: a side's own; the referee may stop it), recorded as
+`StandingPassStarted` / `StandingPassEnded(why="cancelled")`.
+
+`settle(state, ruleset, context)` is what the passes do once an action is recorded, whoever
+took it: while the match waits for a side whose pass is on, that side's done (`advance`) is
+decided through `decide` as that side, exactly as its tap would be, and recorded as the same
+events, marked `by="standing_pass"`; then again from the state those leave. (ours) Where the
+pass holds back, and why:
+
+- the done is refused and the legal answer offers the side a move of the step's own: the
+  side must act (its activation, cards to draw, an initiative to roll, a step that cannot
+  be left until it acts). The pass waits, still on, and says the side's done once that
+  move leaves only optional ones (the draw made, the done follows in the same action);
+- the done is refused and another side is waited for: its move may let the side go on
+  (AA-8: a deck shuffled before the side cuts it); the pass waits;
+- the done is refused, the side has no move of its own to make and no other side is
+  waited for (nothing the pass can wait for would change it): the pass ends
+  (`StandingPassEnded(why="refused")`, the refusal in words), the other seat's action
+  stands, and the side sees the step as it is;
+- the done would roll the service's dice, leave a result owed, or end the match: those
+  are the side's own to tap; the pass waits;
+- a step where the match does not wait for the side needs nothing of it.
+
+The turn's last done is the pass's last: a new turn (and the end of the match) ends every
+pass (`evolve`), with no event of its own.
+
+Where the dones are emitted (ours): in the same action as what made them due, decided at
+once by the use case that records it (`MatchUseCases.act`), with that action's command id.
+So every state at a version the log holds is settled: whose turn (`domain.waiting`), the
+legal answer and the clock read it as it is, replay and `verify` only read events that are
+in the log (nothing is re-decided on reading), and one undo takes back an action and the
+dones it brought about together (`history.undo_reach` passes over the marked events: they
+are no other seat's action, and the side's pass, still on at the version undone to, says
+them again when the action is taken again). An undo or a redo lands on a version the log
+held, settled as it was then; a referee's undo to a version inside an action may land
+between a pass and its done: the next action settles it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.authority import check_standing_pass
+from domain.context import REFEREE, Context, Emit
+from domain.decide import decide
+from domain.errors import DomainError, InvalidAction, MatchOver
+from domain.evolve import evolve
+from domain.legal.model import Choice, LegalActions, StandingPassOffer
+from domain.legal.then import moved_on
+from domain.legal.words import in_words
+from domain.rulesets import Ruleset
+from domain.state import MatchState
+from domain.waiting import waiting_for_seats
+
+RULE = "core-standing-pass"
+BY = "standing_pass"
+MOST_DONES = 256  # dones the passes say after one action, at most (a turn's steps x sides)
+MARKED = (ev.SideDone, ev.PhaseAdvanced, ev.TurnAdvanced)
+# a side's legal answer at a state and version (`domain.legal.legal_actions`, no steps ahead)
+Answer = Callable[[MatchState, str, int], LegalActions]
+PASS = Choice(label="Pass until I must act", body={"type": "standing_pass"})
+STOP = Choice(label="Stop passing", body={"type": "standing_pass", "on": False})
+
+
+def decide_standing(command: cmd.StandingPass, state: MatchState, ruleset: Ruleset,
+                    context: Context) -> list[ev.Event]:
+    """Start or stop `command.side`'s standing pass (the seat's own side by default)."""
+    side = command.side or context.actor
+    check_standing_pass(context.actor, side, command.on, state.side_ids())
+    if state.outcome is not None:
+        raise MatchOver("the match has ended: there is nothing to pass", rule="core-end")
+    emit = Emit(context, state, evolve)
+    if command.on:
+        if side in state.passing:
+            raise InvalidAction("this side already passes until it must act",
+                                rule=RULE, allowed=["standing_pass"])
+        emit(ev.StandingPassStarted, side=side, rule=RULE)
+    else:
+        if side not in state.passing:
+            raise InvalidAction("this side is not passing", rule=RULE,
+                                allowed=["standing_pass"])
+        emit(ev.StandingPassEnded, side=side, why="cancelled", rule=RULE)
+    return emit.events
+
+
+def settle(state: MatchState, ruleset: Ruleset, context: Context,
+           answer: Answer) -> list[ev.Event]:
+    """The dones the standing passes say at `state` (the state after an action, `context`
+    the context of the next event), one after another (see the module's text); `answer`
+    tells whether a side refused its done has a move of its own to make."""
+    out: list[ev.Event] = []
+    for _ in range(MOST_DONES):
+        made = _one(state, ruleset, context, answer)
+        if not made:
+            break
+        out += made
+        for event in made:
+            state = evolve(state, event)
+        context = moved_on(context, made)
+    return out
+
+
+def _one(state: MatchState, ruleset: Ruleset, context: Context,
+         answer: Answer) -> list[ev.Event]:
+    """The first done a pass says at `state`, or its end; [] when none is due."""
+    if state.outcome is not None or state.awaiting is not None or not state.passing:
+        return []
+    for side in waiting_for_seats(state, ruleset).seats:
+        if side not in state.passing:
+            continue
+        as_side = replace(context, actor=side)
+        try:
+            done = decide(cmd.Advance(), state, ruleset, as_side)
+        except DomainError as refused:
+            if _waits(state, ruleset, side, answer(state, side, context.version)):
+                continue  # the side's move, or another seat's first: the pass waits
+            emit = Emit(as_side, state, evolve)
+            emit(ev.StandingPassEnded, side=side, why="refused", rule=RULE,
+                 reason=in_words(refused.detail, state, ruleset.sequence)[:500])
+            return emit.events
+        if _the_sides_own(done, state):
+            continue
+        return [e.model_copy(update={"by": BY}) if isinstance(e, MARKED) and e.actor == side
+                else e for e in done]
+    return []
+
+
+def _waits(state: MatchState, ruleset: Ruleset, side: str, answer: LegalActions) -> bool:
+    """Whether a pass whose done was refused waits: the side has a move of the step's own
+    to make, or another side is waited for (whose move may let it go on: a deck to shuffle
+    before the side cuts it)."""
+    if any(a.own for a in answer.actions):
+        return True
+    return any(s not in (side, REFEREE) for s in waiting_for_seats(state, ruleset).seats)
+
+
+def _the_sides_own(done: list[ev.Event], state: MatchState) -> bool:
+    """Whether a done is the side's own to tap: it rolls the service's dice, leaves a result
+    owed or ends the match."""
+    if any(getattr(e, "roll_index", None) is not None or isinstance(e, ev.MatchEnded)
+           for e in done):
+        return True
+    for event in done:
+        state = evolve(state, event)
+    return state.awaiting is not None
+
+
+def offer(state: MatchState, seat: str) -> StandingPassOffer | None:
+    """What the legal answer says of `seat`'s standing pass: on (and how to stop it) or off
+    (and how to start it); None for the referee, a spectator, or after the end."""
+    if seat not in state.side_ids() or state.outcome is not None:
+        return None
+    if seat in state.passing:
+        return StandingPassOffer(on=True, choice=STOP, says=(
+            "Passing until you must act: your done is said for you wherever you could only "
+            "act as you choose, until the turn ends"))
+    return StandingPassOffer(on=False, choice=PASS, says=(
+        "Pass your optional moves until you must act, for the rest of this turn: your done "
+        "is said for you in every step where you could only act as you choose"))
