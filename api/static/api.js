@@ -20,8 +20,15 @@ export class ApiError extends Error {
 
   /** The message to show: the detail and the rule that refused it. */
   get explained() {
+    return this.explainedAs();
+  }
+
+  /** The message with what is allowed in the players' words: a seat by `name(seat)` (a
+   *  side's name), the referee as "the referee", an action's type with spaces. */
+  explainedAs(name = (x) => x) {
     const rule = ruleRef(this.problem.rule);
-    const allowed = this.problem.allowed ? ` Allowed: ${[].concat(this.problem.allowed).join(", ")}.` : "";
+    const said = (x) => (x === "referee" ? "the referee" : String(name(x)).replaceAll("_", " "));
+    const allowed = this.problem.allowed ? ` Allowed: ${[].concat(this.problem.allowed).map(said).join(", ")}.` : "";
     return `${this.message}${rule}${allowed}`;
   }
 }

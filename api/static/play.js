@@ -221,13 +221,29 @@ export function renderPlay(table) {
     own.length ? h("div", { class: "moves" }, own.map((a, i) => actionBlock(table, a, "play", null,
       i === 0 && a.choices.length <= INLINE_CHOICES)))
       : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
-    thenDoneBox(table, legal, own),
-    advanceRow(table, legal.advance),
+    // (while the seat's standing pass is on, its done follows its move by itself)
+    legal.standing_pass?.on ? null : thenDoneBox(table, legal, own),
+    advanceRow(table, legal.advance, legal.standing_pass),
   ];
 }
 
+/** The seat's standing pass (domain.legal.standing): "Pass until I must act" beside Done
+ *  with this step, or, while it is on, what it does and "Stop passing". */
+function passing(table, pass) {
+  if (!pass) return [null, null];
+  const tap = () => table.act(pass.choice.body, `${pass.choice.label}. Done.`);
+  if (!pass.on) {
+    return [h("button", { type: "button", id: "pass-until", class: "big secondary", "aria-describedby": "pass-until-what", onclick: tap }, pass.choice.label),
+      h("p", { class: "hint", id: "pass-until-what" }, `${pass.says}.`)];
+  }
+  return [null, h("div", { class: "passing row", role: "status", id: "passing" },
+    h("p", {}, h("strong", {}, "Passing until you must act"), " — your done is said for you wherever your moves are only optional, until the turn ends."),
+    h("button", { type: "button", id: "stop-passing", class: "big secondary", onclick: tap }, pass.choice.label))];
+}
+
 /** Next step from the legal answer: its title when legal, else disabled with the reason. */
-function advanceRow(table, advance) {
+function advanceRow(table, advance, pass) {
+  const [passButton, passLine] = passing(table, pass);
   const t = table.board.turn;
   const said = t.shared && table.viewer !== "referee" && !t.waiting_for.includes(table.viewer)
     ? "You have said you are done; waiting for the others." : advance.reason;
@@ -243,9 +259,11 @@ function advanceRow(table, advance) {
         type: "button", id: "done-until", class: "big secondary", "aria-describedby": "done-until-what",
         onclick: () => table.act(advance.until.body, `${advance.until.label}. Done.`),
       }, advance.until.label) : null,
+      passButton,
       advance.skips.map((skip) => h("button", { type: "button", class: "secondary", onclick: () => table.act(skip.body, `${skip.label}. Done.`) }, skip.label)),
       // undo within reach of the thumb, beside what it takes back (the panel below says more)
       table.undo?.last ? h("button", { type: "button", id: "undo-here", class: "secondary undo-named", onclick: () => undoLast(table) }, undoLabel(table)) : null),
+    passLine,
     words ? h("p", { class: "hint", id: "advance-why" }, words) : null,
     advance.until ? h("p", { class: "hint", id: "done-until-what" },
       `${advance.until.label}: on through ${advance.ahead.map(plain).join(", ")}; ${advance.stops

@@ -229,7 +229,8 @@ class Table {
       if (message) notice(typeof message === "function" ? message(done) : message, "ok");
       return done;
     } catch (error) {
-      notice((explain && explain(error)) || error);
+      // (a refusal's allowed seats by their sides' names: "Allowed: Blue Force, the referee")
+      notice((explain && explain(error)) || (error.explainedAs ? error.explainedAs((x) => this.sideName(x)) : error));
       return null;
     }
   }

@@ -24,7 +24,7 @@ export function renderBoard(table) {
   if (boxed.length) out.push(h("p", { class: "hint" }, "Off the map: ", boxed.map((u) => `${u.name} (${u.position?.box || u.position?.hex || "not placed"})`).join("; ")));
   if (table.board.off_board.length) out.push(h("p", { class: "hint" }, "Out of play: ", table.board.off_board.map((u) => `${u.name} (${u.removed})`).join("; ")));
   const markers = Object.entries(table.board.location_markers || {});
-  if (markers.length) out.push(h("p", { class: "hint" }, "Markers: ", markers.map(([loc, m]) => `${loc}: ${Object.entries(m).map(([k, v]) => `${k}×${v}`).join(", ")}`).join("; ")));
+  if (markers.length) out.push(h("p", { class: "hint" }, "Markers: ", markers.map(([loc, m]) => `${loc}: ${Object.entries(m).map(([k, v]) => `${k.replaceAll("_", " ")}×${v}`).join(", ")}`).join("; ")));
   const tracks = Object.entries(table.board.tracks || {});
   if (tracks.length) out.push(h("dl", { class: "tracks" }, tracks.map(([k, v]) => [h("dt", {}, table.board.track_titles?.[k] || k.replaceAll("_", " ")), h("dd", {}, trackValue(table, v))])));
   for (const cards of table.board.cards) {
@@ -78,8 +78,9 @@ export function renderUnits(table) {
       h("div", { class: "unit-title" }, h("strong", {}, u.name), h("span", { class: "meta" }, ` ${table.sideName(u.side)} · ${u.kind}`)),
       h("p", { class: "facts" }, facts.join(" · ")),
       markers.length || u.status.length || c.must_split ? h("ul", { class: "flags", "aria-label": "Markers and status" },
-        markers.map(([k, v]) => h("li", { class: "marker", "data-marker": k }, `${k === "wound" ? "wounds" : k}: ${v}`)),
-        u.status.map((st) => h("li", { class: "status" }, st)),
+        // (a marker kind and a status in words: "pinned down", never "pinned_down")
+        markers.map(([k, v]) => h("li", { class: "marker", "data-marker": k }, `${k === "wound" ? "wounds" : k.replaceAll("_", " ")}: ${v}`)),
+        u.status.map((st) => h("li", { class: "status" }, st.replaceAll("_", " "))),
         c.must_split ? h("li", { class: "status warn" }, "must split") : null) : null,
       table.canAct ? unitActions(table, u) : null);
   }));

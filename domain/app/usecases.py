@@ -46,7 +46,6 @@ from domain.errors import (
     NotYourTurn,
     VersionConflict,
 )
-from domain.evolve import evolve
 from domain.history import (
     IDEMPOTENCY_PREFIX,
     Frame,
@@ -55,22 +54,12 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
-from domain.legal import legal_actions, seat_answer
+from domain.legal import seat_answer, side_answer
 from domain.legal.ahead import until_mine
-from domain.legal.model import LegalActions
-from domain.legal.standing import decide_standing, settle
-from domain.legal.then import THEN, moved_on, then_done
+from domain.legal.standing import decide_standing, with_passes
+from domain.legal.then import THEN, then_done
 from domain.rulesets import Ruleset, get_ruleset
 from domain.state import MatchState, Side
-
-
-def _answer(ruleset: Ruleset) -> Callable[[MatchState, str, int], LegalActions]:
-    """A side's legal answer at a state (no steps ahead): whether a pass waits for its move."""
-    def answer(state: MatchState, side: str, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, side, version=version, ahead=False)
-
-    return answer
-
 
 # what callers import from here (domain.app.results holds them)
 __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "MatchUseCases",
@@ -197,13 +186,7 @@ class MatchUseCases(MatchLog):
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
             made = self._decided(state, ruleset, context, command, then)
-            if not state.passing and not any(isinstance(e, ev.StandingPassStarted)
-                                             for e in made):
-                return made
-            now = state
-            for event in made:
-                now = evolve(now, event)
-            return [*made, *settle(now, ruleset, moved_on(context, made), _answer(ruleset))]
+            return with_passes(state, ruleset, context, made, side_answer(ruleset))
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,

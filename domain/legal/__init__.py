@@ -35,6 +35,7 @@ from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
 from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
 from domain.legal.own import own_ids
 from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
+from domain.legal.standing import Answer as SideAnswer
 from domain.legal.standing import offer
 from domain.legal.units import Offers
 from domain.legal.words import in_words, side_name, title
@@ -220,6 +221,15 @@ def seat_answer(ruleset: Ruleset, seat: str,
     def answer(state: MatchState, version: int) -> LegalActions:
         return legal_actions(state, ruleset, seat, version=version, between=counted,
                              most=max(1, AHEAD_MOST - spent), ahead=False)
+
+    return answer
+
+
+def side_answer(ruleset: Ruleset) -> SideAnswer:
+    """A side's legal answer at a state (no steps ahead): whether its standing pass waits
+    for its move (`domain.legal.standing`)."""
+    def answer(state: MatchState, side: str, version: int) -> LegalActions:
+        return legal_actions(state, ruleset, side, version=version, ahead=False)
 
     return answer
 

@@ -23,6 +23,9 @@ pass holds back, and why:
   stands, and the side sees the step as it is;
 - the done would roll the service's dice, leave a result owed, or end the match: those
   are the side's own to tap; the pass waits;
+- in a step that is not shared, where the match waits for another side too (any side may
+  act and move on: a freeform step), the side's done would move the marker on for all:
+  the pass waits, as "done until something is mine" stops there (`domain.legal.ahead`);
 - a step where the match does not wait for the side needs nothing of it.
 
 The turn's last done is the pass's last: a new turn (and the end of the match) ends every
@@ -89,6 +92,18 @@ def decide_standing(command: cmd.StandingPass, state: MatchState, ruleset: Rules
     return emit.events
 
 
+def with_passes(state: MatchState, ruleset: Ruleset, context: Context, made: list[ev.Event],
+                answer: Answer) -> list[ev.Event]:
+    """`made` (an action's events, decided at `state` in `context`) and then the dones the
+    standing passes say once they are recorded: what the use case records as one action."""
+    if not state.passing and not any(isinstance(e, ev.StandingPassStarted) for e in made):
+        return made
+    now = state
+    for event in made:
+        now = evolve(now, event)
+    return [*made, *settle(now, ruleset, moved_on(context, made), answer)]
+
+
 def settle(state: MatchState, ruleset: Ruleset, context: Context,
            answer: Answer) -> list[ev.Event]:
     """The dones the standing passes say at `state` (the state after an action, `context`
@@ -111,9 +126,13 @@ def _one(state: MatchState, ruleset: Ruleset, context: Context,
     """The first done a pass says at `state`, or its end; [] when none is due."""
     if state.outcome is not None or state.awaiting is not None or not state.passing:
         return []
-    for side in waiting_for_seats(state, ruleset).seats:
+    waited = waiting_for_seats(state, ruleset).seats
+    shared = ruleset.sequence.step(state.turn.step).shared
+    for side in waited:
         if side not in state.passing:
             continue
+        if not shared and any(s not in (side, REFEREE) for s in waited):
+            continue  # its done would move the marker on for the others too: theirs to say
         as_side = replace(context, actor=side)
         try:
             done = decide(cmd.Advance(), state, ruleset, as_side)

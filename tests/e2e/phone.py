@@ -301,7 +301,8 @@ class Phone:
                   sides: bool = False) -> list[str]:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
         step when it is enabled (`eager`: once each of the step's actions offered to this
-        seat has been taken; `sides`: "Done until something is mine" instead when offered,
+        seat has been taken; `sides`: "Pass until I must act" first where the match waits
+        for the seat, "Done until something is mine" instead of Next step when offered,
         "Then done with this step" ticked once per seat where offered, and only the sides'
         seats switched to, never the referee's), else the first of the
         step's actions (its first choice,
@@ -314,6 +315,19 @@ class Phone:
         for n in range(moves):
             if self.turn() > start:
                 return done
+            start_pass = self.page.locator("#pass-until")
+            if sides and start_pass.count() and self.waited():
+                # "Pass until I must act": once a turn per seat, its done said for it
+                # wherever its moves are only optional (domain.legal.standing)
+                if "pass" not in taken:  # the first one seen, checked and saved
+                    taken.add("pass")
+                    self.screen(f"{name}-pass-until")
+                self.tap(start_pass, "pass")
+                done.append(self.acted())
+                if self.page.locator("#passing").count() and "passing" not in taken:
+                    taken.add("passing")
+                    self.screen(f"{name}-passing")
+                continue
             chosen = eager and self.choose(taken, once=True)
             until = self.page.locator("#done-until")
             if not chosen and sides and until.count() and until.is_enabled():
