@@ -1,0 +1,215 @@
+"""A side's standing pass, "pass until I must act" (issue 26, domain.legal.standing): one tap
+declines the side's optional moves for the rest of the turn; its done is then decided
+through `decide` as that side and recorded for it, marked `by="standing_pass"`, in the same
+action as whatever made it due. It waits where the side must act, ends with the turn, on
+the side's cancel and on a refusal nothing can change; one undo takes back an action and
+the dones it brought about; no other seat starts or stops it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from conftest import ACTIONS, Table
+
+from api import scenarios
+from domain import events as ev
+from domain.commands import Command, StandingPass
+from domain.decide import decide
+from domain.errors import NotYourTurn, OutOfSequence
+from domain.legal import legal_actions, offered, side_answer
+from domain.legal.standing import decide_standing, with_passes
+from domain.rulesets import Ruleset, get_ruleset
+from domain.sequence import SequenceOfPlay, Step
+from domain.state import MatchState
+from domain.waiting import waiting_for_seats
+
+PASS = {"type": "standing_pass"}
+STOP = {"type": "standing_pass", "on": False}
+
+
+def demo_table(name: str) -> Table:
+    doc = scenarios.load(name)
+    return Table(ruleset=doc.ruleset, options=dict(doc.options),
+                 sides=tuple(s.id for s in doc.sides),
+                 units=[u.model_dump(mode="json", exclude_none=True) for u in doc.units],
+                 decks={side: list(cards) for side, cards in doc.decks.items()})
+
+
+def act(table: Table, actor: str, ruleset: Ruleset | None = None,
+        **body: Any) -> list[ev.Event]:
+    """One action as `MatchUseCases.act` records it: decided, then the passes' dones."""
+    command: Command = ACTIONS.validate_python(body)
+    state = table.state
+    ruleset = ruleset or get_ruleset(state.ruleset, state.options)
+    context = table.context(actor)
+    made = (decide_standing(command, state, ruleset, context)
+            if isinstance(command, StandingPass) else decide(command, state, ruleset, context))
+    return table._append(with_passes(state, ruleset, context, made, side_answer(ruleset)))
+
+
+def said(events: list[ev.Event]) -> list[tuple[str, str, str | None]]:
+    return [(type(e).__name__, e.actor, getattr(e, "by", None)) for e in events]
+
+
+def own_move(table: Table, side: str, kind: str) -> dict[str, Any]:
+    """The first choice of `side`'s legal action `kind`, its required inputs filled in."""
+    answer = legal_actions(table.state, get_ruleset(table.state.ruleset, table.state.options),
+                           side, version=table.head.version, ahead=False)
+    choice = next(a for a in answer.actions if a.type == kind).choices[0]
+    body = dict(choice.body)
+    for given in choice.inputs:
+        if given.required:
+            body[given.name] = given.example
+    return body
+
+
+def test_a_pass_says_the_sides_done_in_a_shared_step_as_its_tap_would() -> None:
+    tapped, passed = demo_table("battlegroup-demo"), demo_table("battlegroup-demo")
+    tap = act(tapped, "north", type="advance")
+    events = act(passed, "north", **PASS)
+    assert said(events) == [("StandingPassStarted", "north", None),
+                            ("SideDone", "north", "standing_pass")]
+    assert len({e.command_id for e in events}) == 1  # one action
+    # the same event a tap records, but for the mark
+    envelope = {"by", "originator_id", "command_id"}
+    assert events[1].model_dump(exclude=envelope) | {"originator_version": 2} == \
+        tap[0].model_dump(exclude=envelope) | {"originator_version": 2}
+    assert passed.state.turn == tapped.state.turn
+    assert passed.state.passing == ("north",)
+
+
+def test_it_waits_where_the_side_must_act_and_says_its_done_after_its_move() -> None:
+    t = demo_table("battlegroup-demo")
+    for side in ("north", "south"):
+        act(t, side, **PASS)
+    # Western Column must roll the initiative first (BG-2): its pass says no done yet
+    assert said(act(t, "west", **PASS)) == [("StandingPassStarted", "west", None)]
+    assert t.state.turn.step == "initiation/initiative"
+    events = act(t, "west", type="roll_initiative")
+    while t.state.turn.step == "initiation/initiative":  # a tie: rolled again (BG-4)
+        assert said(events) == [("InitiativeRolled", "west", None)]
+        events = act(t, "west", type="roll_initiative")
+    # its roll, then its done (the last one: the marker moves on), in the same action
+    assert said(events) == [("InitiativeRolled", "west", None),
+                            ("PhaseAdvanced", "west", "standing_pass")]
+    assert len({e.command_id for e in events}) == 1
+    # Command Cards: each side must draw (BG-6) before it may say it is done: the passes wait
+    assert t.state.turn.step == "initiation/cards" and t.state.turn.done == ()
+    events = act(t, "north", **own_move(t, "north", "draw_cards"))
+    assert said(events)[-1] == ("SideDone", "north", "standing_pass")
+    assert t.state.turn.done == ("north",)
+
+
+def test_it_ends_with_the_turn() -> None:
+    t = demo_table("battlegroup-demo")
+    for side in ("north", "south", "west"):
+        act(t, side, **PASS)
+    taps = 3
+    while t.state.turn.turn == 1:
+        side = _waiting(t)[0]  # its move: the passes wait for it (initiative, cards, ...)
+        answer = legal_actions(t.state, get_ruleset(t.state.ruleset, t.state.options), side,
+                               version=t.head.version, ahead=False)
+        kind = next(a.type for a in answer.actions if a.own)
+        act(t, side, **own_move(t, side, kind))
+        taps += 1
+        assert taps < 20, t.state.turn
+    # the passes said every done: the last one began turn 2, and ended them with no event
+    assert said(t.log[-1:]) == [("TurnAdvanced", t.log[-1].actor, "standing_pass")]
+    assert t.state.passing == ()
+    assert not any(isinstance(e, ev.StandingPassEnded) for e in t.log)
+    # a new turn asks again: the sides' dones are theirs to say
+    assert set(_waiting(t)) == {"north", "south", "west"}
+
+
+def _waiting(t: Table) -> tuple[str, ...]:
+    return waiting_for_seats(t.state, get_ruleset(t.state.ruleset, t.state.options)).seats
+
+
+def test_the_side_stops_it_in_one_tap_and_taps_its_dones_again() -> None:
+    t = demo_table("extended-sequence-demo")
+    act(t, "soviets", **PASS)
+    events = act(t, "soviets", **STOP)
+    assert [(type(e).__name__, e.why) for e in events] == [("StandingPassEnded", "cancelled")]
+    assert t.state.passing == ()
+    # the Germans' done moves the marker on; the Soviets' are theirs to say again
+    act(t, "germans", type="advance")
+    act(t, "germans", type="advance")
+    assert t.state.turn.step == "initial/smoke_and_fire"
+    assert _waiting(t) == ("soviets",)
+
+
+def test_the_referee_stops_a_sides_pass_but_starts_none_and_no_side_touches_anothers() -> None:
+    t = demo_table("extended-sequence-demo")
+    before = len(t.log)
+    with pytest.raises(NotYourTurn):
+        act(t, "germans", **PASS, side="soviets")
+    with pytest.raises(NotYourTurn):
+        act(t, "referee", **PASS, side="soviets")
+    assert len(t.log) == before and t.state.passing == ()
+    act(t, "soviets", **PASS)
+    with pytest.raises(NotYourTurn):
+        act(t, "germans", **STOP, side="soviets")
+    assert t.state.passing == ("soviets",)
+    events = act(t, "referee", **STOP, side="soviets")
+    assert [(e.actor, e.side, e.why) for e in events if isinstance(e, ev.StandingPassEnded)] \
+        == [("referee", "soviets", "cancelled")]
+
+
+def test_a_refusal_nothing_can_change_ends_the_pass_and_the_other_seats_action_stands() -> None:
+    phases = {"phases": ["muster", "march"]}
+    t = Table(ruleset="freeform", sides=("red", "blue"), options=phases)
+    free = get_ruleset("freeform", phases)
+    refused = "the general has not arrived: no done yet"
+
+    def no_red_done(command: Command, state: MatchState, actor: str) -> None:
+        if command.type == "advance" and actor == "red":
+            raise OutOfSequence(refused, rule="test-1")
+
+    ruleset = replace(free, checks=(no_red_done,), sequence=SequenceOfPlay(phases=(
+        Step(id="muster", title="Muster", shared=True, allows=("add_note",)),
+        Step(id="march", title="March", shared=True, allows=("add_note",)))))
+    # red's pass waits while blue may still act (blue is waited for too)
+    assert said(act(t, "red", ruleset, **PASS)) == [("StandingPassStarted", "red", None)]
+    events = act(t, "blue", ruleset, type="advance")
+    # blue's done stands; red's pass ends, the refusal in words
+    assert said(events) == [("SideDone", "blue", None), ("StandingPassEnded", "red", None)]
+    assert events[1].why == "refused" and events[1].reason == refused
+    assert t.state.passing == () and t.state.turn.done == ("blue",)
+
+
+def test_one_undo_takes_back_an_action_and_the_dones_its_passes_said_at_once() -> None:
+    t = demo_table("extended-sequence-demo")
+    act(t, "soviets", **PASS)  # done with the weather, by the pass
+    before = t.state
+    events = act(t, "germans", type="advance")
+    # the weather ends; the Soviets' pass says its done with the smoke and fire at once
+    assert said(events) == [("PhaseAdvanced", "germans", None),
+                            ("SideDone", "soviets", "standing_pass")]
+    undone = t.undo(actor="germans")
+    # immediate, no consent asked: the Soviets' dones were the Germans' action's
+    assert [type(e) for e in undone] == [ev.ActionsUndone]
+    assert t.state == before and t.state.passing == ("soviets",)
+    # the Soviets may not take back the Germans' move at once: that still asks
+    act(t, "germans", type="advance")
+    asked = t.undo(actor="soviets")
+    assert [type(e) for e in asked] == [ev.UndoRequested]
+
+
+def test_the_legal_answer_says_the_pass_is_on_and_offers_stopping_it() -> None:
+    t = demo_table("extended-sequence-demo")
+    ruleset = get_ruleset(t.state.ruleset, t.state.options)
+    off = legal_actions(t.state, ruleset, "soviets", version=t.head.version)
+    assert off.standing_pass is not None and not off.standing_pass.on
+    assert off.standing_pass.choice.label == "Pass until I must act"
+    assert offered(off, PASS) and not offered(off, STOP)
+    act(t, "soviets", **PASS)
+    on = legal_actions(t.state, ruleset, "soviets", version=t.head.version)
+    assert on.standing_pass is not None and on.standing_pass.on
+    assert on.standing_pass.choice.label == "Stop passing"
+    assert on.standing_pass.choice.body == STOP
+    assert offered(on, STOP) and not offered(on, PASS)
+    assert not offered(on, {**STOP, "side": "germans"})
+    assert legal_actions(t.state, ruleset, "referee", version=t.head.version).standing_pass \
+        is None
