@@ -40,7 +40,7 @@ Builder = Callable[[str, "Table"], dict[str, Any]]  # (target side, match) -> ac
 # who: "owner" (the target's side and the referee), "sides" (any side for itself, and the
 # referee), "not owner" (another side, and the referee), "side" (any side, not the referee),
 # "own" (the target side alone: another side's hand is out of its reach), "referee" (the
-# referee alone).
+# referee alone), "itself" (the target side alone, not even the referee: a 403).
 ANSWERED = 201
 OTHER_RULESET = (422, "core-actions")
 TABLE: dict[str, tuple[Builder, str, Any]] = {
@@ -99,6 +99,8 @@ TABLE: dict[str, tuple[Builder, str, Any]] = {
                     ANSWERED),
     "pause_clock": (lambda t, m: {"reason": f"{t} asked"}, "referee", ANSWERED),
     "resume_clock": (lambda t, m: {}, "referee", ANSWERED),
+    # a side's standing pass: started by that side alone (the referee only stops one)
+    "standing_pass": (lambda t, m: {"side": t}, "itself", ANSWERED),
     "adjust_clock": (lambda t, m: {"side": t, "seconds": 3600, "reason": "more time"},
                      "referee", ANSWERED),
 }
@@ -107,7 +109,7 @@ TABLE: dict[str, tuple[Builder, str, Any]] = {
 def may(who: str, seat: str, target: str) -> bool:
     return {"owner": seat in ("referee", target), "sides": True,
             "not owner": seat != target, "side": seat in SIDES, "own": seat == target,
-            "referee": seat == "referee"}[who]
+            "referee": seat == "referee", "itself": seat == target}[who]
 
 
 class Table:
