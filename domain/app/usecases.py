@@ -28,11 +28,10 @@ from domain.app.results import (
     seat_of,
     token_hash,
 )
-from domain.commands import Advance, Command, CreateMatch, StandingPass
+from domain.commands import Command, CreateMatch
 from domain.decide import (
     REFEREE,
     Context,
-    decide,
     decide_redo,
     decide_undo,
     decide_undo_answer,
@@ -54,12 +53,9 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
-from domain.legal import seat_answer, side_answer
-from domain.legal.ahead import until_mine
-from domain.legal.standing import decide_standing, with_passes
-from domain.legal.then import THEN, then_done
-from domain.rulesets import Ruleset, get_ruleset
-from domain.state import MatchState, Side
+from domain.legal.request import recorded
+from domain.rulesets import get_ruleset
+from domain.state import Side
 
 # what callers import from here (domain.app.results holds them)
 __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "MatchUseCases",
@@ -185,8 +181,7 @@ class MatchUseCases(MatchLog):
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
-            made = self._decided(state, ruleset, context, command, then)
-            return with_passes(state, ruleset, context, made, side_answer(ruleset))
+            return recorded(state, ruleset, context, command, then)
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,
@@ -235,23 +230,6 @@ class MatchUseCases(MatchLog):
         return self._execute(match_id, redone, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,
                              idempotency=self._idempotency(actor, idempotency_key, "redo"))
-
-    @staticmethod
-    def _decided(state: MatchState, ruleset: Ruleset, context: Context, command: Command,
-                 then: str | None) -> list[ev.Event]:
-        """The events of one action as the seat asked for it (see `act`)."""
-        if then is not None:
-            if then not in THEN or isinstance(command, StandingPass):
-                raise InvalidAction(f"'then' is one of: {', '.join(THEN)}, after a move",
-                                    rule="core-requests", allowed=list(THEN))
-            return then_done(state, ruleset, context, command)
-        if isinstance(command, StandingPass):
-            return decide_standing(command, state, ruleset, context)
-        if isinstance(command, Advance) and command.until == "mine":
-            # each advance decided as the seat's tap would be (domain.legal.ahead)
-            return list(until_mine(state, ruleset, context,
-                                   seat_answer(ruleset, context.actor)).events)
-        return decide(command, state, ruleset, context)
 
     @staticmethod
     def _idempotency(actor: str, key: str | None,

@@ -226,10 +226,11 @@ def seat_answer(ruleset: Ruleset, seat: str,
 
 
 def side_answer(ruleset: Ruleset) -> SideAnswer:
-    """A side's legal answer at a state (no steps ahead): whether its standing pass waits
-    for its move (`domain.legal.standing`)."""
+    """A side's legal answer at a state (no steps ahead, at most `AHEAD_MOST` bodies
+    decided): whether its standing pass waits for its move (`domain.legal.standing`)."""
     def answer(state: MatchState, side: str, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, side, version=version, ahead=False)
+        return legal_actions(state, ruleset, side, version=version, ahead=False,
+                             most=AHEAD_MOST)
 
     return answer
 

@@ -153,8 +153,9 @@ def _one(state: MatchState, ruleset: Ruleset, context: Context,
 def _waits(state: MatchState, ruleset: Ruleset, side: str, answer: LegalActions) -> bool:
     """Whether a pass whose done was refused waits: the side has a move of the step's own
     to make, or another side is waited for (whose move may let it go on: a deck to shuffle
-    before the side cuts it)."""
-    if any(a.own for a in answer.actions):
+    before the side cuts it). An answer cut short (a large board) may hold such a move: the
+    pass waits."""
+    if answer.page.truncated or any(a.own for a in answer.actions):
         return True
     return any(s not in (side, REFEREE) for s in waiting_for_seats(state, ruleset).seats)
 

@@ -15,11 +15,10 @@ from conftest import ACTIONS, Table
 
 from api import scenarios
 from domain import events as ev
-from domain.commands import Command, StandingPass
-from domain.decide import decide
+from domain.commands import Command
 from domain.errors import NotYourTurn, OutOfSequence
-from domain.legal import legal_actions, offered, side_answer
-from domain.legal.standing import decide_standing, with_passes
+from domain.legal import legal_actions, offered
+from domain.legal.request import recorded
 from domain.rulesets import Ruleset, get_ruleset
 from domain.sequence import SequenceOfPlay, Step
 from domain.state import MatchState
@@ -40,13 +39,10 @@ def demo_table(name: str) -> Table:
 def act(table: Table, actor: str, ruleset: Ruleset | None = None,
         **body: Any) -> list[ev.Event]:
     """One action as `MatchUseCases.act` records it: decided, then the passes' dones."""
-    command: Command = ACTIONS.validate_python(body)
     state = table.state
     ruleset = ruleset or get_ruleset(state.ruleset, state.options)
-    context = table.context(actor)
-    made = (decide_standing(command, state, ruleset, context)
-            if isinstance(command, StandingPass) else decide(command, state, ruleset, context))
-    return table._append(with_passes(state, ruleset, context, made, side_answer(ruleset)))
+    return table._append(recorded(state, ruleset, table.context(actor),
+                                  ACTIONS.validate_python(body)))
 
 
 def said(events: list[ev.Event]) -> list[tuple[str, str, str | None]]:
