@@ -5,7 +5,7 @@ side's optional moves for the rest of the turn, like a card game's pass to the e
 `domain.authority.check_standing_pass`: a side's own; the referee may stop it), recorded as
 `StandingPassStarted` / `StandingPassEnded(why="cancelled")`.
 
-`settle(state, ruleset, context)` is what the passes do once an action is recorded, whoever
+`settle(state, ruleset, context, answer)` is what the passes do once an action is recorded, whoever
 took it: while the match waits for a side whose pass is on, that side's done (`advance`) is
 decided through `decide` as that side, exactly as its tap would be, and recorded as the same
 events, marked `by="standing_pass"`; then again from the state those leave. (ours) Where the
@@ -14,7 +14,9 @@ pass holds back, and why:
 - the done is refused and the legal answer offers the side a move of the step's own: the
   side must act (its activation, cards to draw, an initiative to roll, a step that cannot
   be left until it acts). The pass waits, still on, and says the side's done once that
-  move leaves only optional ones (the draw made, the done follows in the same action);
+  move leaves only optional ones (the draw made, the done follows in the same action).
+  Waiting, not ending: a pass ended at each move a side must make would be asked for
+  again after it, and a Battlegroup turn would take as many taps as without it;
 - the done is refused and another side is waited for: its move may let the side go on
   (AA-8: a deck shuffled before the side cuts it); the pass waits;
 - the done is refused, the side has no move of its own to make and no other side is
@@ -32,7 +34,8 @@ The turn's last done is the pass's last: a new turn (and the end of the match) e
 pass (`evolve`), with no event of its own.
 
 Where the dones are emitted (ours): in the same action as what made them due, decided at
-once by the use case that records it (`MatchUseCases.act`), with that action's command id.
+once where that action is decided (`domain.legal.request.recorded`, which
+`MatchUseCases.act` records in one append), with that action's command id.
 So every state at a version the log holds is settled: whose turn (`domain.waiting`), the
 legal answer and the clock read it as it is, replay and `verify` only read events that are
 in the log (nothing is re-decided on reading), and one undo takes back an action and the
