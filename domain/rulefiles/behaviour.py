@@ -3,7 +3,8 @@ its guards, as the `Ruleset` fields that carry them.
 
 `behaviour(file)` gives those fields (keyword arguments of `domain.rulesets.base.Ruleset`)
 built from what the file declares: `conditions` from each condition given as an expression
-(`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`). A condition that names a Python procedure is a gap
+(`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`), `end_of_turn` and `on_enter` from its `scoring` and
+`end` (`ending.py`). A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from domain.commands import Command
 from domain.context import REFEREE
 from domain.errors import InvalidAction, NotYourTurn
+from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
 from domain.rulefiles.model import Guard, RulesetFile
 from domain.rulefiles.rolls import rolls_of
@@ -61,7 +63,7 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
                                                                                   roll.rule))
         if tags:  # a roll's own tag is the service's as its rule is (no player rolls it)
             out["rolled_by_service"] = tags
-    return out
+    return {**out, **ending(file, declared, roles)}
 
 
 def _condition(name: str, expression: Compiled) -> Callable[[MatchState], bool]:

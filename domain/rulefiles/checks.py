@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
+from domain.rulefiles.end_checks import check_ending
 from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import check_rolls
@@ -52,7 +53,8 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
                          _keys(data.get("conditions")), near)
     budget = Budget()
     problems = [*_action_types(data.get("actions"), near),
-                *check_expressions(data, near, budget), *check_rolls(data, near, budget)]
+                *check_expressions(data, near, budget), *check_rolls(data, near, budget),
+                *check_ending(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

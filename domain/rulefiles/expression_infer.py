@@ -338,9 +338,9 @@ def _method(c: Checker, target_node: _Part, name_token: _Part,
 
 def _macro(c: Checker, name: str, name_token: _Part, target: Ty,
            target_node: _Part, args: list[_Part], scope: dict[str, Ty]) -> _Typed:
-    if target.kind not in ("list", "dyn"):
-        c.flaw("expression-type", f"{name}() goes over a list, not {target.said()}",
-               target_node)
+    if target.kind not in ("list", "map", "dyn"):
+        c.flaw("expression-type", f"{name}() goes over a list or a map's keys, not "
+               f"{target.said()}", target_node)
     variable = _bare_name(args[0]) if args else None
     if len(args) != 2 or variable is None:
         raise Refuse(Flaw("expression-syntax", f"{name}() takes a name and an expression: "
@@ -352,7 +352,10 @@ def _macro(c: Checker, name: str, name_token: _Part, target: Ty,
     if c.macros > MAX_MACROS:
         raise Refuse(Flaw("expression-too-large", f"more than {MAX_MACROS} macros inside "
                            "one another", *c.at(name_token)))
-    item = target.item if target.kind == "list" and target.item is not None else DYN
+    # over a map (the tracks, a family `control.*` among them): its keys, the names it
+    # holds, as many as the match holds (bounded: a map is data the view built)
+    item = (STRING if target.kind == "map" else
+            target.item if target.kind == "list" and target.item is not None else DYN)
     inner = {**scope, variable: item}
     try:
         if name == "map":
@@ -362,7 +365,9 @@ def _macro(c: Checker, name: str, name_token: _Part, target: Ty,
         _want(c, args[1], inner, BOOL, f"{name}()")
     finally:
         c.macros -= 1
-    return _Typed(target if name == "filter" else BOOL)
+    if name == "filter":
+        return _Typed(list_of(STRING) if target.kind == "map" else target)
+    return _Typed(BOOL)
 
 
 def _function(c: Checker, name_token: _Part, arguments: _Part | None,

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_rolls import Roll
 from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
@@ -280,6 +281,8 @@ class RulesetFile(_Part):
         default_factory=dict)
     guards: Annotated[tuple[Guard, ...], Field(max_length=MAX_ITEMS)] = ()
     rolls: Annotated[dict[Name, Roll], Field(max_length=60)] = Field(default_factory=dict)
+    scoring: Annotated[tuple[Scoring, ...], Field(max_length=20)] = ()
+    end: End | None = None
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
 
 

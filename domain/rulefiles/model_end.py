@@ -1,0 +1,50 @@
+"""How a file's match is scored and how it ends, as data (`scoring:` and `end:`): each
+scoring at its declared moment (the end of a game turn, or the marker entering a step)
+from a whole-number expression read once for each side (`side`), and the end conditions
+(a turn limit; an expression read as each turn ends), the winner the side with the most
+victory points, equal points a tie. `domain/rulefiles/ending.py` makes them the
+`Ruleset`'s hooks; `end_checks.py` checks them at load."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from domain.rulefiles.parts import Expression, Name, Rule, Words
+from domain.rulefiles.parts import Part as _Part
+
+
+class Scoring(_Part):
+    """Victory points scored by each side: `points` (a whole number for `side`) at the end
+    of every game turn (`at: end_of_turn`) or as the marker enters the step `enter`."""
+
+    rule: Rule
+    title: Words = ""  # the reason the points are said with
+    at: Literal["end_of_turn"] | None = None
+    enter: Name | None = None
+    points: Expression
+
+    @model_validator(mode="after")
+    def _one_moment(self) -> Scoring:
+        if (self.at is None) == (self.enter is None):
+            raise ValueError("a scoring happens at: end_of_turn, or on entering a step "
+                             "(enter: <step>): one of them")
+        return self
+
+
+class End(_Part):
+    """The match ends as turn `turns` ends, or as a turn ends with `when` holding; the side
+    with the most victory points wins, equal points are a tie."""
+
+    rule: Rule = "core-end"
+    turns: Annotated[int, Field(ge=1, le=999)] | None = None
+    turn_word: Annotated[str, Field(min_length=1, max_length=40)] = "turn"  # how it is said
+    when: Expression | None = None
+    says: Words = ""  # the reason said when `when` ends the match
+
+    @model_validator(mode="after")
+    def _some(self) -> End:
+        if self.turns is None and self.when is None:
+            raise ValueError("an end gives turns (a turn limit), when (an expression), or both")
+        return self
