@@ -54,8 +54,19 @@ class RemoveUnit(_Part):
     casualty: Name | None = None
 
 
+class On(_Part):
+    """The units an effect falls on, other than the rolling unit: each unit in play that
+    carries a marker of the kind `marked` (the roll's target: `defender`)."""
+
+    marked: Name
+
+
+UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "remove_unit")
+
+
 class Effect(_Part):
-    """One effect on the rolling unit or the match: exactly one of its fields."""
+    """One effect on the rolling unit (or, with `on`, the units it names) or on the match:
+    exactly one of its fields besides `on`."""
 
     place_marker: Marker | None = None
     remove_marker: Marker | None = None
@@ -64,12 +75,18 @@ class Effect(_Part):
     set_track: SetTrack | None = None
     move_track: MoveTrack | None = None
     remove_unit: RemoveUnit | None = None
+    on: On | None = None  # the units it falls on, if not the rolling unit
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
-        if sum(value is not None for value in self.__dict__.values()) != 1:
+        given = [name for name, value in self.__dict__.items()
+                 if value is not None and name != "on"]
+        if len(given) != 1:
             raise ValueError("an effect is one of: place_marker, remove_marker, set_status, "
                              "clear_status, set_track, move_track, remove_unit")
+        if self.on is not None and given[0] not in UNIT_EFFECTS:
+            raise ValueError("'on' names the units an effect falls on: a track's effect "
+                             "falls on the match")
         return self
 
 

@@ -196,27 +196,35 @@ def _effect(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, ru
     if effect.move_track is not None:
         _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
         return
+    if effect.on is not None:  # the units it names, as they stood when the dice were thrown
+        kind = effect.on.marked
+        for target in [u for u in state.in_play() if u.markers.get(kind, 0) > 0]:
+            _on_unit(effect, target, emit, rule)
+        return
     if unit is None:
         raise InvalidAction(f"{rule}: this roll's effect is on a unit, and no unit rolls it",
                             rule=rule)
-    held = state.units.get(unit.id, unit)
+    _on_unit(effect, state.units.get(unit.id, unit), emit, rule)
+
+
+def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
     if effect.place_marker is not None:
         emit(ev.MarkerPlaced, kind=effect.place_marker.kind, count=effect.place_marker.count,
-             unit_id=unit.id, rule=rule)
+             unit_id=held.id, rule=rule)
     elif effect.remove_marker is not None:
         count = min(effect.remove_marker.count, held.markers.get(effect.remove_marker.kind, 0))
         if count:
             emit(ev.MarkerRemoved, kind=effect.remove_marker.kind, count=count,
-                 unit_id=unit.id, rule=rule)
+                 unit_id=held.id, rule=rule)
     elif effect.set_status is not None:
         if effect.set_status not in held.status:
-            emit(ev.UnitStatusChanged, unit_id=unit.id, set=(effect.set_status,), rule=rule)
+            emit(ev.UnitStatusChanged, unit_id=held.id, set=(effect.set_status,), rule=rule)
     elif effect.clear_status is not None:
         if effect.clear_status in held.status:
-            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=(effect.clear_status,),
+            emit(ev.UnitStatusChanged, unit_id=held.id, cleared=(effect.clear_status,),
                  rule=rule)
     elif effect.remove_unit is not None and held.removed is None:
-        emit(ev.UnitRemoved, unit_id=unit.id, reason=effect.remove_unit.reason, rule=rule)
+        emit(ev.UnitRemoved, unit_id=held.id, reason=effect.remove_unit.reason, rule=rule)
         where = held.position.hex if held.position is not None else None
         if effect.remove_unit.casualty and where:
             emit(ev.MarkerPlaced, kind=effect.remove_unit.casualty, count=1, location=where,

@@ -41,7 +41,7 @@ unit_kinds:
     attributes:
       strength: {type: integer, minimum: 1, maximum: 9}
       die: {type: choice, values: [d12, d10, d8, d6, d4]}
-marker_kinds: {disrupted: {}, spent: {}, wreck: {}}
+marker_kinds: {disrupted: {}, spent: {}, wreck: {}, target: {}}
 statuses: {retreating: {}}
 tracks:
   morale: {minimum: 0, maximum: 5}
@@ -78,6 +78,21 @@ rolls:
       - {total: 1, says: the unit panics, effects: [set_track: {name: weather, value: storm}]}
     passes: {says: the unit rallies, effects: [remove_marker: {kind: disrupted, count: 2}]}
     fails: {says: the unit stays disrupted, failed: true}
+  strike:
+    title: strike
+    rule: HX-8
+    steps: [combat]
+    dice: d6
+    table:
+      column: "'all'"
+      columns:
+        all:
+          - {rolls: 1-3, says: the target is eliminated,
+             effects: [{remove_unit: {casualty: wreck}, on: {marked: target}}]}
+          - {rolls: 4-6, says: the target is disrupted,
+             effects: [{place_marker: {kind: disrupted}, on: {marked: target}},
+                       {remove_marker: {kind: target}, on: {marked: target}},
+                       place_marker: {kind: spent}]}
   spot:
     title: spotting
     rule: HX-7
@@ -160,6 +175,27 @@ def test_each_effect_changes_the_board() -> None:
     assert again.tracks["morale"] == 2
 
 
+def marked(unit: str) -> MatchState:
+    _, state, _ = hexes()
+    units = {**state.units, unit: state.units[unit].model_copy(update={"markers": {
+        **state.units[unit].markers, "target": 1}})}
+    return state.model_copy(update={"units": units})
+
+
+def test_an_effect_on_the_marked_units_falls_on_them_not_on_the_rolling_unit() -> None:
+    events, state = rolled("strike", "r1", [2], marked("r2"))
+    assert [(type(e).__name__, getattr(e, "unit_id", None)) for e in events] == [
+        ("DiceRolled", None), ("UnitRemoved", "r2"), ("MarkerPlaced", None),
+        ("ResultRecorded", None)]
+    assert state.units["r2"].removed == "eliminated" and state.units["r1"].removed is None
+    assert state.location_markers.get("0102") == {"wreck": 1}  # where the target stood
+    events, state = rolled("strike", "r1", [5], marked("r2"))
+    assert state.units["r2"].markers == {"disrupted": 2}  # its target marker taken off
+    assert state.units["r1"].markers == {"spent": 1}  # the rolling unit's own effect
+    events, state = rolled("strike", "r1", [2])  # no unit marked: the effect falls on none
+    assert [type(e).__name__ for e in events] == ["DiceRolled", "ResultRecorded"]
+
+
 def test_a_refusal_leaves_no_event() -> None:
     _, spent = rolled("assault", "r1", [5])
     with pytest.raises(InvalidAction, match="HX-4: a spent unit does not assault"):
@@ -212,6 +248,9 @@ def test_the_outcome_is_said_in_the_rolls_sentence_after_its_dice() -> None:
      'modifiers: ["unit.markers.disrupted > 0"]', "expression-type"),
     ("actions: {rule_roll: {}, move_unit: {}}", "actions: {move_unit: {}}",
      "undeclared-action"),
+    ("on: {marked: target}}]}", "on: {marked: targte}}]}", "undeclared-name"),
+    ("{remove_marker: {kind: target}, on: {marked: target}}",
+     "{move_track: {name: morale, by: 1}, on: {marked: target}}", "invalid-value"),
 ])
 def test_a_defect_of_a_roll_is_found_at_load(old: str, new: str, check: str) -> None:
     assert GAME.count(old) == 1
