@@ -3,10 +3,11 @@
 from its demo by the game's id, then four game turns played by both sides to the match's end,
 every action one the legal answer offers the seat that takes it (its body as offered, its
 inputs filled as a player fills them). Each game turn: North's player-turn (reinforcement,
-movement, combat), South's, then both sides set who holds the towns, score them and say they
-are done. Table dice make every combat known; the board after each game turn must be what
-the rules say (HT-3 to HT-7), and the match ends with the side that holds more towns'
-points the winner (HT-8)."""
+movement, combat), South's, then both sides set who holds the towns and say they are done,
+and the service scores the towns (HT-7, the file's scoring). Table dice make every combat
+known; the board after each game turn must be what the rules say (HT-3 to HT-7), and the
+service ends the match as game turn 4 ends, the side with more points the winner (HT-8,
+the file's end)."""
 
 from __future__ import annotations
 
@@ -60,11 +61,11 @@ class Game:
         self.taken += 1
         return self.m.act(seat, **body)
 
-    def done(self, seat: str) -> None:
+    def done(self, seat: str) -> list[dict[str, Any]]:
         answer = self.legal(seat)
         assert answer["advance"]["legal"], (seat, answer["step"], answer["advance"])
-        self.m.act(seat, **answer["advance"]["body"])
         self.taken += 1
+        return self.m.act(seat, **answer["advance"]["body"])
 
     def move(self, seat: str, name: str, to: str) -> None:
         self.take(seat, "move_unit", name, to={"hex": to})
@@ -83,9 +84,6 @@ class Game:
     def hold(self, seat: str, *towns: str) -> None:
         for town in towns:
             self.take(seat, "set_track", town, value=seat)
-
-    def score(self, seat: str, points: int) -> None:
-        self.take(seat, "score_vp", seat.title(), points=points, reason="towns held (HT-7)")
 
     @property
     def phasing(self) -> str:
@@ -110,14 +108,20 @@ class Game:
 
 
 def end_of_game_turn(g: Game, north: tuple[str, ...], south: tuple[str, ...],
-                     points: tuple[int, int]) -> None:
+                     points: tuple[int, int]) -> list[dict[str, Any]]:
+    """Both sides set who holds the towns and say they are done; the service scores each
+    side's towns as the game turn ends (HT-7): no player scores."""
     assert g.step == "end_of_turn"
+    assert not [a for a in g.legal(N)["actions"] if a["type"] == "score_vp"]
     g.hold(N, *north)
     g.hold(S, *south)
-    g.score(N, points[0])
-    g.score(S, points[1])
     g.done(N)
-    g.done(S)
+    events = g.done(S)
+    scored = [(e["side"], e["points"], e["rule"], e["actor"]) for e in events
+              if e["type"] == "VictoryPointsScored"]
+    assert scored == [(side, p, "HT-7", S) for side, p in zip((N, S), points, strict=True)
+                      if p], scored
+    return events
 
 
 def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
@@ -197,16 +201,24 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
         g.done(side)
         g.done(side)
         g.done(side)
-    end_of_game_turn(g, (), (), (2, 1))
+    events = end_of_game_turn(g, (), (), (2, 1))
+    # HT-8: the service ends the match as the fourth game turn ends, more points winning
+    [ended] = [e for e in events if e["type"] == "MatchEnded"]
+    assert (ended["winner"], ended["rule"]) == (N, "HT-8"), ended
+    assert "game turn 4 of 4 played" in ended["reason"]
+    assert not [e for e in events if e["type"] == "TurnAdvanced"]
     last = g.board()
     assert last["vp"] == {N: 7, S: 5}
     assert last["units"] == {"1st Rifles": "0203", "2nd Rifles": "0403",
                              "Grey Lancers": "0404", "3rd Rifles": "0402",
                              "1st Fusiliers": "0603", "2nd Fusiliers": "0305",
                              "Highland Guard": "0406"}
-    # HT-8: after the fourth game turn, more points wins: both sides say so
-    g.take(N, "end_match", "Propose: North wins", reason="HT-8: 7 points to 5")
-    g.take(S, "end_match", "Propose: North wins", reason="HT-8: 7 points to 5")
-    ended = g.m.get("")
-    assert ended["outcome"]["winner"] == N, ended["outcome"]
+    assert last["turn"] == 4
+    over = g.m.get("")
+    assert over["outcome"]["winner"] == N, over["outcome"]
+    assert not g.legal(N)["advance"]["legal"]  # nothing moves on after the end
+    log = g.m.get("/events", limit=500)["events"]
+    assert [(e["type"], e["actor"]) for e in log if e["type"] in (
+        "VictoryPointsScored", "MatchEnded")] == [
+        *[("VictoryPointsScored", S)] * 8, ("MatchEnded", S)]  # the service's, on S's advance
     assert_replay_matches(matches, g.m)

@@ -16,8 +16,11 @@ from conftest import Table
 
 from api.scenarios import HERE
 from domain.authority import movers, seats
-from domain.commands import CreateMatch
+from domain.commands import CreateMatch, RuleRoll
+from domain.decide import decide
+from domain.evolve import evolve
 from domain.rulefiles import RulesetFile, sequence_of
+from domain.rulefiles.compile import compile_file
 from domain.sequence import current_roles, following, start
 from domain.state import MatchState
 from projections.rulefile_load import BUILT_IN, check_file
@@ -82,7 +85,7 @@ def test_each_step_allows_only_what_its_rule_does() -> None:
         "player_turn/movement": {"move_unit"},
         "player_turn/combat": {"place_marker", "rule_roll", "move_unit", "remove_unit",
                                "remove_marker"},
-        "end_of_turn": {"set_track", "score_vp"},
+        "end_of_turn": {"set_track"},  # the service scores the towns (HT-7)
     }
 
 
@@ -135,7 +138,53 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
                 by_face[face] = row.says.split(":")[0]
         said[column] = [by_face[face] for face in range(1, 7)]
     assert said == doc_table()
-    # AE removes the attacking unit (the roll's own); the other results are the players'
+    # AE removes the attacking unit (the roll's own), DE the unit marked as the defender;
+    # the retreats (DR, AR) are the players'
     for rows in table.columns.values():
         for row in rows:
-            assert bool(row.effects) == row.says.startswith("AE"), row
+            assert bool(row.effects) == row.says.startswith(("AE", "DE")), row
+            for effect in row.effects:
+                assert effect.remove_unit is not None
+                assert (effect.on.marked if effect.on else None) == (
+                    "defender" if row.says.startswith("DE") else None), row
+
+
+UNITS = [
+    {"id": "n-a", "side": "north", "name": "A", "kind": "armour", "position": {"hex": "0303"},
+     "extra": {"attack": 9, "defence": 2, "movement": 5}},
+    {"id": "s-d", "side": "south", "name": "D", "kind": "infantry", "position": {"hex": "0304"},
+     "extra": {"attack": 2, "defence": 3, "movement": 3}, "markers": {"defender": 1}},
+]
+
+
+def attacked(die: int) -> MatchState:
+    """North's armour (9) attacks South's infantry (3) named as the defender: 3-1."""
+    file = shipped()
+    ruleset = compile_file(file)
+    table = Table(sides=("north", "south"), units=UNITS)
+    seq = sequence_of(file)
+    state = table.state
+    marker = start(seq, state.side_ids())
+    while marker.step != "player_turn/combat":
+        marker = following(seq, marker, state.model_copy(update={"turn": marker}), {})
+    state = state.model_copy(update={"turn": marker})
+    for event in decide(RuleRoll(roll="attack", unit_id="n-a", source="table", results=[die]),
+                        state, ruleset, table.context("north")):
+        state = evolve(state, event)
+    return state
+
+
+def test_a_de_result_eliminates_the_defender_and_a_dr_leaves_it_to_its_owner() -> None:
+    eliminated = attacked(1)  # 3-1, a 1: DE
+    assert eliminated.units["s-d"].removed == "eliminated"
+    assert eliminated.units["n-a"].removed is None
+    retreating = attacked(2)  # 3-1, a 2: DR, the owner's to carry out
+    assert retreating.units["s-d"].removed is None
+    position = retreating.units["s-d"].position
+    assert position is not None and position.hex == "0304" and not position.box
+
+
+def test_the_service_scores_the_towns_and_ends_the_match_after_game_turn_four() -> None:
+    file = shipped()
+    assert [(s.rule, s.at) for s in file.scoring] == [("HT-7", "end_of_turn")]
+    assert file.end is not None and (file.end.rule, file.end.turns) == ("HT-8", 4)
