@@ -4,7 +4,8 @@ Compiling checks it again (`expression.read_expression`: a file that skipped the
 checks cannot reach the evaluator with a hostile expression) and hands it to CEL's
 evaluator (`common-expression-language`, in Rust). Each evaluation builds only the view's
 variables the expression names, and of them only the fields and keys it reads, as plain
-data: the evaluator has no function of ours to call and nothing of Python's to reach.
+data: the evaluator has no function of ours to call but `hex_distance` (hexes.py: two hex ids in, a
+whole number out) and nothing of Python's to reach.
 Guards that apply to one action share one view (`Together`)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import cel
 
 from domain.commands import Command
 from domain.rulefiles.expression import Needs, merge, read_expression
+from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.types import Ty
 from domain.rulefiles.view import Declared, values
 from domain.state import MatchState
@@ -44,6 +46,7 @@ class Compiled:
     needs: Needs  # and what of them
     declared: Declared
     roles: Roles
+    hexes: bool = False  # it calls hex_distance (the one function of ours)
 
     def __call__(self, state: MatchState, command: Command | None = None,
                  actor: str = "") -> Any:
@@ -52,6 +55,8 @@ class Compiled:
 
     def run(self, view: dict[str, Any] | Any) -> Any:
         try:
+            if self.hexes and isinstance(view, dict):
+                view = _context(view, True)
             return self.program.execute(view)
         except FAILURES as error:
             raise Unreadable(" ".join(str(error).split())[:200]) from None
@@ -72,10 +77,16 @@ class Together:
         first = self.expressions[0]
         data = values(state, first.declared, self.names, first.roles, command, actor,
                       self.needs)
-        context = cel.Context()
-        for name, value in data.items():
-            context.add_variable(name, value)
-        return context
+        return _context(data, any(e.hexes for e in self.expressions))
+
+
+def _context(data: dict[str, Any], hexes: bool) -> Any:
+    context = cel.Context()
+    for name, value in data.items():
+        context.add_variable(name, value)
+    if hexes:
+        context.add_function("hex_distance", hex_distance)
+    return context
 
 
 def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Declared,
@@ -86,4 +97,4 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
         raise NotAnExpression(f"{text[:80]!r}: {flaw.check}: {flaw.message}")
     program = cel.compile(text)
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
-                    checked.needs, declared, roles)
+                    checked.needs, declared, roles, "hex_distance" in text)

@@ -18,7 +18,7 @@ MAX_MACROS = 2
 MAX_TEXT = 100
 MACROS = ("all", "exists", "exists_one", "filter", "map")
 METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size")
+FUNCTIONS = ("has", "size", "hex_distance")
 
 _Tree: TypeAlias = Tree[Token]
 _Part: TypeAlias = Tree[Token] | Token
@@ -374,10 +374,14 @@ def _function(c: Checker, name_token: _Part, arguments: _Part | None,
               scope: dict[str, Ty]) -> _Typed:
     name = str(name_token)
     args = _kids(arguments) if isinstance(arguments, Tree) else []
-    if name not in FUNCTIONS or len(args) != 1:
+    if name == "hex_distance" and len(args) == 2:  # domain/rulefiles/hexes.py
+        for arg in args:
+            _want(c, arg, scope, STRING, "hex_distance()")
+        return _Typed(INT)
+    if name not in FUNCTIONS or len(args) != 1 or name == "hex_distance":
         c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
                f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))}), each with one "
-               "argument", name_token)
+               "argument (hex_distance with two)", name_token)
         return _Typed(DYN)
     typed = infer(c, args[0], scope)
     if name == "size":

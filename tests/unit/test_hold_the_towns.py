@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import Table
 
 from api.scenarios import HERE
 from domain.authority import movers, seats
 from domain.commands import CreateMatch, RuleRoll
 from domain.decide import decide
+from domain.errors import InvalidAction
 from domain.evolve import evolve
 from domain.rulefiles import RulesetFile, sequence_of
 from domain.rulefiles.compile import compile_file
@@ -157,11 +159,12 @@ UNITS = [
 ]
 
 
-def attacked(die: int) -> MatchState:
-    """North's armour (9) attacks South's infantry (3) named as the defender: 3-1."""
+def attacked(die: int, defender_at: str = "0304") -> MatchState:
+    """North's armour (9) in 0303 attacks South's infantry (3) named as the defender: 3-1."""
     file = shipped()
     ruleset = compile_file(file)
-    table = Table(sides=("north", "south"), units=UNITS)
+    units = [UNITS[0], {**UNITS[1], "position": {"hex": defender_at}}]
+    table = Table(sides=("north", "south"), units=units)
     seq = sequence_of(file)
     state = table.state
     marker = start(seq, state.side_ids())
@@ -182,6 +185,12 @@ def test_a_de_result_eliminates_the_defender_and_a_dr_leaves_it_to_its_owner() -
     assert retreating.units["s-d"].removed is None
     position = retreating.units["s-d"].position
     assert position is not None and position.hex == "0304" and not position.box
+
+
+def test_a_defender_not_next_to_the_attacker_is_not_attacked() -> None:
+    assert attacked(1, "0404").units["s-d"].removed == "eliminated"  # next to it (HT-5)
+    with pytest.raises(InvalidAction, match="HT-5: .* in a hex next to it"):
+        attacked(1, "0305")  # two hexes away
 
 
 def test_the_service_scores_the_towns_and_ends_the_match_after_game_turn_four() -> None:
