@@ -65,8 +65,8 @@ UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "
 
 
 class Effect(_Part):
-    """One effect on the rolling unit (or, with `on`, the units it names) or on the match:
-    exactly one of its fields besides `on`."""
+    """One effect on the rolling unit (or, with `falls_on`, the units it names) or on the match:
+    exactly one of its fields besides `falls_on`."""
 
     place_marker: Marker | None = None
     remove_marker: Marker | None = None
@@ -75,17 +75,17 @@ class Effect(_Part):
     set_track: SetTrack | None = None
     move_track: MoveTrack | None = None
     remove_unit: RemoveUnit | None = None
-    on: On | None = None  # the units it falls on, if not the rolling unit
+    falls_on: On | None = None  # the units it falls on, if not the rolling unit
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
         given = [name for name, value in self.__dict__.items()
-                 if value is not None and name != "on"]
+                 if value is not None and name != "falls_on"]
         if len(given) != 1:
             raise ValueError("an effect is one of: place_marker, remove_marker, set_status, "
                              "clear_status, set_track, move_track, remove_unit")
-        if self.on is not None and given[0] not in UNIT_EFFECTS:
-            raise ValueError("'on' names the units an effect falls on: a track's effect "
+        if self.falls_on is not None and given[0] not in UNIT_EFFECTS:
+            raise ValueError("'falls_on' names the units an effect falls on: a track's effect "
                              "falls on the match")
         return self
 

@@ -196,8 +196,8 @@ def _effect(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, ru
     if effect.move_track is not None:
         _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
         return
-    if effect.on is not None:  # the units it names, as they stood when the dice were thrown
-        kind = effect.on.marked
+    if effect.falls_on is not None:  # the units it names, as they stood when the dice were thrown
+        kind = effect.falls_on.marked
         for target in [u for u in state.in_play() if u.markers.get(kind, 0) > 0]:
             _on_unit(effect, target, emit, rule)
         return

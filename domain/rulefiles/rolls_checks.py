@@ -117,7 +117,7 @@ def _named(key: str, value: Any, declared: Declared) -> tuple[str, str, list[str
     if key in ("set_track", "move_track") and isinstance(value, dict):
         name = str(value.get("name"))
         return "track", name, [name] if declared.track(name) else sorted(declared.tracks)
-    if key == "on" and isinstance(value, dict) and "marked" in value:
+    if key == "falls_on" and isinstance(value, dict) and "marked" in value:
         return "marker kind", str(value["marked"]), sorted(declared.markers)
     if key == "remove_unit" and isinstance(value, dict) and value.get("casualty"):
         return "marker kind", str(value["casualty"]), sorted(declared.markers)

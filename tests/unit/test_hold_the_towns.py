@@ -147,7 +147,7 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
             assert bool(row.effects) == row.says.startswith(("AE", "DE")), row
             for effect in row.effects:
                 assert effect.remove_unit is not None
-                assert (effect.on.marked if effect.on else None) == (
+                assert (effect.falls_on.marked if effect.falls_on else None) == (
                     "defender" if row.says.startswith("DE") else None), row
 
 

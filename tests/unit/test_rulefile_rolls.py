@@ -88,10 +88,10 @@ rolls:
       columns:
         all:
           - {rolls: 1-3, says: the target is eliminated,
-             effects: [{remove_unit: {casualty: wreck}, on: {marked: target}}]}
+             effects: [{remove_unit: {casualty: wreck}, falls_on: {marked: target}}]}
           - {rolls: 4-6, says: the target is disrupted,
-             effects: [{place_marker: {kind: disrupted}, on: {marked: target}},
-                       {remove_marker: {kind: target}, on: {marked: target}},
+             effects: [{place_marker: {kind: disrupted}, falls_on: {marked: target}},
+                       {remove_marker: {kind: target}, falls_on: {marked: target}},
                        place_marker: {kind: spent}]}
   spot:
     title: spotting
@@ -248,9 +248,9 @@ def test_the_outcome_is_said_in_the_rolls_sentence_after_its_dice() -> None:
      'modifiers: ["unit.markers.disrupted > 0"]', "expression-type"),
     ("actions: {rule_roll: {}, move_unit: {}}", "actions: {move_unit: {}}",
      "undeclared-action"),
-    ("on: {marked: target}}]}", "on: {marked: targte}}]}", "undeclared-name"),
-    ("{remove_marker: {kind: target}, on: {marked: target}}",
-     "{move_track: {name: morale, by: 1}, on: {marked: target}}", "invalid-value"),
+    ("falls_on: {marked: target}}]}", "falls_on: {marked: targte}}]}", "undeclared-name"),
+    ("{remove_marker: {kind: target}, falls_on: {marked: target}}",
+     "{move_track: {name: morale, by: 1}, falls_on: {marked: target}}", "invalid-value"),
 ])
 def test_a_defect_of_a_roll_is_found_at_load(old: str, new: str, check: str) -> None:
     assert GAME.count(old) == 1
