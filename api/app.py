@@ -56,8 +56,11 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = matches is None
         app.state.matches = matches or Matches(env=settings.store_env())
-        # the ruleset files (docs/rulesets/authoring.md): the configured folder's stored first
+        # the ruleset files (docs/rulesets/authoring.md): the games shipped with battlelog
+        # (their demos are among the samples: api/routes/scenarios.py), then the configured
+        # folder's, stored first
         rulesets = store_of(app.state.matches)
+        app.state.shipped = {s.id: s for s in rulesets.load_shipped()}
         if settings.rulesets_dir:
             rulesets.load_folder(settings.rulesets_dir)
         app.state.catalogue = open_catalogue(app.state.matches)

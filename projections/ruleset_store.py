@@ -3,7 +3,8 @@ beside the match log, never in it: a table in the store's own database (SQLite o
 PostgreSQL; so every process on one store sees the same files), or memory for an in-memory
 store.
 
-A file comes in from three places: the folder `BATTLELOG_RULESETS_DIR` (read at start), an
+A file comes in from three places: the folder `BATTLELOG_RULESETS_DIR` (read at start,
+after the playable files shipped with battlelog, `projections.rulefiles`), an
 upload (`POST /api/rulesets`) and an import whose export carries the file. Each is checked
 whole as `battlelog check-ruleset` checks it, and also for what this battlelog can referee
 (a named procedure no code answers: `unknown-procedure`); a file with any problem is not
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Lock
@@ -36,6 +38,7 @@ from domain.rulefiles.identity import canonical_json, file_hash, is_file_hash
 from domain.rulesets import registry, ruleset_ids
 from domain.rulesets.base import Ruleset
 from projections.rulefile_load import MAX_BYTES, Report, check_text
+from projections.rulefiles import shipped
 from projections.store import SCHEMA_LOCK
 
 TABLE = "battlelog_rulesets"
@@ -120,11 +123,19 @@ class RulesetStore:
         (ours) One file with a problem stops the start, every problem of every file said:
         a server that starts without a game its operator put there would be found out only
         by the players."""
+        return self._load_paths(path for path in sorted(Path(folder).iterdir())
+                                if path.suffix.lower() in SUFFIXES and path.is_file())
+
+    def load_shipped(self) -> list[StoredRuleset]:
+        """Store the playable files shipped with battlelog (`projections.rulefiles.SHIPPED`),
+        as any file is stored (every start: stored once, by hash). One that fails its checks
+        stops the start, as a folder's file does."""
+        return self._load_paths(shipped())
+
+    def _load_paths(self, paths: Iterable[Path]) -> list[StoredRuleset]:
         found: list[StoredRuleset] = []
         said: list[str] = []
-        for path in sorted(Path(folder).iterdir()):
-            if path.suffix.lower() not in SUFFIXES or not path.is_file():
-                continue
+        for path in paths:
             with open(path, "rb") as opened:
                 report = check_playable(opened.read(MAX_BYTES + 1), str(path))
             if not report.ok or report.ruleset is None:

@@ -38,7 +38,7 @@ function sampleForm(samples, titles) {
   const about = h("small", { class: "hint" });
   const say = () => {
     const chosen = samples.find((x) => x.name === select.value);
-    about.textContent = chosen ? `${titles[chosen.ruleset] || "A game"}: ${chosen.units} units, ${chosen.sides.length} sides` : "";
+    about.textContent = chosen ? `${chosen.title || titles[chosen.ruleset] || "A game"}: ${chosen.units} units, ${chosen.sides.length} sides` : "";
   };
   select.addEventListener("change", say);
   say();

@@ -26,12 +26,14 @@ from domain.integrity import canonical, content_hash, split_lines, verify
 from domain.rulefiles.identity import file_hash
 from domain.rulesets import registry
 from projections.rulefile_load import check_file
+from projections.rulefiles import shipped
 from projections.ruleset_store import RulesetFolderError
 from projections.store import sqlite_env
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "rulefiles"
 PATROL = FIXTURES / "patrol.yaml"
 YAML = {"Content-Type": "application/yaml"}
+SHIPPED = {file_hash(check_file(path).data) for path in shipped()}
 
 
 def upload(client: TestClient, text: bytes | str, **headers: str) -> Any:
@@ -39,9 +41,11 @@ def upload(client: TestClient, text: bytes | str, **headers: str) -> Any:
 
 
 def stored(client: TestClient) -> list[dict[str, Any]]:
+    """The ruleset files the service holds but those shipped with battlelog (stored at
+    every start: tests/integration/test_shipped_demo.py)."""
     r = client.get("/api/rulesets")
     assert r.status_code == 200, r.text
-    return [r for r in r.json() if r["hash"] is not None]
+    return [r for r in r.json() if r["hash"] is not None and r["hash"] not in SHIPPED]
 
 
 def patrol_hash() -> str:
