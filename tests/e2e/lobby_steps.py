@@ -1,14 +1,18 @@
 """The lobby's scenario form, step by step as a thumb does it: each control checked to be at
 least 44 by 44 px before it is tapped or typed in; the two-sided freeform scenario both the
 form's and the freeform play's tests fill in; and, once started, the match the page keeps the
-referee's token of."""
+referee's token of; and the lobby opened on a phone, its console errors kept."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
+from phone import PHONE
+from table_steps import policed_contexts
 
 
 class Thumb:
@@ -91,3 +95,18 @@ def started(page: Any, server: str) -> tuple[str, dict[str, Any], dict[str, Any]
     board = httpx.get(f"{server}/api/matches/{match_id}/board", headers=auth).json()
     events = httpx.get(f"{server}/api/matches/{match_id}/events", headers=auth).json()
     return match_id, match, board, events
+
+
+@contextmanager
+def phone_lobby(browser: Any, server: str) -> Iterator[tuple[Any, list[str]]]:
+    """The lobby on a phone (policed: every request stays on the server), and the console
+    errors it logs."""
+    console: list[str] = []
+    policed = policed_contexts(browser, server)
+    context = next(policed)(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.goto(server)
+    page.locator('form[aria-label="Start your own match"]').wait_for()
+    yield page, console
+    next(policed, None)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from axe_steps import axe_source, readable, violations
-from lobby_steps import Thumb, started
-from phone import PHONE, assert_no_overflow
-from table_steps import policed_contexts, small_targets
+from lobby_steps import Thumb, phone_lobby, started
+from phone import assert_no_overflow
+from table_steps import small_targets
 
 from domain.rulefiles.identity import file_hash
 from projections.rulefile_load import check_file
@@ -30,14 +30,13 @@ def test_the_shipped_demo_is_a_sample_that_one_tap_starts(
         browser: Any, own_server: str, screenshots: Shot) -> None:
     [path] = [p for p in shipped() if p.name == "hold-the-towns.yaml"]
     pinned = file_hash(check_file(path).data)
-    console: list[str] = []
-    policed = policed_contexts(browser, own_server)
-    context = next(policed)(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    page.goto(own_server)
+    with phone_lobby(browser, own_server) as (page, console):
+        start_the_demo(page, console, own_server, pinned, screenshots)
+
+
+def start_the_demo(page: Any, console: list[str], server: str, pinned: str,
+                   screenshots: Shot) -> None:
     form = page.locator(SAMPLES)
-    form.wait_for()
     you = Thumb(page)
 
     sample = form.get_by_label("Sample scenario", exact=True)
@@ -53,7 +52,7 @@ def test_the_shipped_demo_is_a_sample_that_one_tap_starts(
     screenshots(page, "01-chosen")
 
     you.tap(form.get_by_role("button", name="Start this match"))  # the one tap
-    _, match, _, events = started(page, own_server)
+    _, match, _, events = started(page, server)
     created = events["events"][0]
     assert (match["ruleset"], created["type"]) == ("hold-the-towns", "MatchCreated")
     assert created["ruleset_hash"] == pinned  # the file as shipped
@@ -66,4 +65,3 @@ def test_the_shipped_demo_is_a_sample_that_one_tap_starts(
     assert found == [], readable("the table of the shipped demo", found)
     screenshots(page, "02-table")
     assert console == [], console
-    next(policed, None)

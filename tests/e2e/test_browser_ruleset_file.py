@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 from axe_steps import axe_source, readable, violations
-from lobby_steps import Thumb, started
-from phone import PHONE, assert_no_overflow
-from table_steps import low_contrast, policed_contexts, small_targets, unlabelled_controls
+from lobby_steps import Thumb, phone_lobby, started
+from phone import assert_no_overflow
+from table_steps import low_contrast, small_targets, unlabelled_controls
 
 from domain.rulefiles.identity import file_hash
 from projections.rulefile_load import check_file
@@ -33,15 +33,8 @@ CONTROLS = (".lobby button, .lobby input:not([type=checkbox]), .lobby select, .l
 @pytest.fixture
 def lobby(browser: Any, own_server: str) -> Iterator[tuple[Any, list[str]]]:
     """The lobby on a phone, and the console errors it logs."""
-    console: list[str] = []
-    policed = policed_contexts(browser, own_server)
-    context = next(policed)(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    page.goto(own_server)
-    page.locator('form[aria-label="Start your own match"]').wait_for()
-    yield page, console
-    next(policed, None)
+    with phone_lobby(browser, own_server) as opened:
+        yield opened
 
 
 def stored(server: str) -> list[str]:
