@@ -61,6 +61,7 @@ from eventsourcing.sqlite import (
     SQLiteConnectionPool,
     SQLiteDatastore,
     SQLiteFactory,
+    SQLiteTransaction,
 )
 from eventsourcing.utils import Environment, EnvType
 
@@ -98,9 +99,12 @@ class DurableSQLiteConnectionPool(SQLiteConnectionPool):
 class _Append:
     """One `insert_events` call waiting in a group commit: its events, then its answer."""
 
+    __slots__ = ("done", "error", "ids", "leads", "stored_events", "woken")
+
     def __init__(self, stored_events: Sequence[StoredEvent]) -> None:
         self.stored_events = stored_events
-        self.woken = threading.Event()
+        # what wakes it, made only when it waits (an append that leads never does)
+        self.woken: threading.Event | None = None
         self.leads = False  # woken to commit the next group, not with an answer
         self.done = False
         self.ids: Sequence[int] | None = None
@@ -134,12 +138,14 @@ class GroupCommitSQLiteApplicationRecorder(SQLiteApplicationRecorder):
             self._waiting.append(mine)
             lead = not self._leading
             self._leading = True
+            if not lead:  # before the lock is let go: the leader may wake it at once
+                mine.woken = woken = threading.Event()
         while not lead:
-            mine.woken.wait()
+            woken.wait()
             if mine.done:
                 break
             lead = mine.leads
-            mine.woken.clear()
+            woken.clear()
         if lead:
             self._commit_group()
         if mine.error is not None:
@@ -152,7 +158,35 @@ class GroupCommitSQLiteApplicationRecorder(SQLiteApplicationRecorder):
         with self._queue_lock:
             group, self._waiting = self._waiting, []
         try:
-            with self.datastore.transaction(commit=True) as c:
+            self._transaction(group)
+            self.commits += 1
+        except BaseException as error:  # noqa: BLE001 (each waiter gets it, below)
+            for append in group:
+                if append.error is None:
+                    append.ids, append.error = None, error
+        finally:
+            with self._queue_lock:
+                if self._waiting:
+                    following = self._waiting[0]  # it came while a group led: it waits
+                    assert following.woken is not None
+                    following.leads = True
+                    following.woken.set()
+                else:
+                    self._leading = False
+            for append in group:
+                append.done = True
+                if append.woken is not None:
+                    append.woken.set()
+
+    def _transaction(self, group: list[_Append]) -> None:
+        """One transaction for the group on the pool's writer connection: what
+        `datastore.transaction(commit=True)` does (eventsourcing's `SQLiteTransaction`:
+        BEGIN, then COMMIT, or ROLLBACK and the error raised as eventsourcing's), without
+        the three generator context managers it wraps that in (issue 30)."""
+        pool = self.datastore.pool
+        conn = pool.get_connection(is_writer=True)
+        try:
+            with SQLiteTransaction(conn, commit=True) as c, c:
                 if len(group) == 1:  # alone: no savepoint, a clash rolls it all back
                     group[0].ids = self._insert_events(c, group[0].stored_events)
                 for append in group if len(group) > 1 else ():
@@ -163,21 +197,8 @@ class GroupCommitSQLiteApplicationRecorder(SQLiteApplicationRecorder):
                         c.execute("ROLLBACK TO one_append")
                         append.error = IntegrityError(error)
                     c.execute("RELEASE one_append")
-            self.commits += 1
-        except BaseException as error:  # noqa: BLE001 (each waiter gets it, below)
-            for append in group:
-                if append.error is None:
-                    append.ids, append.error = None, error
         finally:
-            with self._queue_lock:
-                if self._waiting:
-                    self._waiting[0].leads = True
-                    self._waiting[0].woken.set()
-                else:
-                    self._leading = False
-            for append in group:
-                append.done = True
-                append.woken.set()
+            pool.put_connection(conn)
 
 
 class DurableSQLiteFactory(SQLiteFactory):
