@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from domain.errors import DomainError
 
@@ -166,11 +168,7 @@ def install(app: FastAPI) -> None:
                            code=f"http-{exc.status_code}", instance=request.url.path)
         response.headers.update(exc.headers or {})
         if exc.status_code == 405:  # Allow: every method any route of this path takes
-            methods = {m for route in request.app.routes
-                       if getattr(route, "path_regex", None) is not None
-                       and route.path_regex.match(request.url.path)
-                       for m in (getattr(route, "methods", None) or ())}
-            response.headers["Allow"] = ", ".join(sorted(methods))
+            response.headers["Allow"] = ", ".join(sorted(_allowed(request)))
         return response
 
     @app.exception_handler(Exception)
@@ -178,3 +176,25 @@ def install(app: FastAPI) -> None:
         log.exception("unhandled error on %s", request.url.path)
         return problem(500, "Internal error", "something went wrong on the server",
                        code="internal", instance=request.url.path)
+
+
+def _routes(routes: Iterable[Any]) -> Iterator[Any]:
+    """Every route of an app, those of its included routers too (FastAPI keeps an included
+    router as one entry whose `effective_candidates()` are its routes)."""
+    for route in routes:
+        inner = getattr(route, "effective_candidates", None)
+        if callable(inner):
+            yield from _routes(inner())
+        else:
+            yield route
+
+
+def _allowed(request: Request) -> set[str]:
+    """The methods the routes of this path take (each route's own match: its converters too,
+    so `/api/rulesets/check` is not taken for a content hash)."""
+    methods: set[str] = set()
+    for route in _routes(request.app.router.routes):
+        matches = getattr(route, "matches", None)
+        if matches is not None and matches(request.scope)[0] is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return methods

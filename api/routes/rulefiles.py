@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 
 from api.deps import header
 from api.problems import RATE_LIMITED, Forbidden, RulesetFileNotFound, Unauthorized, problem
@@ -71,7 +72,23 @@ async def upload_ruleset(request: Request) -> JSONResponse:
                         headers={"Location": f"{UPLOAD}/{stored.hash}"})
 
 
-@router.get("/{content_hash}")
+class _ContentHash(Convertor[str]):
+    """A path segment that is a content hash and nothing else: `GET /api/rulesets/check` is
+    then no stored file's address but a method the check does not take (405, Allow: POST)."""
+
+    regex = PATTERN.removeprefix("^").removesuffix("$")
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("content_hash", _ContentHash())
+
+
+@router.get("/{content_hash:content_hash}")
 async def stored_ruleset(content_hash: Annotated[str, Path(pattern=PATTERN)],
                          request: Request) -> dict[str, Any]:
     """A stored ruleset file by its content hash: its hash, id, title and version, and the

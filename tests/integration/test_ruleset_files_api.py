@@ -95,6 +95,13 @@ def test_an_uploaded_file_is_stored_by_its_hash_and_listed_once(client: TestClie
     assert file_hash(held.json()["file"]) == patrol_hash() and held.json()["id"] == "patrol"
     missing = client.get("/api/rulesets/sha256:" + "0" * 64)
     assert missing.status_code == 404 and missing.json()["rule"] == "core-rulesets"
+    # a segment that is no content hash is no stored file's address: the check's own path
+    # takes POST only (405), and a malformed hash is no such resource (404)
+    wrong = client.get("/api/rulesets/check")
+    assert wrong.status_code == 405 and wrong.headers["Allow"] == "POST"
+    assert client.get("/api/rulesets/sha256:xyz").status_code == 404
+    listed = client.put("/api/rulesets")  # Allow names what the path's routes take
+    assert listed.status_code == 405 and listed.headers["Allow"] == "GET, POST"
     # the same file as JSON, keys in another order: the same content, the same hash
     data = check_file(PATROL).data
     again = client.post("/api/rulesets", content=json.dumps(dict(reversed(data.items()))),
