@@ -54,7 +54,7 @@ def project(db: str | None) -> int:
         flags.stop()
         notifier.join(timeout=15)
         notify.stop()
-        matches.close()
+        _close(matches)
     return 0
 
 
@@ -127,7 +127,7 @@ def from_store(command: str, match: str, db: str | None, path: str,
         print(f"battlelog {command}: {_unreadable(where, error)}", file=sys.stderr)
         return 2
     finally:
-        matches.close()
+        _close(matches)
     return 0
 
 
@@ -159,6 +159,16 @@ def _open_store(command: str, db: str | None, *,
     except PersistenceError as error:
         print(f"battlelog {command}: {_unreadable(where, error)}", file=sys.stderr)
         return None
+
+
+def _close(matches: Matches) -> None:
+    """Close the store `_open_store` opened: its ruleset store first (the rulesets registry
+    would hold it, and with it the database connection, until the interpreter's teardown,
+    where closing it fails), then the application."""
+    from projections.ruleset_store import store_of
+
+    store_of(matches, create=False).close()
+    matches.close()
 
 
 def _unreadable(where: str, error: PersistenceError) -> str:
@@ -195,7 +205,7 @@ def import_file(path: str, db: str | None) -> int:
         return 1
     finally:
         upload.close()
-        matches.close()
+        _close(matches)
     print(f"imported match {result.match_id} into {where} ({result.version} events)")
     for seat, token in result.tokens.items():
         print(f"  {seat}: {token}")
