@@ -10,7 +10,8 @@ from functools import singledispatch
 from typing import Any
 
 from domain import events as ev
-from domain.dice import SeededDice
+from domain import evolve_cards as cards
+from domain.evolve_cards import deal, noted
 from domain.rulesets import get_ruleset
 from domain.sequence import start
 from domain.state import (
@@ -31,18 +32,6 @@ from domain.state import (
 )
 
 RECENT_ROLLS = 10
-
-
-def deal(created: ev.MatchCreated) -> dict[str, tuple[str, ...]]:
-    """Each side's deck at the start: a fork's as its origin dealt them; otherwise in an
-    order drawn from the match's card seed (the dice seed for a match created before card
-    seeds), so the deal is reproducible, and checkable once the seed is revealed."""
-    if created.dealt is not None:
-        return dict(created.dealt)
-    seed = created.card_seed if created.card_seed is not None else created.dice_seed
-    dealer = SeededDice(bytes.fromhex(seed))
-    return {side: tuple(dealer.shuffle(cards, f"deal:{side}"))
-            for side, cards in created.decks.items()}
 
 
 def initial_state(created: ev.MatchCreated) -> MatchState:
@@ -157,7 +146,7 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
         dice = DiceLog(count=state.dice.count, recent=(*kept, roll)[-RECENT_ROLLS:])
     update: dict[str, Any] = {"dice": dice}
     if event.rule is not None and event.unit_ids and event.replaces is None:
-        update.update(_noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
+        update.update(noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
     if event.awaits is not None:
         update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
     elif event.declared is not None:
@@ -180,7 +169,7 @@ def _(event: ev.RollDeclared, state: MatchState) -> MatchState:
 def _(event: ev.ResultRecorded, state: MatchState) -> MatchState:
     facts = (f"failed:{event.rule}:{state.turn.active_side}",) if event.failed else ()
     waiting = state.awaiting if state.awaiting is None or state.awaiting.what != event.of else None
-    return state.model_copy(update={"awaiting": waiting, **_noted(state, *facts)})
+    return state.model_copy(update={"awaiting": waiting, **noted(state, *facts)})
 
 
 @_apply.register
@@ -196,7 +185,7 @@ def _(event: ev.ReinforcementsAnnounced, state: MatchState) -> MatchState:
 def _(event: ev.OperationDeclared, state: MatchState) -> MatchState:
     return state.model_copy(update={
         "turn": state.turn.model_copy(update={"initiative": event.order}),
-        **_noted(state, f"operations:{event.side}", *map(operation_fact, event.hqs))})
+        **noted(state, f"operations:{event.side}", *map(operation_fact, event.hqs))})
 
 
 @_apply.register
@@ -282,10 +271,6 @@ def _(event: ev.StandingPassEnded, state: MatchState) -> MatchState:
                                                      if s != event.side)})
 
 
-def _noted(state: MatchState, *facts: str) -> dict[str, Any]:
-    return {"this_turn": (*state.this_turn, *facts)}
-
-
 @_apply.register
 def _(event: ev.UnitsActivated, state: MatchState) -> MatchState:
     units = dict(state.units)
@@ -296,7 +281,7 @@ def _(event: ev.UnitsActivated, state: MatchState) -> MatchState:
     facts = [activation_fact(event.run, event.side)]
     if event.group is not None:
         facts.append(group_fact(event.side, event.group))
-    return state.model_copy(update={"units": units, **_noted(state, *facts)})
+    return state.model_copy(update={"units": units, **noted(state, *facts)})
 
 
 @_apply.register
@@ -307,81 +292,21 @@ def _(event: ev.InitiativeRolled, state: MatchState) -> MatchState:
     order = tuple(group[0] for group in event.ranking)
     return state.model_copy(update={
         "initiative_groups": (), "turn": state.turn.model_copy(update={"initiative": order}),
-        **_noted(state, "initiative")})
+        **noted(state, "initiative")})
 
 
 @_apply.register
 def _(event: ev.InitiativePassed, state: MatchState) -> MatchState:
     return state.model_copy(update={
         "turn": state.turn.model_copy(update={"initiative": event.order}),
-        **_noted(state, "initiative_passed")})
+        **noted(state, "initiative_passed")})
 
 
-def _cards(state: MatchState, side: str, **piles: tuple[str, ...]) -> dict[str, Any]:
-    return {name: {**getattr(state, name), side: cards} for name, cards in piles.items()}
-
-
-def _without(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
-    left = list(cards)
-    for card in gone:
-        left.remove(card)
-    return tuple(left)
-
-
-@_apply.register
-def _(event: ev.CardsDrawn, state: MatchState) -> MatchState:
-    # The event names the cards drawn (the top of the deck when it was recorded): an import
-    # follows it even where this server does not know the deck's order.
-    deck = state.decks.get(event.side, ())
-    drawn = event.cards or deck[:event.count]
-    return state.model_copy(update={**_cards(
-        state, event.side, decks=_without(deck, drawn),
-        hands=(*state.hands.get(event.side, ()), *drawn)),
-        **_noted(state, f"drawn:{event.side}")})
-
-
-@_apply.register
-def _(event: ev.CardsDiscarded, state: MatchState) -> MatchState:
-    return state.model_copy(update=_cards(
-        state, event.side, hands=_without(state.hands.get(event.side, ()), event.cards),
-        discarded=(*state.discarded.get(event.side, ()), *event.cards)))
-
-
-@_apply.register
-def _(event: ev.CardPlayed, state: MatchState) -> MatchState:
-    return state.model_copy(update=_cards(
-        state, event.side, hands=_without(state.hands.get(event.side, ()), (event.card,)),
-        discards=(*state.discards.get(event.side, ()), event.card)))
-
-
-@_apply.register
-def _(event: ev.DeckShuffled, state: MatchState) -> MatchState:
-    return state.model_copy(update={
-        **_cards(state, event.side, decks=event.order, hands=(), discards=(),
-                 discarded=()),
-        "unknown_decks": tuple(s for s in state.unknown_decks if s != event.side),
-        **_noted(state, f"shuffled:{event.side}")})
-
-
-def dealt_again(state: MatchState, event: ev.DiceCommitted) -> MatchState:
-    """A fresh card seed deals again, from it, each deck whose order this server did not
-    know (an imported match's): checkable like the first deal once the end reveals the seed.
-    (A seed's commitment is a log fact, not an action: `history.step` calls this alone.)"""
-    if not (state.unknown_decks and event.card_seed):
-        return state
-    dealer = SeededDice(bytes.fromhex(event.card_seed))
-    dealt = {side: tuple(dealer.shuffle(sorted(state.decks.get(side, ())),
-                                        f"deal:{side}:{event.originator_version}"))
-             for side in state.unknown_decks}
-    return state.model_copy(update={"decks": {**state.decks, **dealt}, "unknown_decks": ()})
-
-
-@_apply.register
-def _(event: ev.DeckCut, state: MatchState) -> MatchState:
-    deck = state.decks[event.side]
-    return state.model_copy(update={
-        **_cards(state, event.side, decks=(*deck[event.at:], *deck[:event.at])),
-        **_noted(state, f"cut:{event.side}")})
+_apply.register(ev.CardsDrawn)(cards.drawn)
+_apply.register(ev.CardsDiscarded)(cards.discarded)
+_apply.register(ev.CardPlayed)(cards.played)
+_apply.register(ev.DeckShuffled)(cards.shuffled)
+_apply.register(ev.DeckCut)(cards.cut)
 
 
 @_apply.register

@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import events as ev
-from domain.evolve import dealt_again, evolve, initial_state
+from domain.evolve import evolve, initial_state
+from domain.evolve_cards import dealt_again
 from domain.state import MatchState
 
 

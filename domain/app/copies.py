@@ -30,7 +30,7 @@ from domain.errors import (
     NotYourTurn,
     VersionNotFound,
 )
-from domain.evolve import deal
+from domain.evolve_cards import deal
 from domain.history import (
     Frame,
     effective_events,
