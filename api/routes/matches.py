@@ -87,7 +87,7 @@ async def import_match(request: Request, matches: MatchesDep,
                         links={"self": base, "export": f"{base}/export"})
 
 
-@router.api_route("/import", methods=["GET", "PUT", "PATCH", "DELETE"],
+@router.api_route("/import", methods=["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"],
                   include_in_schema=False)
 def import_takes_post_only(request: Request) -> JSONResponse:
     """`/api/matches/import` is not a match id: other methods are 405, not a bad id."""

@@ -123,8 +123,9 @@ def test_a_bad_file_is_refused_naming_its_line_and_leaves_nothing(client: TestCl
 
 
 def test_import_takes_post_only(client: TestClient) -> None:
-    r = client.get("/api/matches/import")
-    assert r.status_code == 405 and r.headers["Allow"] == "POST"
+    for method in ("GET", "PUT", "PATCH", "DELETE", "OPTIONS"):
+        r = client.request(method, "/api/matches/import")
+        assert r.status_code == 405 and r.headers["Allow"] == "POST", method
 
 
 def test_a_players_export_hides_what_they_may_not_see_and_still_links(
