@@ -1,17 +1,19 @@
 """How an expression of a ruleset file is read against the view's types
 (`expression.read_expression` runs it): the type of each part of its tree, every name
 checked against what the file declares, each flaw placed at its token, and what of the
-view it reads (`Needs`). The tree is cel-python's (its CEL grammar, `lark`)."""
+view it reads (`Needs`). The tree is cel-python's (its CEL grammar, `lark`), read through
+`expression_tree`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeAlias
 
 from lark import Token, Tree
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.expression_tree import Part, bare_name, first_token, is_select
+from domain.rulefiles.expression_tree import kids as children
 from domain.rulefiles.types import BOOL, DYN, INT, NULL, STRING, Ty, list_of, same
 
 MAX_MACROS = 2
@@ -20,8 +22,6 @@ MACROS = ("all", "exists", "exists_one", "filter", "map")
 METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
 FUNCTIONS = ("has", "size", "hex_distance")
 
-_Tree: TypeAlias = Tree[Token]
-_Part: TypeAlias = Tree[Token] | Token
 
 
 @dataclass(frozen=True)
@@ -82,42 +82,27 @@ class Checker:
         lines = self.text.split("\n")
         return sum(len(part) + 1 for part in lines[:line - 1]) + column - 1
 
-    def at(self, node: _Part) -> tuple[int, str]:
+    def at(self, node: Part) -> tuple[int, str]:
         token = node if isinstance(node, Token) else first_token(node)
         if token is None or token.line is None or token.column is None:
             return 0, ""
         return self.offset(token.line, token.column), str(token)
 
-    def flaw(self, check: str, message: str, node: _Part) -> None:
+    def flaw(self, check: str, message: str, node: Part) -> None:
         offset, token = self.at(node)
         self.flaws.append(Flaw(check, message, offset, token))
 
-    def undeclared(self, name: str, what: str, names: Iterable[str], node: _Part) -> None:
+    def undeclared(self, name: str, what: str, names: Iterable[str], node: Part) -> None:
         known = sorted(names)
         meant = self.near(name, known)
         self.flaw("undeclared-name", f"'{name}' is no {what} the file declares"
                   + (f"; did you mean '{meant}'?" if meant else ""), node)
 
 
-def first_token(node: _Tree) -> Token | None:
-    stack: list[_Part] = [node]
-    while stack:
-        item = stack.pop(0)
-        if isinstance(item, Token):
-            return item
-        if isinstance(item, Tree):
-            stack = [c for c in item.children if c is not None] + stack
-    return None
-
-
-def _kids(node: _Tree) -> list[_Part]:
-    return [c for c in node.children if c is not None]
-
-
-def infer(c: Checker, node: _Part, scope: dict[str, Ty]) -> _Typed:
+def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
     if isinstance(node, Token):
         raise Refuse(Flaw("expression-unsupported", f"unexpected '{node}'"))
-    kids = _kids(node)
+    kids = children(node)
     kind = node.data
     if kind in ("member", "primary", "paren_expr") or len(kids) == 1 and kind in (
             "expr", "conditionalor", "conditionaland", "relation", "addition",
@@ -140,7 +125,7 @@ def infer(c: Checker, node: _Part, scope: dict[str, Ty]) -> _Typed:
     if kind in ("relation", "addition", "multiplication"):
         operator = kids[0]
         assert isinstance(operator, Tree)
-        return _binary(c, operator.data.split("_")[1], _kids(operator)[0], kids[1], scope)
+        return _binary(c, operator.data.split("_")[1], children(operator)[0], kids[1], scope)
     if kind == "unary":
         operator = kids[0]
         assert isinstance(operator, Tree)
@@ -167,7 +152,7 @@ def infer(c: Checker, node: _Part, scope: dict[str, Ty]) -> _Typed:
     if kind == "ident_arg":
         return _function(c, kids[0], kids[1] if len(kids) > 1 else None, scope)
     if kind == "list_lit":
-        items = _kids(kids[0]) if kids and isinstance(kids[0], Tree) else []
+        items = children(kids[0]) if kids and isinstance(kids[0], Tree) else []
         typed = [infer(c, item, scope) for item in items]
         for t in typed:
             c.whole(t.ty)
@@ -186,7 +171,7 @@ def infer(c: Checker, node: _Part, scope: dict[str, Ty]) -> _Typed:
             kind, f"'{kind}' is not part of the view's language"), *c.at(node)))
 
 
-def _want(c: Checker, node: _Part, scope: dict[str, Ty], wanted: Ty,
+def _want(c: Checker, node: Part, scope: dict[str, Ty], wanted: Ty,
           where: str) -> _Typed:
     typed = infer(c, node, scope)
     if not same(typed.ty, wanted) or typed.ty.kind == "null":
@@ -195,7 +180,7 @@ def _want(c: Checker, node: _Part, scope: dict[str, Ty], wanted: Ty,
     return typed
 
 
-def _literal(c: Checker, token: _Part) -> _Typed:
+def _literal(c: Checker, token: Part) -> _Typed:
     assert isinstance(token, Token)
     value = str(token)
     if token.type == "INT_LIT":
@@ -218,7 +203,7 @@ def _literal(c: Checker, token: _Part) -> _Typed:
                        f"true or false: {value[:20]} is none of them", *c.at(token)))
 
 
-def _binary(c: Checker, operator: str, left_node: _Part, right_node: _Part,
+def _binary(c: Checker, operator: str, left_node: Part, right_node: Part,
             scope: dict[str, Ty]) -> _Typed:
     left, right = infer(c, left_node, scope), infer(c, right_node, scope)
     item = right.ty.item if operator == "in" and right.ty.kind == "list" else None
@@ -268,14 +253,14 @@ def _binary(c: Checker, operator: str, left_node: _Part, right_node: _Part,
     return _Typed(INT)
 
 
-def _named(c: Checker, ty: Ty, literal: str | None, node: _Part) -> None:
+def _named(c: Checker, ty: Ty, literal: str | None, node: Part) -> None:
     """A text literal compared with a name the file declares must be one of them."""
     if literal is not None and ty.kind == "string" and ty.keys is not None and (
             literal not in ty.keys):
         c.undeclared(literal, ty.what, ty.keys, node)
 
 
-def _select(c: Checker, target: Ty, name: str, node: _Part) -> Ty:
+def _select(c: Checker, target: Ty, name: str, node: Part) -> Ty:
     if target.kind == "dyn":
         return DYN
     c.use(target, name)
@@ -291,7 +276,7 @@ def _select(c: Checker, target: Ty, name: str, node: _Part) -> Ty:
     return found
 
 
-def _index(c: Checker, target_node: _Part, key_node: _Part,
+def _index(c: Checker, target_node: Part, key_node: Part,
            scope: dict[str, Ty]) -> _Typed:
     target = infer(c, target_node, scope).ty
     key = infer(c, key_node, scope)
@@ -313,10 +298,10 @@ def _index(c: Checker, target_node: _Part, key_node: _Part,
     return _Typed(DYN)
 
 
-def _method(c: Checker, target_node: _Part, name_token: _Part,
-            arguments: _Part | None, scope: dict[str, Ty]) -> _Typed:
+def _method(c: Checker, target_node: Part, name_token: Part,
+            arguments: Part | None, scope: dict[str, Ty]) -> _Typed:
     name = str(name_token)
-    args = _kids(arguments) if isinstance(arguments, Tree) else []
+    args = children(arguments) if isinstance(arguments, Tree) else []
     target = infer(c, target_node, scope).ty
     if name in MACROS:
         return _macro(c, name, name_token, target, target_node, args, scope)
@@ -336,12 +321,12 @@ def _method(c: Checker, target_node: _Part, name_token: _Part,
     return _Typed(BOOL)
 
 
-def _macro(c: Checker, name: str, name_token: _Part, target: Ty,
-           target_node: _Part, args: list[_Part], scope: dict[str, Ty]) -> _Typed:
+def _macro(c: Checker, name: str, name_token: Part, target: Ty,
+           target_node: Part, args: list[Part], scope: dict[str, Ty]) -> _Typed:
     if target.kind not in ("list", "map", "dyn"):
         c.flaw("expression-type", f"{name}() goes over a list or a map's keys, not "
                f"{target.said()}", target_node)
-    variable = _bare_name(args[0]) if args else None
+    variable = bare_name(args[0]) if args else None
     if len(args) != 2 or variable is None:
         raise Refuse(Flaw("expression-syntax", f"{name}() takes a name and an expression: "
                            f"units.{name}(u, ...)", *c.at(name_token)))
@@ -370,10 +355,10 @@ def _macro(c: Checker, name: str, name_token: _Part, target: Ty,
     return _Typed(BOOL)
 
 
-def _function(c: Checker, name_token: _Part, arguments: _Part | None,
+def _function(c: Checker, name_token: Part, arguments: Part | None,
               scope: dict[str, Ty]) -> _Typed:
     name = str(name_token)
-    args = _kids(arguments) if isinstance(arguments, Tree) else []
+    args = children(arguments) if isinstance(arguments, Tree) else []
     if name == "hex_distance" and len(args) == 2:  # domain/rulefiles/hexes.py
         for arg in args:
             _want(c, arg, scope, STRING, "hex_distance()")
@@ -387,25 +372,8 @@ def _function(c: Checker, name_token: _Part, arguments: _Part | None,
     if name == "size":
         c.use(typed.ty, None)
         return _Typed(INT)
-    if not _is_select(args[0]):
+    if not is_select(args[0]):
         c.flaw("expression-type", "has() asks whether a field is there: has(unit.attributes"
                ".rof)", name_token)
     del typed
     return _Typed(BOOL)
-
-
-def _single(node: _Part) -> _Part:
-    while isinstance(node, Tree) and len(_kids(node)) == 1 and node.data not in (
-            "ident", "literal"):
-        node = _kids(node)[0]
-    return node
-
-
-def _bare_name(node: _Part) -> str | None:
-    inner = _single(node)
-    return str(_kids(inner)[0]) if isinstance(inner, Tree) and inner.data == "ident" else None
-
-
-def _is_select(node: _Part) -> bool:
-    inner = _single(node)
-    return isinstance(inner, Tree) and inner.data == "member_dot"
