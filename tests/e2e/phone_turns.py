@@ -30,6 +30,8 @@ class PlaysTurns:
         start = self.turn()
         done: list[str] = []
         taken: set[str] = set()
+        switches: dict[str | None, int] = {}  # seats switched to, at each version
+        seats = self.page.locator("#seat-switch option").count()
         for n in range(moves):
             if self.turn() > start:
                 return done
@@ -68,7 +70,11 @@ class PlaysTurns:
                 # once per seat: the move the step waits for, then done, in one tap
                 self.tap(self.page.locator("label.then-done"), "then done")
             if not chosen and not self.choose(taken):
-                if self.other_seat(sides=sides):
+                # another seat, unless every seat was tried at this version of the match: each
+                # may be offered only what it took already (a tie rolled again, twice)
+                version = self.page.locator("#where").get_attribute("data-version")
+                switches[version] = switches.get(version, 0) + 1
+                if switches[version] <= seats and self.other_seat(sides=sides):
                     continue
                 if self._offered_again(taken):  # e.g. tied players roll the initiative again
                     continue
