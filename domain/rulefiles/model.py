@@ -251,7 +251,9 @@ def _node_kind(value: Any) -> str | None:
 
 
 Node = Annotated[Annotated[Phase, Tag("Phase")] | Annotated[Step, Tag("Step")],
-                 Discriminator(_node_kind)]
+                 Discriminator(_node_kind, custom_error_type="sequence_entry",
+                               custom_error_message="each entry of a sequence is a step "
+                                                    "(step: its id) or a phase (phase: its id)")]
 # the tags pydantic puts in an error's location (never a name a file gives: those are lower case)
 TAGS = ("Phase", "Step", *_ATTRIBUTES.values())
 

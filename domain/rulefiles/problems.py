@@ -71,6 +71,8 @@ def from_validation(error: ValidationError, data: Any, near: Near) -> list[Probl
             out.append(Problem("unknown-field", path, f"unknown field '{name}'{hint}", True))
         elif kind == "missing":
             out.append(Problem("missing-field", path, f"'{path[-1]}' is required"))
+        elif kind in MAPPING_EXPECTED:
+            out.append(Problem("invalid-value", path, _not_a_mapping(path, item.get("input"))))
         elif kind == "literal_error" and path == ("format_version",):
             out.append(Problem("format-version", path, "format_version "
                                f"{item.get('input')!r} is not one this battlelog reads "
@@ -79,6 +81,30 @@ def from_validation(error: ValidationError, data: Any, near: Near) -> list[Probl
             message = str(item["msg"]).removeprefix("Value error, ")
             out.append(Problem("invalid-value", path, message))
     return out
+
+
+MAPPING_EXPECTED = ("model_type", "model_attributes_type", "dict_type")
+
+
+def _not_a_mapping(path: Path, given: Any) -> str:
+    """pydantic says "a valid dictionary or instance of Sides": the file's words instead."""
+    what = ("a ruleset file" if not path else
+            f"'{path[-1]}'" if isinstance(path[-1], str) else f"entry {path[-1] + 1}")
+    fields = fields_at(path, {})
+    listed = f" ({', '.join(fields[:6])}{', ...' if len(fields) > 6 else ''})" if fields else ""
+    return f"{what} is a mapping of fields{listed}, not {_said(given)}"
+
+
+def _said(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the value {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return "text" if len(value) > 30 else f"the text '{value}'"
+    if isinstance(value, list):
+        return "a list"
+    return "nothing" if value is None else "a value"
 
 
 def fields_at(path: Path, data: Any) -> list[str]:

@@ -149,3 +149,24 @@ def test_the_authoring_guide_shows_the_example_file_as_it_is() -> None:
     guide = (FIXTURES.parents[2] / "docs" / "rulesets" / "authoring.md").read_text()
     shown = guide.split("```yaml\n", 1)[1].split("```", 1)[0]
     assert shown == SKIRMISH.read_text().split("\n", 2)[2]  # without its two comment lines
+
+
+@pytest.mark.parametrize(("text", "line", "said"), [
+    ("hi", 1, "a ruleset file is a mapping of fields (format_version, id, title, "),
+    ("[1, 2]", 1, "a ruleset file is a mapping of fields (format_version, id, title, "),
+    ("format_version: 1\nid: x\ntitle: X\nsides: 3\nsequence: [{step: a}]", 4,
+     "'sides' is a mapping of fields (count, fewest, most, rule, roles), not the number 3"),
+    ("format_version: 1\nid: x\ntitle: X\nunit_kinds: {tank: yes}\nsequence: [{step: a}]", 4,
+     "'tank' is a mapping of fields (title, attributes), not the value true"),
+    ("format_version: 1\nid: x\ntitle: X\nsequence: [{step: a}, 7]", 4,
+     "each entry of a sequence is a step (step: its id) or a phase (phase: its id)"),
+])
+def test_a_value_of_the_wrong_shape_is_said_in_the_files_words(
+        text: str, line: int, said: str) -> None:
+    """A new user's first mistakes: pydantic's own words ("instance of Sides", "discriminator
+    _node_kind()") never reach them."""
+    report = check_text(text, "f.yaml")
+    assert [(f.line, f.check) for f in report.findings] == [(line, "invalid-value")]
+    message = report.findings[0].message
+    assert said in message
+    assert "instance of" not in message and "discriminator" not in message
