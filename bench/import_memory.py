@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def valid_export(mib: float) -> bytes:
     """A referee's export of a long match (bench/run.py builds it as the application does,
     saved in batches), about `mib` MiB: it verifies, so the whole import path runs."""
-    from run import build_long_match
+    from inprocess import build_long_match
 
     from domain.app import Matches
     from projections.export import export_lines

@@ -1,7 +1,7 @@
 """Rebuilding the read models (the match catalogue) from a store of many matches, beside
 eventsourcing's own replay rates measured on the same store in the same run.
 
-The store is filled quickly: one real match is played (`run.build_long_match`: decide,
+The store is filled quickly: one real match is played (`inprocess.build_long_match`: decide,
 fold, chain, checkpoints), and its stored events are copied under fresh match ids (an
 event's hash chain does not include its match id, so every copy is a valid match).
 """
