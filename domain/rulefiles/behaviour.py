@@ -17,6 +17,7 @@ from domain.context import REFEREE
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
+from domain.rulefiles.initiative import initiative_of
 from domain.rulefiles.model import Guard, RulesetFile
 from domain.rulefiles.rolls import rolls_of
 from domain.rulefiles.sequence import sequence_of
@@ -63,6 +64,9 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
                                                                                   roll.rule))
         if tags:  # a roll's own tag is the service's as its rule is (no player rolls it)
             out["rolled_by_service"] = tags
+    actions = initiative_of(file, declared, roles)
+    if actions:
+        out["actions"] = actions
     return {**out, **ending(file, declared, roles)}
 
 

@@ -9,7 +9,8 @@ parsed (so that they run, and say everything, even when its shape has errors too
 - `unreachable-step`: a step the marker never reaches (a second step or phase of the same
   id in one phase; a step of one role's player-turn, `only`, outside any player-turn);
 - the checks of rolls (`rolls_checks`: `table-gap`, `table-overlap`, ...);
-- the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...);
+- the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...),
+  the initiative's among them (`initiative_checks`);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
 """
@@ -23,6 +24,7 @@ from typing import Any
 from domain.commands import ACTION_TYPES
 from domain.rulefiles.end_checks import check_ending
 from domain.rulefiles.expression_checks import Budget, check_expressions
+from domain.rulefiles.initiative_checks import check_initiative
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import check_rolls
 from domain.sequence import ANY
@@ -54,7 +56,7 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
     budget = Budget()
     problems = [*_action_types(data.get("actions"), near),
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
-                *check_ending(data, near, budget)]
+                *check_ending(data, near, budget), *check_initiative(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

@@ -5,7 +5,8 @@ checks cannot reach the evaluator with a hostile expression) and hands it to CEL
 evaluator (`common-expression-language`, in Rust). Each evaluation builds only the view's
 variables the expression names, and of them only the fields and keys it reads, as plain
 data: the evaluator has no function of ours to call but `hex_distance` (hexes.py: two hex ids in, a
-whole number out) and nothing of Python's to reach.
+whole number out) and `highest` (numbers.py: a list of whole numbers and a default in, one
+out), and nothing of Python's to reach.
 Guards that apply to one action share one view (`Together`)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import cel
 from domain.commands import Command
 from domain.rulefiles.expression import Needs, merge, read_expression
 from domain.rulefiles.hexes import hex_distance
+from domain.rulefiles.numbers import highest
 from domain.rulefiles.types import Ty
 from domain.rulefiles.view import Declared, values
 from domain.state import MatchState
@@ -46,7 +48,7 @@ class Compiled:
     needs: Needs  # and what of them
     declared: Declared
     roles: Roles
-    hexes: bool = False  # it calls hex_distance (the one function of ours)
+    hexes: bool = False  # it calls a function of ours (hex_distance, highest)
 
     def __call__(self, state: MatchState, command: Command | None = None,
                  actor: str = "") -> Any:
@@ -86,6 +88,7 @@ def _context(data: dict[str, Any], hexes: bool) -> Any:
         context.add_variable(name, value)
     if hexes:
         context.add_function("hex_distance", hex_distance)
+        context.add_function("highest", highest)
     return context
 
 
@@ -97,4 +100,5 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
         raise NotAnExpression(f"{text[:80]!r}: {flaw.check}: {flaw.message}")
     program = cel.compile(text)
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
-                    checked.needs, declared, roles, "hex_distance" in text)
+                    checked.needs, declared, roles,
+                    "hex_distance" in text or "highest" in text)

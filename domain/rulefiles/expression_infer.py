@@ -20,7 +20,7 @@ MAX_MACROS = 2
 MAX_TEXT = 100
 MACROS = ("all", "exists", "exists_one", "filter", "map")
 METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size", "hex_distance")
+FUNCTIONS = ("has", "size", "hex_distance", "highest")
 
 
 
@@ -363,10 +363,19 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
         for arg in args:
             _want(c, arg, scope, STRING, "hex_distance()")
         return _Typed(INT)
-    if name not in FUNCTIONS or len(args) != 1 or name == "hex_distance":
+    if name == "highest" and len(args) == 2:  # domain/rulefiles/numbers.py
+        listed = infer(c, args[0], scope).ty
+        if listed.kind not in ("list", "dyn") or (
+                listed.item is not None and listed.item.kind not in ("int", "dyn")):
+            c.flaw("expression-type", f"highest() takes a list of whole numbers, not "
+                   f"{listed.said()}", args[0])
+        c.whole(listed)
+        _want(c, args[1], scope, INT, "highest()")
+        return _Typed(INT)
+    if name not in FUNCTIONS or len(args) != 1 or name in ("hex_distance", "highest"):
         c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
                f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))}), each with one "
-               "argument (hex_distance with two)", name_token)
+               "argument (hex_distance and highest with two)", name_token)
         return _Typed(DYN)
     typed = infer(c, args[0], scope)
     if name == "size":

@@ -19,6 +19,7 @@ from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
 from domain.rulefiles.model_end import End, Scoring
+from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
 from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
@@ -285,6 +286,7 @@ class RulesetFile(_Part):
     rolls: Annotated[dict[Name, Roll], Field(max_length=60)] = Field(default_factory=dict)
     scoring: Annotated[tuple[Scoring, ...], Field(max_length=20)] = ()
     end: End | None = None
+    initiative: Initiative | None = None
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
 
 

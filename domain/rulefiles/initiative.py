@@ -1,0 +1,59 @@
+"""A file's `initiative:` as the action `roll_initiative`: the core's generic procedure
+(`domain.rulesets.base.initiative`) driven by the file's data, its bonus an expression read
+for each side and its ranking by totals, or a lone natural face first (BG-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.errors import InvalidAction
+from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
+from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.types import INT, STRING
+from domain.rulefiles.view import Declared, types, values
+from domain.rulesets.base import Ranking, by_totals, initiative
+from domain.state import MatchState
+
+BONUS_MOST = 1_000  # (ours) a bonus read past this either way is refused, not added
+
+
+def initiative_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, Any]:
+    """The procedures (`actions`) the file's initiative builds: none without one."""
+    block = file.initiative
+    if block is None:
+        return {}
+    rule, reroll = block.rule, block.reroll_rule or block.rule
+    bonus = compile_expression(block.bonus, {**types(declared), "side": STRING}, INT,
+                               declared, roles)
+    rank = by_totals if block.lone_natural is None else lone_natural_first(block.lone_natural)
+    return {"roll_initiative": initiative(_bonus(bonus, rule), rank, rule, reroll)}
+
+
+def _bonus(expression: Compiled, rule: str) -> Callable[[MatchState, str], int]:
+    def bonus(state: MatchState, side: str) -> int:
+        view = values(state, expression.declared, expression.names, expression.roles,
+                      needs=expression.needs)
+        try:
+            value = expression.run({**view, "side": side})
+        except Unreadable as error:
+            raise InvalidAction(f"{rule}: the initiative's bonus cannot be read now: {error}",
+                                rule=rule) from None
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > BONUS_MOST:
+            raise InvalidAction(f"{rule}: the initiative's bonus read {value!r}, not a whole "
+                                f"number from {-BONUS_MOST} to {BONUS_MOST}", rule=rule)
+        return value
+    return bonus
+
+
+def lone_natural_first(face: int) -> Callable[[Mapping[str, int], Mapping[str, int]], Ranking]:
+    """BG-3: a side alone in throwing `face` comes first whatever the totals; the others
+    (and everyone when no side or several throw it) by totals. (ours) Applied again among
+    tied sides who re-roll."""
+    def rank(dice: Mapping[str, int], bonus: Mapping[str, int]) -> Ranking:
+        lone = [side for side, die in dice.items() if die == face]
+        if len(lone) != 1:
+            return by_totals(dice, bonus)
+        return ((lone[0],), *by_totals({s: d for s, d in dice.items() if s != lone[0]},
+                                       bonus))
+    return rank
