@@ -14,7 +14,7 @@ DB ?= ./battlelog.db
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help venv dev run test bench lint clean
+.PHONY: help venv dev run test bench lint docs clean
 .DEFAULT_GOAL := help
 
 help:
@@ -22,6 +22,7 @@ help:
 	@echo "             choose: make run PORT=8001 HOST=0.0.0.0 DB=./club.db; Ctrl-C stops it"
 	@echo "make test    the whole suite (installs the test tools too)"
 	@echo "make bench   the benchmarks; make lint: ruff, mypy and the import contracts; make clean"
+	@echo "make docs    write the generated docs again (docs/rulesets/reference.md)"
 	@echo "the battlelog command (export, import, verify), after make run:"
 	@echo "             $(BIN)/battlelog --help"
 
@@ -58,6 +59,10 @@ test: dev
 
 bench: dev
 	$(BIN)/python bench/run.py
+
+# The pages generated from the code: the ruleset file format's reference, from its models.
+docs: venv
+	$(BIN)/battlelog ruleset-reference --out docs/rulesets/reference.md
 
 lint: dev
 	$(BIN)/ruff check .

@@ -2,7 +2,8 @@
 `battlelog verify FILE` (check a match export offline), `battlelog export MATCH` and
 `battlelog import FILE` (the interchange format, docs/interchange.md), `battlelog replay
 MATCH` (the replay file, docs/replay.md), `battlelog check-ruleset FILE` (a ruleset file's
-checks, docs/rulesets/authoring.md), and
+checks, docs/rulesets/authoring.md), `battlelog ruleset-reference` (the format's reference,
+docs/rulesets/reference.md), and
 `battlelog project` (the read models' runner, as a process of its own: docs/deploy.md).
 
 `make run` installs it in .venv/bin/ (README.md: "The battlelog command"). A command ends
@@ -102,6 +103,13 @@ def _parser() -> argparse.ArgumentParser:
                     "as FILE:LINE:COLUMN: CHECK: what is wrong. Exit status 0: it passes; 1: "
                     "it has problems; 2: the file cannot be read.")
     rules.add_argument("file", help="the ruleset file")
+    reference = commands.add_parser(
+        "ruleset-reference", help="write the ruleset file format's reference",
+        description="Write the reference of the ruleset file format (every block and field, "
+                    "generated from the format's models: docs/rulesets/reference.md is this "
+                    "command's output; `make docs` writes it).")
+    reference.add_argument("--out", "-o", default="-",
+                           help="file to write (default: standard output)")
     runner = commands.add_parser(
         "project", help="keep the read models (the match catalogue, the notifications' outbox) "
                         "up to date, as a process of its own",
@@ -244,6 +252,11 @@ def _run(args: argparse.Namespace) -> int:
         return import_file(args.file, args.db)
     elif args.command == "check-ruleset":
         return check_ruleset(args.file)
+    elif args.command == "ruleset-reference":
+        from projections.rulefiles.reference import write
+
+        write(args.out)
+        return 0
     elif args.command == "project":
         return project(args.db)
     return 0

@@ -36,7 +36,10 @@ _Part = Part
 
 
 class Role(_Part):
+    """A role a side can hold (`attacker`), named by steps and player-turns."""
+
     title: Words = ""
+    """The role's title, as the page says it."""
 
 
 class Sides(_Part):
@@ -45,10 +48,15 @@ class Sides(_Part):
     `only`, and a player-turn's `roles`, name them."""
 
     count: Annotated[int, Field(ge=2, le=8)] | None = None
+    """The sides the game takes, exactly (2 to 8); or give `fewest` and `most`."""
     fewest: Annotated[int, Field(ge=2, le=8)] | None = None
+    """The fewest sides the game takes (with `most`)."""
     most: Annotated[int, Field(ge=2, le=8)] | None = None
+    """The most sides the game takes (with `fewest`)."""
     rule: Rule = "core-sides"
+    """The rule a match with another number of sides is refused by."""
     roles: Annotated[dict[Name, Role], Field(max_length=8)] = Field(default_factory=dict)
+    """The roles a side can hold, by id: steps and player-turns name them."""
 
     @model_validator(mode="after")
     def _one_way(self) -> Sides:
@@ -67,11 +75,16 @@ class Sides(_Part):
 
 
 class IntegerAttribute(_Part):
+    """A whole-number attribute (`type: integer`), bounded by `minimum` and `maximum`."""
+
     type: Literal["integer"]
     title: Words = ""
     minimum: Bound
+    """The smallest value a unit may give (every number is bounded)."""
     maximum: Bound
+    """The largest value a unit may give."""
     required: bool = False
+    """Whether a unit of this kind must give it."""
 
     @model_validator(mode="after")
     def _bounded(self) -> IntegerAttribute:
@@ -81,20 +94,31 @@ class IntegerAttribute(_Part):
 
 
 class ChoiceAttribute(_Part):
+    """An attribute that is one of its `values` (`type: choice`)."""
+
     type: Literal["choice"]
     title: Words = ""
     values: Annotated[tuple[Value, ...], Field(min_length=1, max_length=MAX_ITEMS)]
+    """The values a unit may give, one of them."""
     required: bool = False
+    """Whether a unit of this kind must give it."""
 
 
 class TextAttribute(_Part):
+    """A text attribute (`type: text`), at most `max_length` characters."""
+
     type: Literal["text"]
     title: Words = ""
     max_length: Annotated[int, Field(ge=1, le=200)] = 40
+    """The longest text a unit may give."""
     required: bool = False
+    """Whether a unit of this kind must give it."""
 
 
 class FlagAttribute(_Part):
+    """A flag (`type: flag`): a unit gives it as `1` or `"true"`; expressions read it as
+    true or false."""
+
     type: Literal["flag"]
     title: Words = ""
 
@@ -119,17 +143,28 @@ Attribute = Annotated[
 
 
 class UnitKind(_Part):
+    """A kind of unit (`squad`): its title and its typed, bounded attributes."""
+
     title: Words = ""
+    """The kind's title, as the page says it."""
     attributes: Annotated[dict[Name, Attribute], Field(max_length=40)] = Field(
         default_factory=dict)
+    """The attributes a unit of this kind has, by name; expressions read them as
+    `u.attributes.<name>` (one a unit does not give reads as 0, '' or false)."""
 
 
 class MarkerKind(_Part):
+    """A kind of marker a unit can carry (`pinned`)."""
+
     title: Words = ""
+    """The marker's title, as the page says it."""
     most: Annotated[int, Field(ge=1, le=999)] | None = None  # how many a unit may carry
+    """How many of it a unit may carry (no limit when left out)."""
 
 
 class Status(_Part):
+    """A flag a unit can carry (`broken`): `'broken' in u.status` reads it."""
+
     title: Words = ""
 
 
@@ -139,8 +174,12 @@ class Track(_Part):
 
     title: Words = ""
     values: Annotated[tuple[Value, ...], Field(min_length=1, max_length=MAX_ITEMS)] | None = None
+    """The track's values, in order (its first is its value until set); or give `minimum` and
+    `maximum`."""
     minimum: Bound | None = None
+    """The smallest whole number of a numbered track (its value until set)."""
     maximum: Bound | None = None
+    """The largest whole number of a numbered track."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> Track:
@@ -161,8 +200,11 @@ class Action(_Part):
 
     title: Words = ""
     rule: Rule | None = None
+    """The rule the action is taken under, named by its refusals and its events."""
     where: Words = ""  # said when the action is taken out of its steps
     procedure: Procedure | None = None
+    """The named Python procedure that carries it out (a gap: a file that names one this battlelog
+    lacks is not stored)."""
 
 
 class Condition(_Part):
@@ -171,7 +213,9 @@ class Condition(_Part):
 
     title: Words = ""
     when: Expression | None = None
+    """An expression over the view of the match that must hold (true or false)."""
     procedure: Procedure | None = None
+    """The named Python procedure that answers it, instead of `when` (a gap)."""
 
     @model_validator(mode="after")
     def _one_way(self) -> Condition:
@@ -187,11 +231,19 @@ class Guard(_Part):
     with `binds_referee`, as the built-in games leave the referee's hand free."""
 
     actions: Annotated[tuple[Name, ...], Field(min_length=1, max_length=60)]
+    """The action types it guards (each declared under `actions`)."""
     when: Expression
+    """An expression that must hold for the action to be taken; it reads the view and the action
+    (`action`, `actor`, `role`, `unit`)."""
     rule: Rule
+    """The rule the refusal names."""
     says: Annotated[str, Field(min_length=1, max_length=200)]
+    """What the refusal says, in the players' words."""
     refusal: Literal["invalid", "not_your_turn"] = "invalid"
+    """How it refuses: as against the rules (`invalid`, 422) or as not the actor's turn
+    (`not_your_turn`, 403)."""
     binds_referee: bool = False
+    """Whether the referee is held to it too."""
 
 
 Acting = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")]  # any|active|...|a role
@@ -200,17 +252,32 @@ Allows = Annotated[tuple[Annotated[str, Field(pattern=r"^(\*|[a-z][a-z0-9_]{0,39
 
 
 class Step(_Part):
-    step: Name  # its id
+    """A step of the sequence of play (`step: <id>`): who acts in it, who moves the marker
+    on, what it allows, and its words."""
+
+    step: Name
+    """The step's id (unique within its phase)."""
     title: Words = ""
     rule: Rule | None = None
     expects: Words = ""  # what the step waits for, in the players' words
     allows: Allows = ("*",)
+    """The action types taken in it, each declared under `actions`; `*`: any. `advance`,
+    `record_roll`, `add_note`, `open_dispute`, `end_match`, `concede` and `reopen_match` are
+    allowed in every step."""
     acting: Acting = "any"
+    """Who acts: `any`, `active` (the side whose player-turn or run it is), `inactive`, `referee`,
+    or a declared role."""
     advanced_by: Acting | None = None
+    """Who moves the marker on, if not who acts (the same words as `acting`)."""
     optional: bool = False
+    """Whether the step may be jumped over."""
     shared: bool = False
+    """Every side acts, and the marker moves on once each side has said it is done."""
     only: Acting | None = None
+    """A role: the step is in that role's player-turn only."""
     leave_when: Name | None = None
+    """A condition (declared under `conditions`) that must hold before the marker leaves the step.
+"""
 
     @model_validator(mode="after")
     def _one_mover(self) -> Step:
@@ -221,15 +288,26 @@ class Step(_Part):
 
 
 class Phase(_Part):
-    phase: Name  # its id
+    """A phase of the sequence of play (`phase: <id>`): its steps and phases in order, and
+    how it runs (once, once for each side, or again while a condition holds)."""
+
+    phase: Name
+    """The phase's id (unique within its phase)."""
     title: Words = ""
     rule: Rule | None = None
     steps: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
+    """Its steps and phases, in order."""
     player_turns: bool = False
+    """It runs once for each side, in initiative order: a player-turn."""
     roles: tuple[Acting, Acting] | None = None
+    """With `player_turns`: the role the side whose player-turn it is holds, then the other side's.
+"""
     repeat_while: Name | None = None
+    """A condition: the phase runs again while it holds."""
     alternate: bool = False
+    """With `repeat_while`: the active side alternates each run."""
     eligible: Name | None = None
+    """With `alternate`: a condition read for a side; one for whom it fails is passed over."""
 
     @model_validator(mode="after")
     def _runs(self) -> Phase:
@@ -266,28 +344,47 @@ class RulesetFile(_Part):
                               json_schema_extra={"title": "battlelog ruleset file"})
 
     format_version: Literal[1]
+    """The version of the format the file is written in: 1."""
     id: Name
+    """The game's id: a match names it as its `ruleset` (a built-in game's id always means the
+    built-in game)."""
     title: Annotated[str, Field(min_length=1, max_length=120)]
+    """The game's title, as the page says it."""
     version: Annotated[int, Field(ge=1, le=SAFE_INT)] = 1
+    """The file's own version: a match by id is created under the highest stored."""
     description: Annotated[str, Field(max_length=2000)] = ""
+    """A paragraph about the game, shown in the lobby."""
     sides: Sides = Sides()
+    """How many sides the game takes, and the roles they can hold."""
     unit_kinds: Annotated[dict[Name, UnitKind], Field(max_length=40)] = Field(
         default_factory=dict)
+    """The kinds of unit, by id, and their attributes."""
     marker_kinds: Annotated[dict[Name, MarkerKind], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=dict)
+    """The kinds of marker a unit can carry, by id."""
     statuses: Annotated[dict[Name, Status], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=dict)
+    """The flags a unit can carry (`broken`), by id."""
     tracks: Annotated[dict[TrackName, Track], Field(max_length=MAX_ITEMS)] = Field(
         default_factory=dict)
+    """The match's tracks, by name; a name holding `*` is a family of tracks (`control.*`)."""
     actions: Annotated[dict[Name, Action], Field(max_length=60)] = Field(default_factory=dict)
+    """The action types the game uses (the service's own), by type, with their words."""
     conditions: Annotated[dict[Name, Condition], Field(max_length=60)] = Field(
         default_factory=dict)
+    """The named tests the sequence of play reads (`leave_when`, `repeat_while`, `eligible`)."""
     guards: Annotated[tuple[Guard, ...], Field(max_length=MAX_ITEMS)] = ()
+    """The refusals the referee applies, each an expression that must hold."""
     rolls: Annotated[dict[Name, Roll], Field(max_length=60)] = Field(default_factory=dict)
+    """The dice procedures the service resolves itself (`rule_roll` with `roll: <name>`)."""
     scoring: Annotated[tuple[Scoring, ...], Field(max_length=20)] = ()
+    """The victory points the service scores, and when."""
     end: End | None = None
+    """When the match ends (the service ends it)."""
     initiative: Initiative | None = None
+    """How the sides' initiative is rolled each turn (`roll_initiative`), if the game rolls it."""
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
+    """The sequence of play: its steps and phases, in order, run once a turn."""
 
 
 Phase.model_rebuild()

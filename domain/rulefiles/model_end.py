@@ -20,10 +20,15 @@ class Scoring(_Part):
     of every game turn (`at: end_of_turn`) or as the marker enters the step `enter`."""
 
     rule: Rule
+    """The rule the points are scored under."""
     title: Words = ""  # the reason the points are said with
+    """The reason the points are said with."""
     at: Literal["end_of_turn"] | None = None
+    """When: at the end of every game turn; or give `enter`."""
     enter: Name | None = None
+    """When: as the marker enters this step, every time it does."""
     points: Expression
+    """A whole-number expression read for each side (`side`): the points it scores (0: none)."""
 
     @model_validator(mode="after")
     def _one_moment(self) -> Scoring:
@@ -38,10 +43,15 @@ class End(_Part):
     with the most victory points wins, equal points are a tie."""
 
     rule: Rule = "core-end"
+    """The rule the end names."""
     turns: Annotated[int, Field(ge=1, le=999)] | None = None
+    """The turn limit: the match ends as this turn ends."""
     turn_word: Annotated[str, Field(min_length=1, max_length=40)] = "turn"  # how it is said
+    """How the reason names a turn (`game turn`)."""
     when: Expression | None = None
+    """An expression read as each turn ends: the match ends the first time it holds."""
     says: Words = ""  # the reason said when `when` ends the match
+    """The reason said when `when` ends the match."""
 
     @model_validator(mode="after")
     def _some(self) -> End:

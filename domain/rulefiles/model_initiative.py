@@ -21,6 +21,10 @@ class Initiative(_Part):
     the CO's LV, ranked by totals alone)."""
 
     rule: Rule
+    """The rule the initiative is rolled under."""
     reroll_rule: Rule | None = None  # the rule a re-roll among tied sides names (`rule`)
+    """The rule a re-roll among tied sides names (default: `rule`)."""
     bonus: Expression = "0"  # added to each side's die; `side` is the side it is read for
+    """A whole-number expression added to each side's die, read for each side (`side`)."""
     lone_natural: Annotated[int, Field(ge=1, le=6)] | None = None
+    """A face that, thrown by one side alone, comes first whatever the totals."""

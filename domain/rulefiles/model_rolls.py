@@ -27,23 +27,39 @@ class Chain(_Part):
     expression: a whole number; positive moves right), held at its ends."""
 
     dice: Annotated[tuple[Die, ...], Field(min_length=2, max_length=10)]
+    """The chain's dice, in order (`[d12, d10, d8, d6, d4]`)."""
     start: Expression
+    """An expression that gives the die it starts from, one of `dice`."""
     shift: Expression = "0"
+    """An expression: how many places it moves along the chain (positive: right), held at its ends.
+"""
 
 
 class Marker(_Part):
+    """Markers of one kind, and how many."""
+
     kind: Name
+    """The marker kind (declared under `marker_kinds`)."""
     count: Count = 1
+    """How many."""
 
 
 class MoveTrack(_Part):
+    """A track moved along its values (or numbers) by `by`, held at its ends."""
+
     name: TrackName
+    """The track (declared under `tracks`)."""
     by: Annotated[int, Field(ge=-99, le=99)]
+    """How many values along the track it moves, held at its ends."""
 
 
 class SetTrack(_Part):
+    """A track set to one of its values."""
+
     name: TrackName
+    """The track (declared under `tracks`)."""
     value: Annotated[str, Field(min_length=1, max_length=40)] | int
+    """The value it is set to (one of the track's)."""
 
 
 class RemoveUnit(_Part):
@@ -51,7 +67,9 @@ class RemoveUnit(_Part):
 
     reason: Literal["destroyed", "eliminated", "surrendered", "withdrawn",
                     "casualty"] = "eliminated"
+    """Why the unit leaves play."""
     casualty: Name | None = None
+    """A marker kind placed where it stood."""
 
 
 class On(_Part):
@@ -59,6 +77,7 @@ class On(_Part):
     carries a marker of the kind `marked` (the roll's target: `defender`)."""
 
     marked: Name
+    """The marker kind that names the units it falls on."""
 
 
 UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "remove_unit")
@@ -69,13 +88,21 @@ class Effect(_Part):
     exactly one of its fields besides `falls_on`."""
 
     place_marker: Marker | None = None
+    """Place markers on the unit."""
     remove_marker: Marker | None = None
+    """Take markers off the unit (as many as it has, at most)."""
     set_status: Name | None = None
+    """Set a status (declared under `statuses`) on the unit."""
     clear_status: Name | None = None
+    """Clear a status from the unit."""
     set_track: SetTrack | None = None
+    """Set a track of the match."""
     move_track: MoveTrack | None = None
+    """Move a track of the match along its values."""
     remove_unit: RemoveUnit | None = None
+    """The unit leaves play."""
     falls_on: On | None = None  # the units it falls on, if not the rolling unit
+    """The units a unit's effect falls on, if not the rolling unit."""
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
@@ -94,9 +121,13 @@ class Outcome(_Part):
     """What a result does: the sentence the page says, and its effects."""
 
     says: Said
+    """What the page says of the result, one sentence."""
     effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    """What the result does, in order."""
     failed: bool = False  # the roll failed (said as such; counted as a failed roll)
+    """Whether the roll failed (said and counted as a failed roll)."""
     rule: Rule | None = None  # the rule its effects name (default: the roll's)
+    """The rule its effects name, if not the roll's."""
 
 
 class Natural(Outcome):
@@ -104,14 +135,18 @@ class Natural(Outcome):
     own: instead of the target or the table, or `also`, as well as it."""
 
     total: Faces
+    """The natural roll: the dice's faces added, before modifiers."""
     also: bool = False
+    """Whether the target or the table is read as well."""
 
 
 class Target(_Part):
     """The roll passes when its total is `at_most` (or `at_least`) the expression."""
 
     at_most: Expression | None = None
+    """An expression: the roll passes when its total is at most it."""
     at_least: Expression | None = None
+    """An expression: the roll passes when its total is at least it."""
 
     @model_validator(mode="after")
     def _one(self) -> Target:
@@ -124,6 +159,7 @@ class Row(Outcome):
     """A row of a result table: the totals `rolls` (`3`, or `4-6`) and their outcome."""
 
     rolls: Annotated[str, Field(pattern=r"^-?[0-9]{1,3}(-(-?[0-9]{1,3}))?$")] | int
+    """The totals the row holds: one (`3`) or a range (`4-6`)."""
 
 
 class Table(_Part):
@@ -131,33 +167,52 @@ class Table(_Part):
     each column's rows, which cover the dice's totals once each."""
 
     column: Expression
+    """An expression that gives the column's name (odds `2-1`, a differential `+2`)."""
     columns: Annotated[dict[Annotated[str, Field(min_length=1, max_length=20)],
                             Annotated[tuple[Row, ...], Field(min_length=1,
                                                              max_length=MAX_ROWS)]],
                        Field(min_length=1, max_length=30)]
+    """Each column's rows, by the column's name; together they hold every total of the dice once."""
 
 
 class Roll(_Part):
     """A dice procedure the service resolves (`rule_roll` with `roll: <its name>`)."""
 
     title: Annotated[str, Field(max_length=200)] = ""
+    """The roll's title, as the page says it."""
     rule: Rule  # the rule it resolves: its refusals, its effects and its outcome name it
+    """The rule it resolves: its refusals, effects and outcome name it."""
     # the rule its dice are tagged with (default: `rule`): `facts` holds `<tag>:<unit>` for
     # the rest of the turn, so that a roll apart from another of its rule counts apart
     tag: Rule | None = None
+    """The rule its dice are tagged with in `facts` (`<tag>:<unit>`), if not `rule`."""
     steps: Annotated[tuple[Name, ...], Field(min_length=1, max_length=60)]
+    """The steps it is rolled in."""
     unit: bool = True  # a unit rolls it (`unit_id`): `unit` in its expressions
+    """Whether a unit rolls it (`unit_id`; `unit` in its expressions)."""
     when: Expression | None = None  # must hold to roll
+    """An expression that must hold to roll."""
     refused: Said = "this roll is not open now"
+    """What a refusal says when `when` does not hold."""
     dice: Dice | None = None
+    """The dice (`d6`, `2d6`: 1 to 10 dice of 4, 6, 8, 10, 12 or 20 faces); or give `chain`."""
     chain: Chain | None = None
+    """A die-type chain, instead of `dice`."""
     modifiers: Annotated[tuple[Expression, ...], Field(max_length=10)] = ()
+    """Whole-number expressions added to the dice."""
     natural: Annotated[tuple[Natural, ...], Field(max_length=20)] = ()
+    """Natural rolls that are outcomes of their own."""
     target: Target | None = None
+    """The total to reach, with `passes` and `fails`; or give `table` or `awaits`."""
     passes: Outcome | None = None
+    """The outcome when the target is reached."""
     fails: Outcome | None = None
+    """The outcome when it is not."""
     table: Table | None = None
+    """A result table by column, instead of a target."""
     awaits: Said | None = None  # no target nor table: the players enter the result
+    """The players read the result from a table the file does not hold: what the page asks them to
+    enter."""
 
     @model_validator(mode="after")
     def _whole(self) -> Roll:

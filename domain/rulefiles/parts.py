@@ -19,4 +19,6 @@ Expression = Annotated[str, Field(min_length=1)]
 
 
 class Part(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # a field's docstring is its description in the served schema and in
+    # docs/rulesets/reference.md (projections/rulefiles/reference.py)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
