@@ -16,6 +16,8 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from api.deps import header
 from api.problems import RATE_LIMITED, Forbidden, RulesetFileNotFound, Unauthorized, problem
+from api.scenarios.from_file import made_sample, shipped_demo
+from domain.commands import CreateMatch
 from domain.rulefiles import schema
 from domain.rulefiles.identity import PATTERN
 from projections.rulefile_load import MAX_BYTES, Report, check_text
@@ -98,6 +100,24 @@ async def stored_ruleset(content_hash: Annotated[str, Path(pattern=PATTERN)],
         raise RulesetFileNotFound(f"no ruleset file {content_hash} is stored here",
                                   rule="core-rulesets")
     return {**found.summary(), "file": found.data}
+
+
+@router.get("/{content_hash:content_hash}/sample")
+async def stored_ruleset_sample(content_hash: Annotated[str, Path(pattern=PATTERN)],
+                                request: Request) -> CreateMatch:
+    """A sample set-up for a match under the stored ruleset file (the lobby's "Fill in its
+    sample"): a body for `POST /api/matches`, pinned to the file by its `ruleset_hash`. A
+    game shipped with battlelog gives its own demo; any other file, one made from what it
+    declares (its fewest sides, one unit of each kind a side, each required attribute given:
+    docs/scenarios.md)."""
+    found = await run_in_threadpool(store_of(request.app.state.matches).get, content_hash)
+    if found is None:
+        raise RulesetFileNotFound(f"no ruleset file {content_hash} is stored here",
+                                  rule="core-rulesets")
+    shipped = getattr(request.app.state, "shipped", {}).get(found.id)
+    demo = (shipped_demo(found.id, found.hash)
+            if shipped is not None and shipped.hash == found.hash else None)
+    return demo or made_sample(found.file(), found.hash)
 
 
 def _may_upload(request: Request) -> None:

@@ -73,7 +73,10 @@ class RulesetInfo(BaseModel):
     boxes: list[Choice]  # the off-board boxes it uses
     cards: bool  # whether its sides hold decks of cards
     options: list[OptionField]
-    sample: str | None  # the sample scenario of this ruleset, if any
+    sample: str | None  # the sample scenario of this ruleset, if any (GET /api/scenarios)
+    # where the form reads a sample set-up (a `CreateMatch` body): the sample scenario's
+    # address, or a stored file's own sample (GET /api/rulesets/{hash}/sample)
+    sample_at: str | None = None
     # a ruleset file the service holds (docs/rulesets/authoring.md): its content hash, which
     # a match created from it gives as `ruleset_hash`; None: a built-in game
     hash: str | None = None
@@ -201,6 +204,7 @@ def _info(ruleset_id: str, sample: str | None) -> RulesetInfo:
     sides = SideCount(fewest=ruleset.sides.fewest, most=ruleset.sides.most,
                       rule=ruleset.sides.rule)
     return RulesetInfo(id=ruleset_id, title=ruleset.title, sides=sides, sample=sample,
+                       sample_at=f"/api/scenarios/{sample}" if sample else None,
                        **_INFO[ruleset_id])
 
 
@@ -231,7 +235,7 @@ def _stored_info(stored: StoredRuleset) -> RulesetInfo:
                 for name, attribute in kind.attributes.items()],
         places=["point", "hex", "box"], boxes=_boxes("reserve", "reinforcements",
                                                      "eliminated"),
-        cards=False, options=[], sample=None)
+        cards=False, options=[], sample=None, sample_at=f"/api/rulesets/{stored.hash}/sample")
 
 
 @router.get("")

@@ -58,9 +58,10 @@ export function scenarioForm(rulesets, create) {
 
   async function fillFromSample() {
     const r = info();
-    if (!r.sample) return;
+    const at = r.sample_at || (r.sample && `/api/scenarios/${encodeURIComponent(r.sample)}`);
+    if (!at) return;
     try {
-      const doc = await api(`/api/scenarios/${encodeURIComponent(r.sample)}`);
+      const doc = await api(at);
       const idToName = Object.fromEntries(doc.units.map((u) => [u.id, u.name]));
       model.scenario = doc.scenario;
       model.casual = !!doc.casual;
@@ -159,7 +160,7 @@ export function scenarioForm(rulesets, create) {
     const r = info();
     rulesetSelect.value = model.ruleset;
     about.textContent = r.about;
-    sampleButton.hidden = !r.sample;
+    sampleButton.hidden = !r.sample_at && !r.sample;
     sampleButton.textContent = `Fill in the ${r.title} sample`;
     scenarioInput.value = model.scenario;
     casual.checked = model.casual;

@@ -23,7 +23,7 @@ from api.cli import main
 
 TUTORIAL = Path(__file__).parents[2] / "docs" / "rulesets" / "tutorial.md"
 NAME = "ridge-watch.yaml"  # the name the page's check output gives the file
-BLOCK = re.compile(r"^```(\w+) (\w+)\n(.*?)^```$", re.S | re.M)
+BLOCK = re.compile(r"^```(\w+) (\w+)\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 TOP = re.compile(r"^([a-z_]+):")
 
 
