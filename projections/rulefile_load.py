@@ -31,6 +31,12 @@ MAX_BYTES = 256 * 1024  # a file's size; a game the size of Normandy is a tenth 
 MAX_DEPTH = 24  # mappings and lists inside one another; the format needs about ten
 MAX_NODES = 5_000  # keys, values and list items in all; the extended sequence holds 761
 LISTED = 100  # problems listed one by one; the rest are counted in one more line
+# the plain keys a YAML 1.1 reader (PyYAML's own loaders, many editors) reads as true or false,
+# and a YAML 1.2 reader too for true and false: this loader reads every key as text
+YAML11_BOOLEANS = frozenset(
+    word for w in ("y", "yes", "n", "no", "on", "off", "true", "false")
+    for word in (w, w.capitalize(), w.upper()))
+BOOLEAN_KEY = "yaml-boolean-key"  # a warning's check (docs/rulesets/authoring.md)
 
 
 @dataclass(frozen=True)
@@ -50,24 +56,34 @@ class Finding:
 @dataclass(frozen=True)
 class Report:
     """The check report of one file: every finding, in the order of the file, and the
-    ruleset it declares when it has none."""
+    ruleset it declares when it has none; and its warnings (what the file may mean otherwise
+    to another reader: never a refusal)."""
 
     name: str
     findings: tuple[Finding, ...]
     ruleset: RulesetFile | None
     data: Any = None  # the file's plain data, when it passes (what its hash is taken of)
+    warnings: tuple[Finding, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.ruleset is not None and not self.findings
 
     def lines(self) -> list[str]:
-        said = [finding.said(self.name) for finding in self.findings]
+        """Each problem and each warning (`FILE:LINE:COLUMN: warning: CHECK: ...`) in the
+        order of the file, then the outcome, warnings counted."""
+        said = [(f.line, f.column, f.said(self.name)) for f in self.findings]
+        said += [(w.line, w.column, f"{self.name}:{w.line}:{w.column}: warning: "
+                  + f"{w.check}: {w.message}") for w in self.warnings]
+        lines = [line for _, _, line in sorted(said, key=lambda s: (s[0], s[1]))]
+        warned = len(self.warnings)
+        also = f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""
         if self.ok and self.ruleset is not None:
-            return [(f"{self.name}: OK: {self.ruleset.title} ({self.ruleset.id}, version "
-                    f"{self.ruleset.version}, format {self.ruleset.format_version})")]
+            return [*lines, (f"{self.name}: OK: {self.ruleset.title} ({self.ruleset.id}, "
+                             f"version {self.ruleset.version}, format "
+                             f"{self.ruleset.format_version}){also}")]
         count = len(self.findings)
-        return [*said, f"{self.name}: {count} problem{'s' if count != 1 else ''}"]
+        return [*lines, f"{self.name}: {count} problem{'s' if count != 1 else ''}{also}"]
 
 
 class _Refused(Exception):
@@ -127,9 +143,10 @@ Marks = dict[Path, tuple[Mark, Mark, Mark]]
 
 
 def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
-          found: list[Finding]) -> Any:
+          found: list[Finding], warned: list[Finding]) -> Any:
     """The plain data of `node` (dicts, lists, str, int, float, bool, None), each path's
-    marks kept; a duplicate key is a finding (its first value is kept)."""
+    marks kept; a duplicate key is a finding (its first value is kept), a plain key another
+    YAML reader takes for true or false a warning."""
     if isinstance(node, MappingNode):
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -139,6 +156,8 @@ def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
                                      "a key is a plain name, not a list or a mapping"))
                 continue
             key = str(key_node.value)
+            if not key_node.style and key in YAML11_BOOLEANS:  # plain: libyaml says ""
+                warned.append(_boolean_key(key, key_node.start_mark))
             if key in out:
                 found.append(Finding("duplicate-key", _line(key_node.start_mark),
                                      _column(key_node.start_mark),
@@ -146,13 +165,13 @@ def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
                 continue
             marks[(*path, key)] = (key_node.start_mark, value_node.start_mark,
                                    value_node.end_mark)
-            out[key] = _data(loader, value_node, (*path, key), marks, found)
+            out[key] = _data(loader, value_node, (*path, key), marks, found, warned)
         return out
     if isinstance(node, SequenceNode):
         items = []
         for index, item in enumerate(node.value):
             marks[(*path, index)] = (item.start_mark, item.start_mark, item.end_mark)
-            items.append(_data(loader, item, (*path, index), marks, found))
+            items.append(_data(loader, item, (*path, index), marks, found, warned))
         return items
     try:
         return loader.construct_object(node)
@@ -160,6 +179,17 @@ def _data(loader: _Loader, node: Node, path: Path, marks: Marks,
         found.append(Finding("invalid-value", _line(node.start_mark),
                              _column(node.start_mark), f"unreadable value: {error}"))
         return None
+
+
+def _boolean_key(key: str, mark: Mark) -> Finding:
+    """(ours) A warning, not a refusal: battlelog reads the key as the text it is, but a
+    YAML 1.1 reader (PyYAML's loaders, many editors and their schema checks) reads it as
+    true or false, so the same file would mean another thing there."""
+    meaning = "true" if key.lower() in ("y", "yes", "on", "true") else "false"
+    return Finding(BOOLEAN_KEY, _line(mark), _column(mark),
+                   f"battlelog reads this key as the text '{key}', but a YAML 1.1 reader "
+                   f"(PyYAML, many editors) reads it as {meaning}: quote it ('{key}') or "
+                   "choose another name")
 
 
 def _place(problem: Problem, marks: Marks, text: str) -> Finding:
@@ -232,7 +262,8 @@ def check_text(text: bytes | str, name: str, more: More | None = None) -> Report
         return _refused(name, Finding("empty", 1, 1, "the file is empty"))
     marks: Marks = {}
     found: list[Finding] = []
-    data = _data(loader, node, (), marks, found)
+    warned: list[Finding] = []
+    data = _data(loader, node, (), marks, found, warned)
     checked = check(data)
     found += [_place(problem, marks, text) for problem in checked.problems]
     if more is not None and checked.file is not None and not found:
@@ -244,7 +275,7 @@ def check_text(text: bytes | str, name: str, more: More | None = None) -> Report
                                           f"{len(found) - LISTED} more problems from here on "
                                           "are not listed")]
     return Report(name, tuple(found), checked.file if not found else None,
-                  data if not found else None)
+                  data if not found else None, tuple(warned[:LISTED]))
 
 
 def check_file(path: str | FilePath) -> Report:

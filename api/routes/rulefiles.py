@@ -20,7 +20,7 @@ from api.scenarios.from_file import made_sample, shipped_demo
 from domain.commands import CreateMatch
 from domain.rulefiles import schema
 from domain.rulefiles.identity import PATTERN
-from projections.rulefile_load import MAX_BYTES, Report, check_text
+from projections.rulefile_load import MAX_BYTES, Finding, Report, check_text
 from projections.ruleset_store import store_of
 
 router = APIRouter(prefix="/api/rulesets", tags=["ruleset files"])
@@ -44,14 +44,15 @@ def ruleset_schema() -> dict[str, Any]:
              responses={200: {"description": "The file passes every check"}, **RATE_LIMITED})
 async def check_ruleset(request: Request) -> JSONResponse:
     """Check a ruleset file (YAML or JSON, the body as it is): 200 when it passes, else 422
-    with every problem found (`errors`: the check, line, column and a sentence). The same
-    report as `battlelog check-ruleset FILE`. Nothing is stored."""
+    with every problem found (`errors`: the check, line, column and a sentence); either way
+    its `warnings` (the same fields: what another YAML reader would read otherwise, never a
+    refusal). The same report as `battlelog check-ruleset FILE`. Nothing is stored."""
     report = await run_in_threadpool(check_text, await _body(request), "ruleset")
     if report.ok and report.ruleset is not None:
         file = report.ruleset
         return JSONResponse({"ok": True, "id": file.id, "title": file.title,
                              "version": file.version, "format_version": file.format_version,
-                             "errors": []})
+                             "errors": [], "warnings": _said(report.warnings)})
     return _refused(report, CHECK)
 
 
@@ -70,7 +71,8 @@ async def upload_ruleset(request: Request) -> JSONResponse:
     stored, report = await run_in_threadpool(store.add_text, body, "ruleset")
     if stored is None:
         return _refused(report, UPLOAD)
-    return JSONResponse({**stored.summary(), "ok": True, "errors": []}, status_code=201,
+    return JSONResponse({**stored.summary(), "ok": True, "errors": [],
+                         "warnings": _said(report.warnings)}, status_code=201,
                         headers={"Location": f"{UPLOAD}/{stored.hash}"})
 
 
@@ -148,5 +150,9 @@ def _refused(report: Report, instance: str) -> JSONResponse:
                    f"line {first.line}, column {first.column}: {first.message}"
                    + (f" (and {count - 1} more)" if count > 1 else ""),
                    code="ruleset-file", instance=instance, rule=first.check,
-                   errors=[{"check": f.check, "line": f.line, "column": f.column,
-                            "message": f.message} for f in report.findings])
+                   errors=_said(report.findings), warnings=_said(report.warnings))
+
+
+def _said(findings: tuple[Finding, ...]) -> list[dict[str, Any]]:
+    return [{"check": f.check, "line": f.line, "column": f.column, "message": f.message}
+            for f in findings]

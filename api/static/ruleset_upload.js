@@ -19,6 +19,17 @@ function problems(name, errors) {
   ];
 }
 
+/** The warnings in the players' words: not refusals, what another reader would read otherwise. */
+function warnings(list) {
+  if (!Array.isArray(list) || !list.length) return [];
+  const count = list.length;
+  return [
+    h("p", { class: "report-head" }, `${count} thing${count === 1 ? "" : "s"} worth a look (not a problem here):`),
+    h("ol", { class: "problems warnings" }, list.map((w) =>
+      h("li", {}, h("strong", {}, `Line ${w.line}, column ${w.column}: `), w.message))),
+  ];
+}
+
 /** The section; `chosen(info)` is given the stored file's entry of GET /api/rulesets. */
 export function rulesetUpload(chosen) {
   const input = h("input", { type: "file", id: "ruleset-file", name: "ruleset-file",
@@ -43,11 +54,12 @@ export function rulesetUpload(chosen) {
     if (response.status === 201) {
       const listed = await api("/api/rulesets").catch(() => []);
       const info = listed.find((r) => r.hash === answer.hash);
-      say("good", h("p", {}, h("strong", {}, answer.title), ` passed every check and is chosen as the game system below: name the sides, add their units and start the match.`));
+      say("good", h("p", {}, h("strong", {}, answer.title), ` passed every check and is chosen as the game system below: name the sides, add their units and start the match.`),
+        ...warnings(answer.warnings));
       if (info) chosen(info);
       return;
     }
-    if (response.status === 422 && Array.isArray(answer.errors)) { say("bad", ...problems(file.name, answer.errors)); return; }
+    if (response.status === 422 && Array.isArray(answer.errors)) { say("bad", ...problems(file.name, answer.errors), ...warnings(answer.warnings)); return; }
     if (response.status === 401 || response.status === 403) {
       say("bad", h("p", {}, "This server takes no ruleset files from the page: ask whoever runs it to load the file."));
       return;

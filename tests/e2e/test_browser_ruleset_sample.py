@@ -2,8 +2,10 @@
 browser against a real server (issue 28): a file chosen with "Use a ruleset file" offers
 its sample in the new-match form; one tap fills in the sides and a unit of each kind from
 what the file declares, and "Start this match" starts a match under the file (its first
-event pins the file's hash) with no typing at all. No horizontal overflow, every control at
-least 44 by 44 px, no serious or critical axe finding, no console error."""
+event pins the file's hash) with no typing at all. And a file's warnings (a key a YAML 1.1
+reader takes for true) are said beside its passing report, in words. No horizontal
+overflow, every control at least 44 by 44 px, no serious or critical axe finding, no
+console error."""
 
 from __future__ import annotations
 
@@ -61,4 +63,27 @@ def test_a_files_sample_fills_in_the_form_and_starts_a_match_under_the_file(
     assert sorted(u["name"] for u in board["units"]) == ["Blue Section", "Red Section"]
     assert sorted(u["position"]["hex"] for u in board["units"]) == ["0202", "0502"]
     screenshots(page, "02-table")
+    assert console == [], console
+
+
+def test_a_files_warnings_are_shown_beside_its_passing_report(
+        lobby: tuple[Any, list[str]], tmp_path: Path, screenshots: Shot) -> None:
+    """A plain key a YAML 1.1 reader takes for true (`on`): the file passes and is chosen,
+    and the report says the warning with its line and column in words, not its check id."""
+    page, console = lobby
+    lamps = tmp_path / "lamps.yaml"
+    lamps.write_text("format_version: 1\nid: lamps\ntitle: Lamps\nstatuses:\n"
+                     "  on: {title: Lit}\nsequence:\n  - step: play\n    title: Play\n")
+    page.get_by_label("Ruleset file").set_input_files(str(lamps))
+    report = page.locator(".ruleset-report.good")
+    report.wait_for()
+    said = report.inner_text()
+    assert "Lamps passed every check" in said
+    assert "1 thing worth a look" in said
+    assert report.locator(".warnings li").first.inner_text().startswith("Line 5, column 3: ")
+    assert "yaml-boolean-key" not in said
+    assert_no_overflow(page)
+    found = violations(page, axe_source())
+    assert found == [], readable("a passing report with a warning", found)
+    screenshots(page, "01-warning")
     assert console == [], console

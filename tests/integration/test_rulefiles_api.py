@@ -70,7 +70,8 @@ def test_a_good_file_passes_its_check(client: TestClient, path: Path) -> None:
     file = check_file(path).ruleset
     assert file is not None
     assert answer.json() == {"ok": True, "id": file.id, "title": file.title,
-                             "version": file.version, "format_version": 1, "errors": []}
+                             "version": file.version, "format_version": 1, "errors": [],
+                             "warnings": []}
 
 
 def test_a_defective_file_is_refused_with_every_problem_where_the_cli_says_it(
