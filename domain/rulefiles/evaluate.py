@@ -18,6 +18,7 @@ from typing import Any
 import cel
 
 from domain.commands import Command
+from domain.rulefiles.cost import FREE, STEPS, Cost, total
 from domain.rulefiles.expression import Needs, merge, read_expression
 from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.numbers import highest
@@ -49,19 +50,43 @@ class Compiled:
     declared: Declared
     roles: Roles
     hexes: bool = False  # it calls a function of ours (hex_distance, highest)
+    cost: Cost = FREE  # its list functions: the bound of its steps (cost.py)
 
     def __call__(self, state: MatchState, command: Command | None = None,
                  actor: str = "") -> Any:
         return self.run(values(state, self.declared, self.names, self.roles, command, actor,
                                self.needs))
 
-    def run(self, view: dict[str, Any] | Any) -> Any:
-        try:
-            if self.hexes and isinstance(view, dict):
+    def run(self, view: dict[str, Any] | View) -> Any:
+        """Its value over `view` (plain data, or one `Together` built); Unreadable when it
+        cannot be computed, or when its steps over this view could pass STEPS (not run)."""
+        if isinstance(view, View):
+            steps, view = view.steps, view.context
+        else:
+            steps = self.cost.steps(_largest(view))
+            if self.hexes:
                 view = _context(view, True)
+        if steps > STEPS:
+            raise Unreadable(f"it could take {steps:,} steps over this board (at most "
+                             f"{STEPS:,}: docs/rulesets/authoring.md)")
+        try:
             return self.program.execute(view)
         except FAILURES as error:
             raise Unreadable(" ".join(str(error).split())[:200]) from None
+
+
+@dataclass(frozen=True)
+class View:
+    """The view several expressions read (`Together`), and the steps they could take over
+    it together: each of them is bounded by all of them."""
+
+    context: Any  # cel.Context
+    steps: int
+
+
+def _largest(data: dict[str, Any]) -> int:
+    """The items of the view's largest list or map (the units in play, most often)."""
+    return max((len(v) for v in data.values() if isinstance(v, (list, dict))), default=0)
 
 
 class Together:
@@ -73,13 +98,15 @@ class Together:
         self.names = frozenset().union(*(e.names for e in expressions))
         self.needs = merge(*(e.needs for e in expressions))
 
-    def view(self, state: MatchState, command: Command | None = None, actor: str = "") -> Any:
+    def view(self, state: MatchState, command: Command | None = None,
+             actor: str = "") -> dict[str, Any] | View:
         if not self.expressions:
             return {}
         first = self.expressions[0]
         data = values(state, first.declared, self.names, first.roles, command, actor,
                       self.needs)
-        return _context(data, any(e.hexes for e in self.expressions))
+        return View(_context(data, any(e.hexes for e in self.expressions)),
+                    total([e.cost for e in self.expressions], _largest(data)))
 
 
 def _context(data: dict[str, Any], hexes: bool) -> Any:
@@ -101,4 +128,4 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
     program = cel.compile(text)
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
                     checked.needs, declared, roles,
-                    "hex_distance" in text or "highest" in text)
+                    "hex_distance" in text or "highest" in text, checked.cost)

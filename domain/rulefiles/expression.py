@@ -34,6 +34,7 @@ import cel
 from celpy.celparser import CELParseError, CELParser
 from lark import Token, Tree
 
+from domain.rulefiles.cost import FREE, Cost
 from domain.rulefiles.expression_infer import (
     FUNCTIONS,
     MACROS,
@@ -71,6 +72,7 @@ class Checked:
 
     flaws: list[Flaw]
     needs: Needs
+    cost: Cost = FREE  # its list functions, for the bound of its steps (cost.py)
 
 
 def check_expression(text: str, view: dict[str, Ty], wanted: Ty,
@@ -87,7 +89,8 @@ def read_expression(text: str, view: dict[str, Ty], wanted: Ty,
     checker = Checker(text, near or _near)
     flaws = _check(checker, text, view, wanted)
     return Checked(flaws, {what: None if keys is None else frozenset(keys)
-                           for what, keys in checker.needs.items()})
+                           for what, keys in checker.needs.items()},
+                   Cost(tuple(checker.sites), checker.joins))
 
 
 def merge(*needs: Needs) -> Needs:

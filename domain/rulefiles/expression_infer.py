@@ -57,6 +57,9 @@ class Checker:
     flaws: list[Flaw] = field(default_factory=list)
     macros: int = 0
     needs: dict[str, set[str] | None] = field(default_factory=dict)
+    # its list functions (how deep, whether it builds a list) and lists joined: its cost
+    sites: list[tuple[int, bool]] = field(default_factory=list)
+    joins: int = 0
 
     def use(self, ty: Ty, name: str | None) -> None:
         """The expression reads the field or key `name` of values of `ty` (None: any)."""
@@ -245,6 +248,7 @@ def _binary(c: Checker, operator: str, left_node: Part, right_node: Part,
                    f"{right.ty.said()}: two whole numbers or two texts", left_node)
         return _Typed(BOOL)
     if operator == "add" and same(left.ty, right.ty) and left.ty.kind in ("string", "list"):
+        c.joins += left.ty.kind == "list"
         return _Typed(left.ty)
     for typed, where in ((left, left_node), (right, right_node)):
         if not same(typed.ty, INT) or typed.ty.kind == "null":
@@ -337,6 +341,7 @@ def _macro(c: Checker, name: str, name_token: Part, target: Ty,
     if c.macros > MAX_MACROS:
         raise Refuse(Flaw("expression-too-large", f"more than {MAX_MACROS} macros inside "
                            "one another", *c.at(name_token)))
+    c.sites.append((c.macros, name in ("filter", "map")))
     # over a map (the tracks, a family `control.*` among them): its keys, the names it
     # holds, as many as the match holds (bounded: a map is data the view built)
     item = (STRING if target.kind == "map" else
