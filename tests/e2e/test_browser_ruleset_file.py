@@ -2,8 +2,12 @@
 against a real server (issue 28): a defective file's check report shows every problem with
 its line and column in the players' words and stores nothing; a file that passes is chosen
 as the game system, and the match started from the form is played under it (its first event
-pins the file's hash) on the table page. No horizontal overflow, every control at least 44 by
-44 px, no serious or critical axe finding, no unexpected console error."""
+pins the file's hash) on the table page. A file's sample fills in the form with one tap
+("Fill in the Patrol sample": its sides and a unit of each kind, from what the file
+declares) and starts a match under the file with no typing; a file's warnings (a key a YAML
+1.1 reader takes for true) are said beside its passing report, in words. No horizontal
+overflow, every control at least 44 by 44 px, no serious or critical axe finding, no
+unexpected console error."""
 
 from __future__ import annotations
 
@@ -101,3 +105,57 @@ def test_a_file_is_checked_in_words_then_chosen_and_a_match_started_under_it(
     # the one console error allowed: the browser's own line for the refused file's 422
     assert [c for c in console if "422" not in c] == [], console
     assert len(console) == 1
+
+
+def test_a_files_sample_fills_in_the_form_and_starts_a_match_under_the_file(
+        lobby: tuple[Any, list[str]], own_server: str, screenshots: Shot) -> None:
+    page, console = lobby
+    you = Thumb(page)
+    page.get_by_label("Ruleset file").set_input_files(str(FIXTURES / "patrol.yaml"))
+    page.locator(".ruleset-report.good").wait_for()
+    fill = you.form.get_by_role("button", name="Fill in the Patrol sample")
+    assert fill.is_visible()
+    you.tap(fill)
+    you.side(0).get_by_text("Blue Section").first.wait_for()  # the sample is read
+    assert you.side(0).get_by_label("Side name").input_value() == "Blue"
+    assert you.side(1).get_by_label("Side name").input_value() == "Red"
+    assert you.form.get_by_label("Scenario name").input_value() == "Patrol: a first set-up"
+    assert "Blue Section" in you.side(0).inner_text()
+    assert "Red Section" in you.side(1).inner_text()
+    assert_no_overflow(page)
+    assert small_targets(page, CONTROLS) == []
+    found = violations(page, axe_source())
+    assert found == [], readable("the form filled in from a file's sample", found)
+    screenshots(page, "01-sample")
+    you.tap(you.form.get_by_role("button", name="Start this match"))
+    _, match, board, events = started(page, own_server)
+    assert match["ruleset"] == "patrol"
+    created = events["events"][0]
+    assert created["ruleset_hash"] == file_hash(check_file(FIXTURES / "patrol.yaml").data)
+    assert sorted(u["name"] for u in board["units"]) == ["Blue Section", "Red Section"]
+    assert sorted(u["position"]["hex"] for u in board["units"]) == ["0202", "0502"]
+    screenshots(page, "02-table")
+    assert console == [], console
+
+
+def test_a_files_warnings_are_shown_beside_its_passing_report(
+        lobby: tuple[Any, list[str]], tmp_path: Path, screenshots: Shot) -> None:
+    """A plain key a YAML 1.1 reader takes for true (`on`): the file passes and is chosen,
+    and the report says the warning with its line and column in words, not its check id."""
+    page, console = lobby
+    lamps = tmp_path / "lamps.yaml"
+    lamps.write_text("format_version: 1\nid: lamps\ntitle: Lamps\nstatuses:\n"
+                     "  on: {title: Lit}\nsequence:\n  - step: play\n    title: Play\n")
+    page.get_by_label("Ruleset file").set_input_files(str(lamps))
+    report = page.locator(".ruleset-report.good")
+    report.wait_for()
+    said = report.inner_text()
+    assert "Lamps passed every check" in said
+    assert "1 thing worth a look" in said
+    assert report.locator(".warnings li").first.inner_text().startswith("Line 5, column 3: ")
+    assert "yaml-boolean-key" not in said
+    assert_no_overflow(page)
+    found = violations(page, axe_source())
+    assert found == [], readable("a passing report with a warning", found)
+    screenshots(page, "01-warning")
+    assert console == [], console

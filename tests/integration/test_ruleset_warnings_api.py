@@ -5,33 +5,27 @@ same), and beside the `errors` of a 422 when the file has problems too."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
 from projections.rulefile_load import BOOLEAN_KEY
 
 YAML = {"Content-Type": "application/yaml"}
-LAMPS = """\
-format_version: 1
-id: lamps
-title: Lamps
-statuses:
-  on: {title: Lit}
-  dark: {title: Dark}
-sequence:
-  - step: play
-    title: Play
-"""
+LAMPS = (Path(__file__).parents[1] / "fixtures" / "rulefiles" / "warned" / "lamps.yaml"
+         ).read_text()
 
 
 def test_a_file_with_only_warnings_is_checked_and_stored_with_them(client: TestClient) -> None:
     checked = client.post("/api/rulesets/check", content=LAMPS, headers=YAML)
     assert checked.status_code == 200, checked.text
-    [warning] = checked.json()["warnings"]
-    assert (warning["check"], warning["line"], warning["column"]) == (BOOLEAN_KEY, 5, 3)
+    warnings = checked.json()["warnings"]
+    assert [(w["check"], w["line"], w["column"]) for w in warnings] == [
+        (BOOLEAN_KEY, 8, 3), (BOOLEAN_KEY, 11, 3)]
     assert checked.json()["errors"] == []
     stored = client.post("/api/rulesets", content=LAMPS, headers=YAML)
     assert stored.status_code == 201, stored.text
-    assert stored.json()["warnings"] == [warning]
+    assert stored.json()["warnings"] == warnings
     assert client.get(f"/api/rulesets/{stored.json()['hash']}").status_code == 200
 
 
@@ -40,9 +34,10 @@ def test_a_refused_file_says_its_warnings_beside_its_errors(client: TestClient) 
                     headers=YAML)
     assert r.status_code == 422, r.text
     assert [e["check"] for e in r.json()["errors"]] == ["unknown-field"]
-    assert [(w["check"], w["line"]) for w in r.json()["warnings"]] == [(BOOLEAN_KEY, 5)]
+    assert [(w["check"], w["line"]) for w in r.json()["warnings"]] == [(BOOLEAN_KEY, 8),
+                                                                       (BOOLEAN_KEY, 11)]
 
 
 def test_a_file_without_such_keys_has_no_warnings(client: TestClient) -> None:
-    r = client.post("/api/rulesets/check", content=LAMPS.replace("  on:", "  lit:"), headers=YAML)
+    r = client.post("/api/rulesets/check", content=LAMPS.replace("  on:", "  lit:").replace("  n:", "  north:"), headers=YAML)
     assert r.status_code == 200 and r.json()["warnings"] == []

@@ -13,40 +13,27 @@ import pytest
 from api.cli import main
 from projections.rulefile_load import BOOLEAN_KEY, check_text
 
-LAMPS = """\
-format_version: 1
-id: lamps
-title: Lamps
-statuses:
-  on: {title: Lit}
-  'off': {title: Dark}
-  "yes": {title: Agreed}
-  n: {title: North}
-tracks:
-  beacon: {title: Beacon, values: [lit, dark]}
-sequence:
-  - step: play
-    title: Play
-"""
+LAMPS = (Path(__file__).parents[1] / "fixtures" / "rulefiles" / "warned" / "lamps.yaml"
+         ).read_text()
 
 
 def test_plain_boolean_words_as_keys_are_warnings_where_they_stand() -> None:
     report = check_text(LAMPS, "lamps.yaml")
     assert report.ok and report.findings == ()
     assert [(w.check, w.line, w.column) for w in report.warnings] == [
-        (BOOLEAN_KEY, 5, 3), (BOOLEAN_KEY, 8, 3)]  # `on` and `n`; the quoted ones are text
+        (BOOLEAN_KEY, 8, 3), (BOOLEAN_KEY, 11, 3)]  # `on` and `n`; the quoted ones are text
     assert "reads it as true" in report.warnings[0].message
     assert "reads it as false" in report.warnings[1].message
     assert report.lines() == [
-        f"lamps.yaml:5:3: warning: {BOOLEAN_KEY}: {report.warnings[0].message}",
-        f"lamps.yaml:8:3: warning: {BOOLEAN_KEY}: {report.warnings[1].message}",
+        f"lamps.yaml:8:3: warning: {BOOLEAN_KEY}: {report.warnings[0].message}",
+        f"lamps.yaml:11:3: warning: {BOOLEAN_KEY}: {report.warnings[1].message}",
         "lamps.yaml: OK: Lamps (lamps, version 1, format 1), 2 warnings"]
 
 
 @pytest.mark.parametrize("key", ["y", "Y", "yes", "YES", "No", "ON", "off", "true", "False"])
 def test_every_yaml_1_1_boolean_spelling_is_warned(key: str) -> None:
     text = LAMPS.replace("  n: {title: North}", f"  {key}: {{title: North}}")
-    assert [w.line for w in check_text(text, "f").warnings] == [5, 8]
+    assert [w.line for w in check_text(text, "f").warnings] == [8, 11]
 
 
 def test_a_file_with_only_warnings_passes_the_command_line_with_exit_status_0(
@@ -55,7 +42,7 @@ def test_a_file_with_only_warnings_passes_the_command_line_with_exit_status_0(
     path.write_text(LAMPS)
     assert main(["check-ruleset", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{path}:5:3: warning: {BOOLEAN_KEY}: ")
+    assert out[0].startswith(f"{path}:8:3: warning: {BOOLEAN_KEY}: ")
     assert out[-1].endswith(", 2 warnings")
 
 
