@@ -3,8 +3,11 @@ its guards, as the `Ruleset` fields that carry them.
 
 `behaviour(file)` gives those fields (keyword arguments of `domain.rulesets.base.Ruleset`)
 built from what the file declares: `conditions` from each condition given as an expression
-(`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`), `end_of_turn` and `on_enter` from its `scoring` and
-`end` (`ending.py`). A condition that names a Python procedure is a gap
+(`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`), `actions` from
+its `initiative` (`initiative.py`) and `activation` (`activation.py`), `hand_size` from its
+`cards` (`cards.py`), `end_of_turn` and `on_enter` from its `scoring` and `end`
+(`ending.py`) and the activation's end, `expects` from its steps' words (`words.py`); the
+parts are `merged`. A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.commands import Command
-from domain.context import REFEREE
+from domain.context import REFEREE, Emit
 from domain.errors import InvalidAction, NotYourTurn
+from domain.rulefiles.activation import activation_of
+from domain.rulefiles.cards import cards_of
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
 from domain.rulefiles.initiative import initiative_of
@@ -23,6 +28,8 @@ from domain.rulefiles.rolls import rolls_of
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
+from domain.rulefiles.words import expects_of
+from domain.rulesets.base import Hook
 from domain.sequence import current_roles
 from domain.state import MatchState
 
@@ -64,10 +71,49 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
                                                                                   roll.rule))
         if tags:  # a roll's own tag is the service's as its rule is (no player rolls it)
             out["rolled_by_service"] = tags
-    actions = initiative_of(file, declared, roles)
-    if actions:
-        out["actions"] = actions
-    return {**out, **ending(file, declared, roles)}
+    initiative = initiative_of(file, declared, roles)
+    return merged(out, {"actions": initiative} if initiative else {},
+                  cards_of(file, declared, roles), activation_of(file),
+                  ending(file, declared, roles), expects_of(file))
+
+
+def merged(*parts: dict[str, Any]) -> dict[str, Any]:
+    """The `Ruleset` fields of several parts of a file as one: their actions, conditions
+    and checks together (checks in the parts' order), and their hooks run in turn (those of
+    an earlier part first: an activation ends before the turn's scoring and end)."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            if key not in out:
+                out[key] = value
+            elif key in ("actions", "conditions"):
+                out[key] = {**out[key], **value}
+            elif key == "checks":
+                out[key] = (*out[key], *value)
+            elif key == "on_enter":
+                out[key] = {path: _in_turn(out[key].get(path), value.get(path))
+                            for path in {**out[key], **value}}
+            elif key == "end_of_turn":
+                out[key] = _in_turn(out[key], value)
+            else:
+                out[key] = value
+    return out
+
+
+def _in_turn(first: Hook | None, then: Hook | None) -> Hook:
+    """`first`, then `then` on the board `first` left (none once the match has ended)."""
+    if first is None or then is None:
+        hook = first or then
+        assert hook is not None
+        return hook
+    before: Hook = first
+    after: Hook = then
+
+    def run(state: MatchState, emit: Emit) -> None:
+        before(state, emit)
+        if emit.state.outcome is None:
+            after(emit.state, emit)
+    return run
 
 
 def _condition(name: str, expression: Compiled) -> Callable[[MatchState], bool]:

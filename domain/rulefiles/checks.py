@@ -10,7 +10,8 @@ parsed (so that they run, and say everything, even when its shape has errors too
   id in one phase; a step of one role's player-turn, `only`, outside any player-turn);
 - the checks of rolls (`rolls_checks`: `table-gap`, `table-overlap`, ...);
 - the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...),
-  the initiative's among them (`initiative_checks`);
+  the initiative's, the cards' and the activation's among them (`initiative_checks`,
+  `cards_checks`);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
 """
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
+from domain.rulefiles.cards_checks import check_cards, conditions_made
 from domain.rulefiles.end_checks import check_ending
 from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.initiative_checks import check_initiative
@@ -52,11 +54,12 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
     if not isinstance(data, dict):
         return []
     declared = _Declared(_keys(_get(data, "sides", "roles")), _keys(data.get("actions")),
-                         _keys(data.get("conditions")), near)
+                         _keys(data.get("conditions")) | conditions_made(data), near)
     budget = Budget()
     problems = [*_action_types(data.get("actions"), near),
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
-                *check_ending(data, near, budget), *check_initiative(data, near, budget)]
+                *check_ending(data, near, budget), *check_initiative(data, near, budget),
+                *check_cards(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

@@ -18,7 +18,7 @@ from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.types import BOOL, INT, STRING
 from domain.rulefiles.view import Declared, types, values
-from domain.rulesets.base import Hook, end_by_points
+from domain.rulesets.base import Hook, end_by_points, number_option
 from domain.state import MatchState
 
 SCORED_MOST = 10_000  # (ours) the points one scoring gives a side at most, either way
@@ -86,10 +86,22 @@ def _ends(end: End, declared: Declared, roles: Roles) -> list[Hook]:
     hooks: list[Hook] = []
     if end.turns is not None:
         hooks.append(end_by_points(end.turns, end.turn_word, end.rule))
+    if end.turns_option is not None:
+        hooks.append(_end_by_option(end, end.turns_option))
     if end.when is not None:
         hooks.append(_end_when(end, compile_expression(end.when, types(declared), BOOL,
                                                        declared, roles)))
     return hooks
+
+
+def _end_by_option(end: End, option: str) -> Hook:
+    """The turn limit the match's option `option` gives (a whole number from 1 to 999):
+    checked as each turn ends; a match without it has no limit."""
+    def end_if(state: MatchState, emit: Emit) -> None:
+        limit = number_option(state.options, option, 1, 999, "the number of "
+                              f"{end.turn_word}s, a whole number", end.rule)
+        end_by_points(limit, end.turn_word, end.rule)(state, emit)
+    return end_if
 
 
 def _end_when(end: End, when: Compiled) -> Callable[[MatchState, Emit], None]:

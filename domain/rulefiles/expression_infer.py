@@ -20,7 +20,7 @@ MAX_MACROS = 2
 MAX_TEXT = 100
 MACROS = ("all", "exists", "exists_one", "filter", "map")
 METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size", "hex_distance", "highest")
+FUNCTIONS = ("has", "size", "string", "hex_distance", "highest")
 
 
 
@@ -386,6 +386,11 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
     if name == "size":
         c.use(typed.ty, None)
         return _Typed(INT)
+    if name == "string":  # CEL's own: a whole number said as text ('activated:' + string(run))
+        if typed.ty.kind not in ("int", "string", "dyn"):
+            c.flaw("expression-type", f"string() says a whole number or a text, not "
+                   f"{typed.ty.said()}", args[0])
+        return _Typed(STRING)
     if not is_select(args[0]):
         c.flaw("expression-type", "has() asks whether a field is there: has(unit.attributes"
                ".rof)", name_token)

@@ -7,19 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.errors import InvalidAction
+from domain import events as ev
+from domain.context import REFEREE, Emit
+from domain.errors import InvalidAction, NotYourTurn
 from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
 from domain.rulefiles.model import RulesetFile
 from domain.rulefiles.types import INT, STRING
 from domain.rulefiles.view import Declared, types, values
-from domain.rulesets.base import Ranking, by_totals, initiative
+from domain.rulesets.base import Procedure, Ranking, by_totals, initiative
 from domain.state import MatchState
 
 BONUS_MOST = 1_000  # (ours) a bonus read past this either way is refused, not added
 
 
 def initiative_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, Any]:
-    """The procedures (`actions`) the file's initiative builds: none without one."""
+    """The procedures (`actions`) the file's initiative builds (`roll_initiative`, and
+    `pass_initiative` with a handover): none without one."""
     block = file.initiative
     if block is None:
         return {}
@@ -27,7 +30,27 @@ def initiative_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[s
     bonus = compile_expression(block.bonus, {**types(declared), "side": STRING}, INT,
                                declared, roles)
     rank = by_totals if block.lone_natural is None else lone_natural_first(block.lone_natural)
-    return {"roll_initiative": initiative(_bonus(bonus, rule), rank, rule, reroll)}
+    out = {"roll_initiative": initiative(_bonus(bonus, rule), rank, rule, reroll)}
+    if block.handover is not None:
+        out["pass_initiative"] = _handover(block.handover)
+    return out
+
+
+def _handover(rule: str) -> Procedure:
+    """The side that won the initiative hands first place to the second: the two swap."""
+    def procedure(command: Any, state: MatchState, emit: Emit) -> None:
+        order = state.turn.initiative
+        if not state.done("initiative"):
+            raise InvalidAction(f"{rule}: roll the initiative first", rule=rule)
+        if state.done("initiative_passed"):
+            raise InvalidAction(f"{rule}: the initiative has already been handed over this "
+                                "round", rule=rule)
+        if emit.context.actor not in (REFEREE, order[0]):
+            raise NotYourTurn(f"{rule}: only the winner ({order[0]}) may hand over the "
+                              "initiative", rule=rule, allowed=[order[0]])
+        emit(ev.InitiativePassed, side=order[0], to=order[1],
+             order=(order[1], order[0], *order[2:]), rule=rule)
+    return procedure
 
 
 def _bonus(expression: Compiled, rule: str) -> Callable[[MatchState, str], int]:

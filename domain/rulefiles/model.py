@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.model_activation import Activation
+from domain.rulefiles.model_cards import Cards
 from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
@@ -383,6 +385,10 @@ class RulesetFile(_Part):
     """When the match ends (the service ends it)."""
     initiative: Initiative | None = None
     """How the sides' initiative is rolled each turn (`roll_initiative`), if the game rolls it."""
+    cards: Cards | None = None
+    """Card hands: their size, and the step they are filled in (`draw_cards`)."""
+    activation: Activation | None = None
+    """Groups of units activated in turn (`activate_battlegroup`)."""
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
     """The sequence of play: its steps and phases, in order, run once a turn."""
 

@@ -46,6 +46,8 @@ class End(_Part):
     """The rule the end names."""
     turns: Annotated[int, Field(ge=1, le=999)] | None = None
     """The turn limit: the match ends as this turn ends."""
+    turns_option: Name | None = None
+    """The match option that gives the turn limit instead (`rounds`), 1 to 100."""
     turn_word: Annotated[str, Field(min_length=1, max_length=40)] = "turn"  # how it is said
     """How the reason names a turn (`game turn`)."""
     when: Expression | None = None
@@ -55,6 +57,9 @@ class End(_Part):
 
     @model_validator(mode="after")
     def _some(self) -> End:
-        if self.turns is None and self.when is None:
-            raise ValueError("an end gives turns (a turn limit), when (an expression), or both")
+        if self.turns is None and self.turns_option is None and self.when is None:
+            raise ValueError("an end gives turns (a turn limit) or turns_option (the match "
+                             "option that gives it), when (an expression), or both")
+        if self.turns is not None and self.turns_option is not None:
+            raise ValueError("give either turns or turns_option, not both")
         return self

@@ -2,7 +2,9 @@
 its `bonus` (a whole-number expression over the view, read for each side: `side`), the
 sides are ranked best first, sides on the same total stay tied and re-roll among
 themselves (the rule `reroll_rule`) until every tie is broken; with `lone_natural`, a face
-thrown by one side alone comes first whatever the totals. `domain/rulefiles/initiative.py`
+thrown by one side alone comes first whatever the totals; with `handover` (a rule), the
+side that won may hand first place to the side that came second (`pass_initiative`), once
+a turn, until it has said it is done. `domain/rulefiles/initiative.py`
 makes it the action `roll_initiative` through the core's own procedure
 (`domain.rulesets.base.initiative`)."""
 
@@ -28,3 +30,6 @@ class Initiative(_Part):
     """A whole-number expression added to each side's die, read for each side (`side`)."""
     lone_natural: Annotated[int, Field(ge=1, le=6)] | None = None
     """A face that, thrown by one side alone, comes first whatever the totals."""
+    handover: Rule | None = None
+    """The rule under which the side that won may hand first place to the second
+    (`pass_initiative`), once a turn."""

@@ -117,6 +117,7 @@ def types(declared: Declared, guard_actions: tuple[str, ...] | None = None) -> d
                          {name: STRING if isinstance(first, str) else INT
                           for name, first in declared.tracks.items()}),
         "done": list_of(STRING), "facts": list_of(STRING), "vp": map_of(INT, None, "side"),
+        "run": INT, "hands": map_of(INT, None, "side"), "decks": map_of(INT, None, "side"),
     }
     if guard_actions is None:
         return view
@@ -218,6 +219,11 @@ def values(state: MatchState, declared: Declared, wanted: frozenset[str],
         "facts": lambda: list(state.this_turn),
         "vp": lambda: {side: state.vp[side].points if side in state.vp else 0
                        for side in _keys(needs, "side", state.side_ids())},
+        "run": lambda: marker.run,
+        "hands": lambda: {side: len(state.hands.get(side, ()))
+                          for side in _keys(needs, "side", state.side_ids())},
+        "decks": lambda: {side: len(state.decks.get(side, ()))
+                          for side in _keys(needs, "side", state.side_ids())},
         "actor": lambda: actor,
         "role": lambda: next((r for r, s in roles(state).items() if s == actor), ""),
         "action": lambda: _action(command, needs),
