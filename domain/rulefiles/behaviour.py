@@ -74,7 +74,7 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
     initiative = initiative_of(file, declared, roles)
     return merged(out, {"actions": initiative} if initiative else {},
                   cards_of(file, declared, roles), activation_of(file),
-                  ending(file, declared, roles), expects_of(file))
+                  ending(file, declared, roles), expects_of(file, declared, roles))
 
 
 def merged(*parts: dict[str, Any]) -> dict[str, Any]:

@@ -10,8 +10,8 @@ parsed (so that they run, and say everything, even when its shape has errors too
   id in one phase; a step of one role's player-turn, `only`, outside any player-turn);
 - the checks of rolls (`rolls_checks`: `table-gap`, `table-overlap`, ...);
 - the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...),
-  the initiative's, the cards' and the activation's among them (`initiative_checks`,
-  `cards_checks`);
+  the initiative's, the cards', the activation's and the steps' computed words among them
+  (`initiative_checks`, `cards_checks`, `words_checks`);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
 """
@@ -29,6 +29,7 @@ from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.initiative_checks import check_initiative
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import check_rolls
+from domain.rulefiles.words_checks import check_words
 from domain.sequence import ANY
 
 SEATS = ("any", "active", "inactive", "referee")
@@ -59,7 +60,7 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
     problems = [*_action_types(data.get("actions"), near),
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
                 *check_ending(data, near, budget), *check_initiative(data, near, budget),
-                *check_cards(data, near, budget)]
+                *check_cards(data, near, budget), *check_words(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

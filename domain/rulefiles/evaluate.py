@@ -6,7 +6,7 @@ evaluator (`common-expression-language`, in Rust). Each evaluation builds only t
 variables the expression names, and of them only the fields and keys it reads, as plain
 data: the evaluator has no function of ours to call but `hex_distance` (hexes.py: two hex ids in, a
 whole number out) and `highest` (numbers.py: a list of whole numbers and a default in, one
-out), and nothing of Python's to reach.
+out), `join` and `distinct` (lists.py), and nothing of Python's to reach.
 Guards that apply to one action share one view (`Together`)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from domain.commands import Command
 from domain.rulefiles.cost import FREE, STEPS, Cost, total
 from domain.rulefiles.expression import Needs, merge, read_expression
 from domain.rulefiles.hexes import hex_distance
+from domain.rulefiles.lists import distinct, join
 from domain.rulefiles.numbers import highest
 from domain.rulefiles.types import Ty
 from domain.rulefiles.view import Declared, values
@@ -31,6 +32,9 @@ from domain.state import MatchState
 FAILURES = (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError,
             RuntimeError)
 Roles = Callable[[MatchState], dict[str, str]]
+
+
+OURS = ("hex_distance", "highest", "join", "distinct")  # the functions of ours
 
 
 class NotAnExpression(ValueError):
@@ -116,6 +120,8 @@ def _context(data: dict[str, Any], hexes: bool) -> Any:
     if hexes:
         context.add_function("hex_distance", hex_distance)
         context.add_function("highest", highest)
+        context.add_function("join", join)
+        context.add_function("distinct", distinct)
     return context
 
 
@@ -128,4 +134,4 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
     program = cel.compile(text)
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
                     checked.needs, declared, roles,
-                    "hex_distance" in text or "highest" in text, checked.cost)
+                    any(name in text for name in OURS), checked.cost)

@@ -20,7 +20,7 @@ MAX_MACROS = 2
 MAX_TEXT = 100
 MACROS = ("all", "exists", "exists_one", "filter", "map")
 METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size", "string", "hex_distance", "highest")
+FUNCTIONS = ("has", "size", "string", "hex_distance", "highest", "join", "distinct")
 
 
 
@@ -377,10 +377,23 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
         c.whole(listed)
         _want(c, args[1], scope, INT, "highest()")
         return _Typed(INT)
-    if name not in FUNCTIONS or len(args) != 1 or name in ("hex_distance", "highest"):
+    if name == "join" and len(args) == 2:  # domain/rulefiles/lists.py
+        listed = infer(c, args[0], scope).ty
+        if listed.kind not in ("list", "dyn") or (
+                listed.item is not None and listed.item.kind not in ("string", "dyn")):
+            c.flaw("expression-type", f"join() takes a list of texts, not {listed.said()}",
+                   args[0])
+        _want(c, args[1], scope, STRING, "join()")
+        return _Typed(STRING)
+    if name == "distinct" and len(args) == 1:
+        listed = infer(c, args[0], scope).ty
+        if listed.kind not in ("list", "dyn"):
+            c.flaw("expression-type", f"distinct() takes a list, not {listed.said()}", args[0])
+        return _Typed(listed)
+    if name not in FUNCTIONS or len(args) != 1 or name in ("hex_distance", "highest", "join"):
         c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
                f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))}), each with one "
-               "argument (hex_distance and highest with two)", name_token)
+               "argument (hex_distance, highest and join with two)", name_token)
         return _Typed(DYN)
     typed = infer(c, args[0], scope)
     if name == "size":

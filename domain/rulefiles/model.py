@@ -23,6 +23,7 @@ from domain.rulefiles.model_cards import Cards
 from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
+from domain.rulefiles.model_words import Said
 from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
 FORMAT_VERSION = 1
@@ -261,7 +262,8 @@ class Step(_Part):
     """The step's id (unique within its phase)."""
     title: Words = ""
     rule: Rule | None = None
-    expects: Words = ""  # what the step waits for, in the players' words
+    # what the step waits for, in the players' words (or computed: model_words.Said)
+    expects: Words | Annotated[tuple[Said, ...], Field(max_length=10)] = ""
     allows: Allows = ("*",)
     """The action types taken in it, each declared under `actions`; `*`: any. `advance`,
     `record_roll`, `add_note`, `open_dispute`, `end_match`, `concede` and `reopen_match` are

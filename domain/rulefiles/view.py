@@ -118,6 +118,8 @@ def types(declared: Declared, guard_actions: tuple[str, ...] | None = None) -> d
                           for name, first in declared.tracks.items()}),
         "done": list_of(STRING), "facts": list_of(STRING), "vp": map_of(INT, None, "side"),
         "run": INT, "hands": map_of(INT, None, "side"), "decks": map_of(INT, None, "side"),
+        "order": list_of(STRING), "ties": list_of(list_of(STRING)),
+        "options": map_of(DYN, None, "option"),
     }
     if guard_actions is None:
         return view
@@ -220,6 +222,9 @@ def values(state: MatchState, declared: Declared, wanted: frozenset[str],
         "vp": lambda: {side: state.vp[side].points if side in state.vp else 0
                        for side in _keys(needs, "side", state.side_ids())},
         "run": lambda: marker.run,
+        "order": lambda: list(marker.initiative),
+        "ties": lambda: [list(group) for group in state.initiative_groups],
+        "options": lambda: dict(state.options),
         "hands": lambda: {side: len(state.hands.get(side, ()))
                           for side in _keys(needs, "side", state.side_ids())},
         "decks": lambda: {side: len(state.decks.get(side, ()))

@@ -6,7 +6,7 @@ application keeps a log (frames, undo and redo by `domain.history`); every comma
 decided on both, and at every version the two must agree: the same events (types and
 payloads), or the same refusal (its kind and its rule); the same state; the same turn
 marker's words derived from each ruleset (whose turn, who moves the marker on, the step's
-title, rule and allowed actions); and, for the seat that acts next, the same legal actions.
+title, rule and allowed actions, what the step expects); and, for the seat that acts next, the same legal actions.
 
 `play(twin, rnd, moves)` walks a match at random through the legal actions of the
 Python ruleset (the seats the step waits for first), with server dice from the match's
@@ -116,6 +116,8 @@ class Copy:
             "acting": seats(sequence, state, step.acting), "roles": current_roles(sequence,
                                                                                   state),
             "step": (step.title, step.rule, step.allows, step.shared, step.optional),
+            "expects": (self.ruleset.expects(state) if self.ruleset.expects
+                        and state.outcome is None else []),
         }
 
 
@@ -201,10 +203,9 @@ class Twin:
 
 def _bodies(legal: LegalActions) -> list[tuple[str, Any]]:
     """What the answer offers (each body with its label), and whether the marker can move
-    on. (The reason it cannot is the step's `expects`: the Python rulesets compute their
-    sentences, a file says its words for each step; they are not compared.)"""
+    on, and if not, why (the step's words)."""
     return [(label, body) for label, body in offered_bodies(legal)] + [
-        ("advance", legal.advance.legal)]
+        ("advance", (legal.advance.legal, legal.advance.reason))]
 
 
 UNDO = 0.06  # the chance that a move is an undo (by the seat that acted last, or the referee)

@@ -16,14 +16,15 @@ from __future__ import annotations
 from random import Random
 
 from domain.rulefiles.compile import compile_file
-from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets import Ruleset
+from domain.rulesets.battlegroup import battlegroup
 from projections.rulefile_load import BUILT_IN, check_file
 from tests.unit.differential import Twin, Walk, play
 
 SEQUENCES = 500
 TRUNK_EVERY = 25
-TRUNK_MOVES = 90
-BRANCH_MOVES = 5
+TRUNK_MOVES = 80
+BRANCH_MOVES = 4
 DEMO = "battlegroup-demo"
 
 
@@ -41,7 +42,7 @@ def test_battlegroup_plays_the_same_on_its_file_as_on_the_python_ruleset() -> No
         rnd = Random(index)
         if index % TRUNK_EVERY == 0:
             rounds = 1 + index // TRUNK_EVERY % 3  # the demo's 3, and shorter matches
-            twin = Twin.of(DEMO, get_ruleset("battlegroup", {"rounds": rounds}), file,
+            twin = Twin.of(DEMO, battlegroup({"rounds": rounds}), file,
                            f"battlegroup-{index}".encode(), {"rounds": rounds})
             walk = play(twin, rnd, TRUNK_MOVES)
             trunks.append((twin, walk))
