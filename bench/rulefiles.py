@@ -12,7 +12,8 @@ sides, the Python ruleset against the same ruleset with its check replaced by th
 guards and its repair roll by the file's (issue 28's target: the data file within 1.5x);
 (3) ES-2's repair roll decided, the Python procedure against the file's roll. And one
 expression of each shape evaluated alone (a comparison, a macro over every unit) beside
-the anchor check. Each pair's rounds are taken in turn, so that a busy machine slows both.
+the anchor check. Battlegroup: `decide` plus the legal actions per action on the Python
+ruleset (anchor) and on its file, over the states of random walks through its demo. Each pair's rounds are taken in turn, so that a busy machine slows both.
 
 Anchor: checking the shipped extended-sequence.yaml (a real 11 KiB file that passes). Each
 hostile file is checked `--rounds` times through `check_text` (a 50 MiB file through
@@ -304,6 +305,52 @@ def budget(rounds: int) -> None:
           "unbounded; read over one view, bounded together by the same budget")
 
 
+def battlegroup_file(rounds: int) -> None:
+    """Battlegroup's `decide` + legal actions per action, on the Python ruleset (the anchor)
+    and on its file (projections/rulefiles/battlegroup.yaml), over the states of random walks
+    through its demo (tests/unit/differential.py: every state both agree on)."""
+    from random import Random
+
+    from domain.rulefiles.compile import compile_file
+    from domain.rulesets.battlegroup import battlegroup
+    from tests.unit.differential import ACTIONS, Twin, play
+    from tests.unit.legal_play import offered_bodies
+
+    report = check_file(BUILT_IN / "battlegroup.yaml")
+    assert report.ruleset is not None, report.lines()
+    python, file = battlegroup({"rounds": 3}), compile_file(report.ruleset)
+    states = []
+    for walk in range(4):
+        twin = Twin.of("battlegroup-demo", python, file, f"bench-{walk}".encode())
+        play(twin, Random(walk), 60)
+        states += [frame.state for frame in twin.python.frames[::3]
+                   if frame.state.outcome is None]
+    seats = [*states[0].side_ids(), "referee"]
+    work = [(state, seat, [ACTIONS.validate_python(body) for _, body in offered_bodies(
+        legal_actions(state, python, seat))]) for state in states for seat in seats]
+
+    def run(ruleset: Any) -> Callable[[], object]:
+        def each() -> None:
+            for state, seat, offered in work:
+                legal_actions(state, ruleset, seat)
+                for command in offered:
+                    context = Context(match_id=MATCH, version=1, actor=seat, command_id="c",
+                                      now=T0, dice=SeededDice(b"bench"), roll_index=0)
+                    try:
+                        decide(command, state, ruleset, context)
+                    except DomainError:
+                        pass
+        return each
+
+    decided = sum(len(offered) for _, _, offered in work)
+    anchor, mine = (t / decided for t in paired(run(python), run(file), rounds))
+    verdict = "PASS" if mine <= 1.5 * anchor else "MISS"
+    print(f"\nbattlegroup: {len(states)} states of random walks x {len(seats)} seats, "
+          f"{decided} offered actions")
+    print(f"  decide + legal actions, per action: Python {anchor * 1e6:7.1f} us   file "
+          f"{mine * 1e6:7.1f} us   {mine / anchor:5.2f}x  {verdict} (target: within 1.5x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -344,6 +391,7 @@ def main() -> None:
                   f"{said}  {verdict} (target: < 1 s, < 50 MiB)")
     expressions(rounds)
     budget(rounds)
+    battlegroup_file(rounds)
 
 
 if __name__ == "__main__":

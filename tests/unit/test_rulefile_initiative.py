@@ -17,6 +17,8 @@ from domain.evolve import evolve
 from domain.rulefiles import check
 from domain.rulefiles.compile import compile_file
 from domain.rulesets import Ruleset
+from domain.rulesets.battlegroup import battlegroup
+from domain.rulesets.wing_command import wing_command
 from domain.state import Position
 from tests.unit.legal_play import ACTIONS, Match
 
@@ -54,6 +56,12 @@ def _rolled(match: Match, ruleset: Ruleset, seat: str, body: dict[str, Any]
     return "events", [(type(e).__name__, e.model_dump(mode="json")) for e in events]
 
 
+def _python(match: Match) -> Ruleset:
+    """The Python ruleset of the match's game (the reference, whichever the match plays)."""
+    state = match.state
+    return (battlegroup if state.ruleset == "battlegroup" else wing_command)(state.options)
+
+
 def _settle(match: Match, file: Ruleset, throws: list[dict[str, int]]) -> int:
     """Roll `throws` in turn (table dice; each tie re-rolled by the next), each on both
     rulesets, asserting the same outcome; the number of rolls made."""
@@ -65,7 +73,7 @@ def _settle(match: Match, file: Ruleset, throws: list[dict[str, int]]) -> int:
         rolling = [s for g in groups if len(g) > 1 for s in g]
         body = {"type": "roll_initiative", "source": "table",
                 "results": {s: results[s] for s in rolling}}
-        python = _rolled(match, match.ruleset, "referee", body)
+        python = _rolled(match, _python(match), "referee", body)
         assert _rolled(match, file, "referee", body) == python
         assert python[0] == "events"
         for event in match.decide("referee", body):
@@ -126,7 +134,7 @@ def test_server_dice_from_many_seeds_settle_the_same_order(demo: str, file: Rule
         match = Match(demo, seed=f"initiative-{seed}".encode())
         for _ in range(6):  # until settled: each tie re-rolled on the server's next dice
             body = {"type": "roll_initiative", "source": "server"}
-            python = _rolled(match, match.ruleset, "referee", body)
+            python = _rolled(match, _python(match), "referee", body)
             assert _rolled(match, file, "referee", body) == python
             if python[0] != "events":
                 break
@@ -138,7 +146,7 @@ def test_table_dice_for_the_wrong_sides_are_refused_alike() -> None:
     match = Match("battlegroup-demo")
     body = {"type": "roll_initiative", "source": "table", "results": {"north": 3}}
     assert _rolled(match, BG_FILE, "referee", body) == _rolled(
-        match, match.ruleset, "referee", body) == ("refused", ("InvalidAction", "BG-4"))
+        match, _python(match), "referee", body) == ("refused", ("InvalidAction", "BG-4"))
 
 
 def test_a_bonus_is_checked_as_every_expression_is() -> None:
