@@ -14,11 +14,11 @@ from typing import Any
 from domain.errors import InvalidAction
 from domain.rulefiles import RulesetFile
 from domain.rulefiles.compile import compile_file
+from domain.rulefiles.model_end import OPTION_TURNS_MOST
 from domain.rulesets import Ruleset, play_from_file
 from projections.rulefile_load import BUILT_IN, check_file
 
 GAMES = {"battlegroup": "battlegroup.yaml"}  # a built-in game's id -> its file
-TURNS_MOST = 100  # (ours, as the Python rulesets) a turn limit given as an option
 
 
 @lru_cache(maxsize=len(GAMES))
@@ -39,16 +39,16 @@ def _factory(name: str) -> Any:
 
 def _check_options(file: RulesetFile, options: Mapping[str, Any]) -> None:
     """A match of a game whose end reads its turn limit from an option is refused without
-    it, or with one that is no whole number from 1 to TURNS_MOST (BG-1's `rounds`), as the
+    it, or with one that is no whole number from 1 to OPTION_TURNS_MOST (BG-1's `rounds`), as the
     Python ruleset refuses it."""
     end = file.end
     if end is None or end.turns_option is None:
         return
     name, rule = end.turns_option, end.option_rule or end.rule
     value = options.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= TURNS_MOST:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= OPTION_TURNS_MOST:
         raise InvalidAction(f"{rule}: option '{name}' (the scenario's number of "
-                            f"{end.turn_word}s, 1 to {TURNS_MOST}) is required", rule=rule)
+                            f"{end.turn_word}s, 1 to {OPTION_TURNS_MOST}) is required", rule=rule)
 
 
 def play_built_in_games() -> None:

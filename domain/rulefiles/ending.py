@@ -14,7 +14,7 @@ from domain.context import Emit
 from domain.errors import InvalidAction
 from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
 from domain.rulefiles.model import RulesetFile
-from domain.rulefiles.model_end import End, Scoring
+from domain.rulefiles.model_end import OPTION_TURNS_MOST, End, Scoring
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.types import BOOL, INT, STRING
 from domain.rulefiles.view import Declared, types, values
@@ -95,10 +95,10 @@ def _ends(end: End, declared: Declared, roles: Roles) -> list[Hook]:
 
 
 def _end_by_option(end: End, option: str) -> Hook:
-    """The turn limit the match's option `option` gives (a whole number from 1 to 999):
+    """The turn limit the match's option `option` gives (a whole number from 1 to 100):
     checked as each turn ends; a match without it has no limit."""
     def end_if(state: MatchState, emit: Emit) -> None:
-        limit = number_option(state.options, option, 1, 999, "the number of "
+        limit = number_option(state.options, option, 1, OPTION_TURNS_MOST, "the number of "
                               f"{end.turn_word}s, a whole number", end.rule)
         end_by_points(limit, end.turn_word, end.rule)(state, emit)
     return end_if

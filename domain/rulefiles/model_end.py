@@ -14,6 +14,8 @@ from pydantic import Field, model_validator
 from domain.rulefiles.parts import Expression, Name, Rule, Words
 from domain.rulefiles.parts import Part as _Part
 
+OPTION_TURNS_MOST = 100  # (ours, as the Python rulesets' `rounds`) a turn limit given as an option
+
 
 class Scoring(_Part):
     """Victory points scored by each side: `points` (a whole number for `side`) at the end

@@ -10,6 +10,7 @@ from uuid import UUID, uuid4
 import pytest
 from pydantic import TypeAdapter
 
+import projections  # noqa: F401  (as on the server: the built-in games written as files play from them)
 from domain import events as ev
 from domain.commands import Action, Command, UnitSpec
 from domain.decide import Context, decide, decide_redo, decide_undo, decide_undo_answer

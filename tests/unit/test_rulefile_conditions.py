@@ -15,6 +15,7 @@ from conftest import Table
 from domain.rulefiles import RulesetFile
 from domain.rulefiles.behaviour import behaviour
 from domain.rulesets import get_ruleset
+from domain.rulesets.battlegroup import battlegroup
 from domain.sequence import following
 from domain.state import MatchState, Position
 
@@ -63,7 +64,7 @@ def states() -> list[MatchState]:
 
 
 def test_the_files_conditions_answer_as_battlegroups_on_its_demos_states() -> None:
-    python = get_ruleset("battlegroup", DEMO["options"]).conditions
+    python = battlegroup(DEMO["options"]).conditions  # the Python ruleset, the reference
     data = behaviour(RulesetFile.model_validate(FILE))["conditions"]
     seen: dict[str, set[bool]] = {name: set() for name in data}
     differ = []
