@@ -17,8 +17,14 @@ class Activation(_Part):
     """BG-7: battlegroups by the attribute `battlegroup`, the `reserve` box held back."""
 
     rule: Rule
+    """The rule the activation and its refusals name."""
     step: Name
+    """The id of the step in which a side activates a group (`activate_battlegroup`)."""
     group: Name
+    """The unit attribute naming a unit's group within its side (none: an auxiliary)."""
     held: Name | None = None
+    """A box whose units cannot act (left out of their group's activation)."""
     flag: Name = "acting"
+    """The status the activation's units carry until the marker moves."""
     auxiliaries: bool = True
+    """Units of no group may be named with a group's activation, once a turn each."""

@@ -17,7 +17,12 @@ class Cards(_Part):
     """BG-6: the best CV among the side's Commanders on the table or in a transport, else 1."""
 
     rule: Rule
+    """The rule the hands' refusals name."""
     hand_size: Expression
+    """A whole-number expression read for each side (`side`): how many cards it holds."""
     step: Name
+    """The id of the step in which hands are filled (`draw_cards`, `discard_cards`)."""
     filled: Name | None = None
+    """The name of a condition this makes: every side's hand is full (for `leave_when`)."""
     discard_before_draw: bool = False
+    """A side throws cards away before it draws, not after."""

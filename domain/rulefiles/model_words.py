@@ -10,5 +10,9 @@ from domain.rulefiles.parts import Part as _Part
 
 
 class Said(_Part):
+    """One case of what a step expects."""
+
     when: Expression | None = None
+    """An expression that must hold for this case to be said (none: always)."""
     says: Expression
+    """An expression giving a text or a list of texts: what the step waits for."""
