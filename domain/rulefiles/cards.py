@@ -4,18 +4,17 @@ second draw, a side done before its hand is full) and the condition `filled`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from domain import commands as cmd
 from domain.context import own_side
 from domain.errors import InvalidAction
-from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
+from domain.rulefiles.evaluate import Roles, compile_expression
 from domain.rulefiles.model import RulesetFile
-from domain.rulefiles.model_cards import Cards
+from domain.rulefiles.per_side import whole_for_side
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.types import INT, STRING
-from domain.rulefiles.view import Declared, types, values
+from domain.rulefiles.view import Declared, types
 from domain.state import MatchState
 
 HAND_MOST = 100  # (ours) a hand size read past this is refused, not drawn
@@ -26,8 +25,9 @@ def cards_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, A
     block = file.cards
     if block is None:
         return {}
-    size = _hand_size(block, compile_expression(
-        block.hand_size, {**types(declared), "side": STRING}, INT, declared, roles))
+    size = whole_for_side(compile_expression(
+        block.hand_size, {**types(declared), "side": STRING}, INT, declared, roles),
+        block.rule, "the hand size", HAND_MOST)
     steps = tuple(p for p in sequence_of(file).steps() if p.rsplit("/", 1)[-1] == block.step)
 
     def full(state: MatchState, side: str) -> bool:
@@ -58,19 +58,3 @@ def cards_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, A
         out["conditions"] = {block.filled: lambda s: all(full(s, side)
                                                          for side in s.side_ids())}
     return out
-
-
-def _hand_size(block: Cards, expression: Compiled) -> Callable[[MatchState, str], int]:
-    def size(state: MatchState, side: str) -> int:
-        view = values(state, expression.declared, expression.names, expression.roles,
-                      needs=expression.needs)
-        try:
-            value = expression.run({**view, "side": side})
-        except Unreadable as error:
-            raise InvalidAction(f"{block.rule}: the hand size cannot be read now: {error}",
-                                rule=block.rule) from None
-        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > HAND_MOST:
-            raise InvalidAction(f"{block.rule}: the hand size read {value!r}, not a whole "
-                                f"number from {-HAND_MOST} to {HAND_MOST}", rule=block.rule)
-        return value
-    return size

@@ -10,10 +10,11 @@ from typing import Any
 from domain import events as ev
 from domain.context import REFEREE, Emit
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
+from domain.rulefiles.evaluate import Roles, compile_expression
 from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.per_side import whole_for_side
 from domain.rulefiles.types import INT, STRING
-from domain.rulefiles.view import Declared, types, values
+from domain.rulefiles.view import Declared, types
 from domain.rulesets.base import Procedure, Ranking, by_totals, initiative
 from domain.state import MatchState
 
@@ -30,7 +31,8 @@ def initiative_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[s
     bonus = compile_expression(block.bonus, {**types(declared), "side": STRING}, INT,
                                declared, roles)
     rank = by_totals if block.lone_natural is None else lone_natural_first(block.lone_natural)
-    out = {"roll_initiative": initiative(_bonus(bonus, rule), rank, rule, reroll)}
+    out = {"roll_initiative": initiative(
+        whole_for_side(bonus, rule, "the initiative's bonus", BONUS_MOST), rank, rule, reroll)}
     if block.handover is not None:
         out["pass_initiative"] = _handover(block.handover)
     return out
@@ -51,22 +53,6 @@ def _handover(rule: str) -> Procedure:
         emit(ev.InitiativePassed, side=order[0], to=order[1],
              order=(order[1], order[0], *order[2:]), rule=rule)
     return procedure
-
-
-def _bonus(expression: Compiled, rule: str) -> Callable[[MatchState, str], int]:
-    def bonus(state: MatchState, side: str) -> int:
-        view = values(state, expression.declared, expression.names, expression.roles,
-                      needs=expression.needs)
-        try:
-            value = expression.run({**view, "side": side})
-        except Unreadable as error:
-            raise InvalidAction(f"{rule}: the initiative's bonus cannot be read now: {error}",
-                                rule=rule) from None
-        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > BONUS_MOST:
-            raise InvalidAction(f"{rule}: the initiative's bonus read {value!r}, not a whole "
-                                f"number from {-BONUS_MOST} to {BONUS_MOST}", rule=rule)
-        return value
-    return bonus
 
 
 def lone_natural_first(face: int) -> Callable[[Mapping[str, int], Mapping[str, int]], Ranking]:

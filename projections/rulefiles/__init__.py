@@ -1,9 +1,10 @@
 """The ruleset files shipped with battlelog (docs/rulesets/authoring.md). Those named in
 `SHIPPED` are playable games: the service stores them at every start, through the same store
 and checks as any file (`projections.ruleset_store.RulesetStore.load_shipped`), before the
-configured folder's. The others here are worked examples that still name Python procedures
-(`extended-sequence.yaml`): checked by the tests, never stored, since no match could be
-played under them."""
+configured folder's. `battlegroup.yaml` is a built-in game's own file, played under the
+built-in id (`projections.built_in_games`), never stored as a file of its own. The others
+here are worked examples that still name Python procedures (`extended-sequence.yaml`):
+checked by the tests, never stored, since no match could be played under them."""
 
 from __future__ import annotations
 
