@@ -60,15 +60,21 @@ def canonical_line(body: dict[str, Any], *, floats: bool = True) -> str:
     magnitude differently from Python's `json` ("0.00001", "2.5e-7" for "1e-05",
     "2.5e-07"): a line that may hold one, or an integer beyond 64 bits, takes `canonical`.
     `floats=False` promises the body holds no float at all (its schema has none)."""
+    return _canonical_bytes(body, floats, orjson.OPT_APPEND_NEWLINE).decode()
+
+
+def _canonical_bytes(body: dict[str, Any], floats: bool = True, option: int = 0) -> bytes:
+    """`canonical(body)` encoded (`option`: orjson's `OPT_APPEND_NEWLINE` adds "\n"), as
+    `canonical_line` makes it."""
     try:
         out = orjson.dumps(body if None not in body.values() else {
             k: v for k, v in body.items() if v is not None},
-            option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+            option=orjson.OPT_SORT_KEYS | option)
     except orjson.JSONEncodeError:
-        return canonical(body) + "\n"
-    if floats and _small_float(out):
-        return canonical(body) + "\n"
-    return out.decode()
+        out = None
+    if out is None or floats and _small_float(out):
+        return (canonical(body) + ("\n" if option else "")).encode()
+    return out
 
 
 def _small_float(out: bytes) -> bool:
@@ -85,20 +91,26 @@ def _small_float(out: bytes) -> bool:
 
 
 def content_hash(body: dict[str, Any]) -> str:
-    """SHA-256 of an event's content: its canonical JSON without `hash`."""
+    """SHA-256 of an event's content: its canonical JSON without `hash` (a body from JSON or
+    from a model's JSON dump: no NaN or infinity), made as `canonical_line` makes a line."""
     content = {k: v for k, v in body.items() if v is not None and k != "hash"}
-    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":"),
-                                     ensure_ascii=False).encode()).hexdigest()
+    return hashlib.sha256(_canonical_bytes(content)).hexdigest()
 
 
 def chained(events: Iterable[Any], prev_hash: str) -> list[Any]:
-    """`events` (domain events, in order) with their `prev_hash` and `hash` set."""
+    """`events` (domain events, in order) with their `prev_hash` and `hash` set. Each is
+    dumped to JSON once (`Event.keep_json`): its hash, its stored record
+    (`domain.app.persistence`) and the answer that tells it (`Event.public`) share it."""
     out = []
     for event in events:
+        dumped = event.as_json()
+        event.keep_json(dumped)
         body = event.public("referee")
         body["prev_hash"] = prev_hash = prev_hash or GENESIS
         digest = content_hash(body)
-        out.append(event.model_copy(update={"prev_hash": prev_hash, "hash": digest}))
+        linked = event.model_copy(update={"prev_hash": prev_hash, "hash": digest})
+        linked.keep_json({**dumped, "prev_hash": prev_hash, "hash": digest})
+        out.append(linked)
         prev_hash = digest
     return out
 

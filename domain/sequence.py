@@ -104,16 +104,14 @@ class SequenceOfPlay(BaseModel):
     def chain(self, step_path: str) -> list[Step | Phase]:
         """The nodes from the top phase down to the step at `step_path`."""
         nodes: list[Step | Phase] = []
-        node: Step | Phase = self.root
+        children = self.phases  # the root's (not built: a `Phase` checks itself when made)
         for part in step_path.split("/"):
-            if not isinstance(node, Phase):
-                raise KeyError(step_path)
-            found = next((c for c in node.children if c.id == part), None)
+            found = next((c for c in children if c.id == part), None)
             if found is None:
                 raise KeyError(step_path)
             nodes.append(found)
-            node = found
-        if not isinstance(node, Step):
+            children = found.children if isinstance(found, Phase) else ()
+        if not isinstance(nodes[-1], Step):
             raise KeyError(step_path)
         return nodes
 

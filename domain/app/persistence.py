@@ -22,6 +22,7 @@ from eventsourcing.utils import get_topic, register_topic, resolve_topic
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.errors import DomainError, InvalidAction
+from domain.events.base import Event
 from domain.history import Frame, UndoRequest
 from domain.state import MatchState
 
@@ -55,10 +56,16 @@ class UnstorableEvent(InvalidAction):
     title = "Value not storable"
 
 
+ENVELOPE = ("originator_id", "originator_version")  # stored beside the record, not in it
+
+
 class PydanticMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         model = cast(BaseModel, domain_event)
-        state = model.model_dump(mode="json", exclude={"originator_id", "originator_version"})
+        if isinstance(model, Event):  # its JSON as the hash chain made it, if it did
+            state = {k: v for k, v in model.as_json().items() if k not in ENVELOPE}
+        else:
+            state = model.model_dump(mode="json", exclude=set(ENVELOPE))
         state["class_version"] = getattr(type(model), "class_version", 1)
         data = self.transcoder.encode(state)
         self._loads_back(domain_event, data)

@@ -10,7 +10,7 @@ themselves are in `domain.events.match`, `domain.events.play`, `domain.events.ca
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -43,6 +43,10 @@ def sees_private(viewer: str, owner: str) -> bool:
 
 class Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+    # The event's JSON once made (`keep_json`), shared by the hash chain, the stored record
+    # and the answer of the action that made it. A slot, not a field or a private
+    # attribute: equality, copies (`model_copy`) and pickles leave it out.
+    __slots__ = ("_json",)
     class_version: ClassVar[int] = 1
     private_fields: ClassVar[frozenset[str]] = frozenset()
 
@@ -76,11 +80,30 @@ class Event(BaseModel):
         `private_fields` are seen by nobody; an event may hide more from some seats."""
         return set(self.private_fields)
 
+    def as_json(self) -> dict[str, Any]:
+        """Every field as JSON (`model_dump(mode="json")`): the dict `keep_json` kept, if
+        it did (then the same dict each time: read it, never change it), else made now."""
+        try:
+            return cast(dict[str, Any], object.__getattribute__(self, "_json"))
+        except AttributeError:
+            return self.model_dump(mode="json")
+
+    def keep_json(self, dumped: dict[str, Any]) -> None:
+        """Keep `dumped`, this event's `model_dump(mode="json")`, for `as_json` and `public`:
+        an event just decided is dumped once for its hash, its stored record and the
+        answer that tells it (`domain.integrity.chained`)."""
+        object.__setattr__(self, "_json", dumped)
+
     def public(self, viewer: str = "") -> dict[str, Any]:
         """The event as `viewer` may see it on any surface: JSON-ready, hidden fields left
         out (and named in `hidden`)."""
         hidden = self.hidden_from(viewer)
-        body = self.model_dump(mode="json", exclude=hidden)
+        try:
+            kept: dict[str, Any] = object.__getattribute__(self, "_json")
+        except AttributeError:
+            body = self.model_dump(mode="json", exclude=hidden)
+        else:
+            body = {k: v for k, v in kept.items() if k not in hidden}
         shown = hidden - set(self.private_fields)
         if shown:
             body["hidden"] = sorted(shown)

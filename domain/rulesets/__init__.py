@@ -57,7 +57,7 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None,
     options)."""
     if content_hash is not None:
         return data_ruleset(content_hash)
-    return _build(ruleset_id, json.dumps(options or {}, sort_keys=True))
+    return _build(ruleset_id, json.dumps(options, sort_keys=True) if options else "{}")
 
 
 @lru_cache(maxsize=256)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 from test_http_api import _create, auth
 
 from api import hot_action, hot_board
@@ -17,6 +18,9 @@ from api.app import create_app
 from api.routes import actions, views
 from api.settings import Settings
 from domain.app import Matches
+from domain.commands import Action, CreateMatch
+from domain.events import Event
+from domain.integrity import content_hash
 
 NOTE = {"type": "add_note", "text": "the hedgerow holds"}
 
@@ -161,3 +165,38 @@ def test_a_lanes_request_meets_no_framework_layer(
     assert reached == []
     assert client.get(f"{url}/board", params={"at": 1}, headers=auth(match)).status_code == 200
     assert reached == [f"{url}/board"]
+
+
+def test_an_actions_event_is_dumped_once_for_its_hash_its_record_and_its_answer(
+        store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hot path does each thing once (issue 30): the event an action decides is dumped
+    to JSON once (`Event.keep_json`), and that one dump makes its hash, its stored record
+    and the answer the lanes send (`actions._told`); before, three."""
+    matches = Matches(env=store_env)
+    try:
+        created = matches.create_match(CreateMatch.model_validate({
+            "scenario": "Hill 112", "casual": True,
+            "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]}))
+        match_id, token = created.events[0].originator_id, created.tokens["referee"]
+        dumped: list[str] = []
+        dump = Event.model_dump
+
+        def counted(self: Event, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            dumped.append(type(self).__name__)
+            return dump(self, *args, **kwargs)
+
+        monkeypatch.setattr(Event, "model_dump", counted)
+        action = TypeAdapter(Action).validate_python(NOTE)
+        result = matches.act(match_id, action, actor="referee", token=token)
+        answer = actions._told(matches, match_id, result, "referee")
+        assert dumped == ["NoteAdded"]
+        monkeypatch.undo()
+        stored = list(matches.events_of(match_id))[-1]
+        told = answer["events"][0]
+        assert (told["type"], told["text"], told["version"]) == (
+            "NoteAdded", NOTE["text"], stored.version)
+        assert told["hash"] == stored.hash == content_hash(stored.public("referee"))
+        assert told["prev_hash"] == stored.prev_hash
+        assert {k: v for k, v in told.items() if k != "said"} == stored.public("referee")
+    finally:
+        matches.close()
