@@ -24,7 +24,9 @@ def project(db: str | None) -> int:
     import threading
 
     from projections.catalogue import open_catalogue
+    from projections.clock_watch import FlagWatcher, active_matches
     from projections.notify import NotifyService
+    from projections.projector import Projector
 
     stopping = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -38,21 +40,19 @@ def project(db: str | None) -> int:
     if opened is None:
         return 2
     matches, store = opened
-    # the "your turn" notifier beside the catalogue (docs/notifications.md)
+    # the catalogue and the "your turn" notifier (docs/notifications.md), fed by one read
+    # of the new events (issue 30)
     notify = NotifyService(matches, settings.notify_config())
-    notifier = threading.Thread(target=notify.run_forever, args=(stopping,), name="notify")
-    notifier.start()
-    from projections.clock_watch import FlagWatcher, active_matches
-    catalogue = open_catalogue(matches)  # flag falls recorded as they happen (docs/clock.md)
-    flags = FlagWatcher(matches, active_matches(catalogue.view))
+    catalogue = open_catalogue(matches)
+    projector = Projector(matches, catalogue, notify, poll=notify.config.poll)
+    flags = FlagWatcher(matches, active_matches(catalogue.view))  # flag falls (docs/clock.md)
     flags.start()
     print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)
     try:
-        catalogue.run_forever(stopping)
+        projector.run_forever(stopping)
     finally:
         stopping.set()
         flags.stop()
-        notifier.join(timeout=15)
         notify.stop()
         _close(matches)
     return 0

@@ -9,8 +9,9 @@ eventsourcing's `ProjectionRunner` does.
 With several API processes on one PostgreSQL, exactly one process should run the
 projection: two runners would both apply each event, and the second's tracking record
 would conflict. `BATTLELOG_PROJECTIONS=external` (see `projections.store`) keeps an API
-process to reading the catalogue, and `battlelog project` (`CatalogueService.run_forever`)
-is that one runner, restarted from its tracking position after any error.
+process to reading the catalogue, and `battlelog project` (`projections.projector`) is that
+one runner: it reads each batch of new events once for the catalogue (`apply`) and the
+notifier's outbox, and resumes from the tracking position after any error.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol, cast
 from uuid import UUID
@@ -27,7 +28,7 @@ import orjson
 from eventsourcing.persistence import StoredEvent, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from domain.app import Matches
 from domain.app.persistence import plain_json
@@ -40,6 +41,7 @@ from projections.catalogue_rows import (
     row_change,
 )
 from projections.isolation import Failing, TolerantMatches, Unreadable
+from projections.log_read import LogRecord, read_log
 from projections.store import QueuedSchema, projections_inline
 from projections.ticker import Ticker
 
@@ -251,27 +253,6 @@ class CatalogueService:
         with self._applying:
             return self.catch_up()
 
-    def run_forever(self, stopping: threading.Event, poll: float = 0.25) -> None:
-        """The projection runner of `battlelog project`: apply every event, then each new
-        one, until `stopping` is set. On PostgreSQL through eventsourcing's
-        `ProjectionRunner` (a subscription: LISTEN/NOTIFY), restarted after an error from the
-        recorded position; on SQLite by polling."""
-        while not stopping.is_set():
-            try:
-                if not self._postgres:
-                    self.catch_up()
-                    stopping.wait(poll)
-                    continue
-                with ProjectionRunner(application_class=TolerantMatches,
-                                      projection_class=CatalogueProjection,
-                                      view_class=PostgresCatalogueView,
-                                      env=dict(self.matches.env)) as runner:
-                    while not stopping.is_set():
-                        runner.run_forever(timeout=poll)
-            except Exception:  # a runner that stops is no runner: log it and resume
-                log.exception("catalogue projection failed; resuming from its position")
-                stopping.wait(1.0)
-
     @property
     def failing(self) -> Failing:
         """The matches whose events the catalogue passed over (this process's runner)."""
@@ -298,55 +279,39 @@ class CatalogueService:
         applied. An event whose row change is its envelope alone is read from its stored
         JSON, without building the model. A record that does not load is passed over, its
         match marked in `failing`."""
-        mapper = self.matches.mapper
-        plain = plain_json(mapper)
         done = 0
         while True:
-            records = self._log(self.position() + 1, batch)
+            records = read_log(self.matches, self.position() + 1, batch)
             if not records:
                 return done
-            changes: list[Change | CatalogueEntry] = []
-            for _, match_id, version, topic, state in records:
-                try:
-                    if plain and topic not in TYPED:
-                        stamp = orjson.loads(state)["timestamp"]
-                        changes.append(Change(match_id, version,
-                                              usable_time(datetime.fromisoformat(stamp))))
-                    else:
-                        changes.append(row_change(mapper.to_domain_event(
-                            StoredEvent(match_id, version, topic, state))))
-                except Exception as error:  # noqa: BLE001 - this match's, not the others'
-                    self.projection.failing.failed(match_id, error)
-            self.view.record_many(self.view.statements(coalesce(changes)),
-                                  Tracking(self.matches.name, records[-1][0]))
+            self.apply(records)
             done += len(records)
             if len(records) < batch:
                 return done
 
-    def _log(self, start: int, limit: int) -> list[tuple[int, UUID, int, str, bytes]]:
-        """(notification id, match id, version, topic, state) of the application's log from
-        `start`. On SQLite one plain query: the recorder's `Notification` rows parse a
-        UUID each, which cost more than the rest of the catalogue's work."""
-        recorder = self.matches.recorder
-        ids: dict[Any, UUID] = {}
-
-        def uuid(value: Any) -> UUID:
-            known = ids.get(value)
-            if known is None:
-                known = ids[value] = value if isinstance(value, UUID) else UUID(value)
-            return known
-
-        if isinstance(recorder, SQLiteApplicationRecorder):
-            with recorder.datastore.transaction(commit=False) as c:
-                cursor = c.sqlite_cursor  # rows as tuples, not `sqlite3.Row`s
-                cursor.row_factory = None
-                cursor.execute(
-                    "SELECT rowid, originator_id, originator_version, topic, state FROM "
-                    f"{recorder.events_table_name} WHERE rowid>=? ORDER BY rowid LIMIT ?",
-                    (start, limit))
-                return [(r[0], uuid(r[1]), r[2], r[3], r[4]) for r in cursor.fetchall()]
-        return [(n.id, uuid(n.originator_id), n.originator_version, n.topic, n.state)
-                for n in recorder.select_notifications(start=start, limit=limit)]
+    def apply(self, records: Sequence[LogRecord]) -> int:
+        """Apply `records` (read from the log after this projection's position, in order:
+        `catch_up`'s, or one read shared with the notifier's outbox in `battlelog
+        project`) in one transaction with the last one's tracking; how many."""
+        if not records:
+            return 0
+        mapper = self.matches.mapper
+        plain = plain_json(mapper)
+        changes: list[Change | CatalogueEntry] = []
+        for _, match_id, version, topic, state in records:
+            try:
+                if plain and topic not in TYPED:
+                    stamp = orjson.loads(state)["timestamp"]
+                    changes.append(Change(match_id, version,
+                                          usable_time(datetime.fromisoformat(stamp))))
+                else:
+                    changes.append(row_change(mapper.to_domain_event(
+                        StoredEvent(match_id, version, topic, state))))
+            except Exception as error:  # noqa: BLE001 - this match's, not the others'
+                self.projection.failing.failed(match_id, error)
+        self.view.record_many(self.view.statements(coalesce(changes)),
+                              Tracking(self.matches.name, records[-1][0]))
+        return len(records)
 
     def list(self, limit: int = 50, offset: int = 0,
              status: str | None = None) -> list[CatalogueEntry]:

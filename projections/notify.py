@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from domain.app import Matches
 from projections.egress import Egress, EgressConfig
+from projections.log_read import LogRecord
 from projections.notify_channels import Channels, SmtpConfig, make_vapid
 from projections.notify_delivery import Deliverer, DeliveryConfig
 from projections.notify_outbox import Outbox, OutboxConfig
@@ -60,6 +61,7 @@ class NotifyService:
         self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll,
                                   follows_saves=False)
         self._started = False
+        self._wrote = threading.Event()  # the outbox wrote rows (`battlelog project`)
 
     def vapid_public_key(self) -> str:
         return self.view.vapid(make_vapid)[1]
@@ -118,13 +120,15 @@ class NotifyService:
     def _deliver(self) -> None:
         self.deliverer().deliver_due(wait=False)
 
-    def step_outbox(self) -> int:
-        """Apply the new events, and every few seconds write the reminders due; how many
-        events were applied. A lost race for the tracking record (another process wrote
-        those events' notices first) is no error."""
+    def step_outbox(self, records: Sequence[LogRecord] | None = None) -> int:
+        """Apply the new events (read here, or `records`: one read of the log shared with
+        the catalogue, in `battlelog project`), and every few seconds write the reminders
+        due; how many events were applied. A lost race for the tracking record (another
+        process wrote those events' notices first) is no error."""
         with self._lock:
+            written = self.outbox.written
             try:
-                done = self.outbox.catch_up()
+                done = self.outbox.catch_up() if records is None else self.outbox.apply(records)
             except Exception as error:  # noqa: BLE001 - above all another writer's tracking
                 log.debug("outbox: %s; trying again", error)
                 self.outbox.forget_position()
@@ -133,36 +137,21 @@ class NotifyService:
             if now - self._reminded >= min(30.0, self.config.outbox.quiet / 4):
                 self._reminded = now
                 self.outbox.schedule_reminders()
-            return done
-
-    def run_forever(self, stopping: threading.Event) -> None:
-        """`battlelog project`'s loop: the outbox here and the delivery in a thread of its
-        own (its sends run in their lanes: a slow receiver holds back neither the next
-        handoffs nor other receivers), woken as soon as the outbox wrote something or a
-        sender is free, until `stopping`."""
-        wrote = threading.Event()
-
-        def project() -> int:
-            written = self.outbox.written
-            done = self.step_outbox()
             if self.outbox.written != written:
-                wrote.set()
+                self._wrote.set()
             return done
 
+    def deliver_forever(self, stopping: threading.Event) -> None:
+        """`battlelog project`'s delivery, until `stopping` (the outbox is fed by its one
+        read of the log, `step_outbox(records)`): its sends run in their lanes, so a slow
+        receiver holds back neither the next handoffs nor other receivers; woken as soon as
+        the outbox wrote something or a sender is free."""
         def deliver() -> int:
-            wrote.clear()
+            self._wrote.clear()
             return self.deliverer().deliver_due(wait=False)
 
-        self.deliverer().wake = wrote.set  # a sender is free: claim again
-
-        sender = threading.Thread(target=self._keep, name="notify-delivery",
-                                  args=(stopping, deliver, wrote))
-        sender.start()
-        try:
-            self._keep(stopping, project, stopping)
-        finally:
-            wrote.set()
-            sender.join(timeout=30)
+        self.deliverer().wake = self._wrote.set  # a sender is free: claim again
+        self._keep(stopping, deliver, self._wrote)
 
     def _keep(self, stopping: threading.Event, work: Callable[[], object],
               idle: threading.Event) -> None:

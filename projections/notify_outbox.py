@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID
@@ -49,6 +49,7 @@ from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
 from projections.isolation import Failing
+from projections.log_read import LogRecord
 from projections.notify_budget import Budget
 from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration, Sql
 from projections.notify_words import NAME, OUTCOME, SENTENCE, plain
@@ -142,14 +143,42 @@ class Outbox:
                 return done
             stored = {(_uuid(n.originator_id), n.originator_version): n for n in records
                       if str(_uuid(n.originator_id)) in registered}
-            rows = self.rows(list(stored), stored) if stored else []
-            if rows and (self.view.max_tracking_id(APPLICATION) or 0) >= start:
-                self.forget_position()  # another runner applied these events first
+            if not self._applied(start, records[-1].id, stored):
                 continue
-            self._pass(records[-1].id, rows)
             done += len(records)
             if len(records) < batch:
                 return done
+
+    def apply(self, records: Sequence[LogRecord], batch: int = 50) -> int:
+        """Apply those of `records` past this outbox's position (one read of the log shared
+        with the catalogue: `battlelog project`), `batch` to a transaction; how many. The
+        registrations are read after the records, so every event of a match with none was
+        saved before any registration it may have now (see `catch_up`)."""
+        done = 0
+        while True:
+            start = self.position() + 1
+            new = [r for r in records if r[0] >= start][:batch]
+            if not new:
+                return done
+            registered = self.view.registered_matches()
+            self.registered = bool(registered)
+            stored = {(match_id, version): StoredEvent(match_id, version, topic, state)
+                      for _, match_id, version, topic, state in new
+                      if str(match_id) in registered}
+            if not self._applied(start, new[-1][0], stored):
+                return done
+            done += len(new)
+
+    def _applied(self, start: int, last: int, stored: dict[tuple[UUID, int], Any]) -> bool:
+        """The events from `start` to `last` applied: the rows of those in `stored` (the
+        events of matches with registrations) written with the position; False when
+        another runner applied them first (nothing written; the position is read again)."""
+        rows = self.rows(list(stored), stored) if stored else []
+        if rows and (self.view.max_tracking_id(APPLICATION) or 0) >= start:
+            self.forget_position()  # another runner applied these events first
+            return False
+        self._pass(last, rows)
+        return True
 
     def _pass(self, last: int, rows: list[Sql]) -> None:
         """The events up to `last` applied: `rows` written with the position (or the

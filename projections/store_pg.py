@@ -14,13 +14,20 @@ takes its ids and commits before the next takes any.
 The function is named after the events table (`battlelog_insert_<table>`), so it never
 replaces eventsourcing's own nor another table's; it is created with the tables (by whoever
 opens the store first, `CREATE OR REPLACE`), which needs the right to create in the
-schema, as the tables do."""
+schema, as the tables do.
+
+`listen_for_saves` wakes a follower of the log (`battlelog project`'s runner) on the NOTIFY
+each append sends."""
 
 from __future__ import annotations
+
+import logging
+from threading import Event
 
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg.sql import SQL, Identifier
 
+log = logging.getLogger(__name__)
 TOPIC = f"{__name__}:OrderedFunctionRecorder"  # eventsourcing's APPLICATION_RECORDER_TOPIC
 
 
@@ -55,3 +62,22 @@ class OrderedFunctionRecorder(PostgresApplicationRecorder):
                  channel=Identifier(self.channel_name))
         self.sql_create_statements[self.create_insert_function_statement_index] = (
             self.sql_create_pg_function_insert_events)
+
+
+def listen_for_saves(recorder: PostgresApplicationRecorder, saved: Event,
+                     stopping: Event) -> None:
+    """Set `saved` whenever an append is committed (each sends a NOTIFY on the recorder's
+    channel: eventsourcing's pipelined transaction and the function above alike), until
+    `stopping`; one connection of the store's pool held meanwhile, opened again after an
+    error. Only that something was saved is taken: what was saved is read by the caller."""
+    while not stopping.is_set():
+        try:
+            with recorder.datastore.get_connection() as conn:
+                conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+                while not stopping.is_set():
+                    for _ in conn.notifies(timeout=0.5, stop_after=1):
+                        saved.set()
+        except Exception:  # the store is away: the caller polls meanwhile
+            log.warning("no LISTEN on %s (trying again): the runner polls meanwhile",
+                        recorder.channel_name, exc_info=True)
+            stopping.wait(5.0)

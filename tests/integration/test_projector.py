@@ -1,0 +1,114 @@
+"""`battlelog project`'s runner (issue 30, projections/projector.py), on each store: one read
+of the log's new events feeds both the match catalogue and the notifier's outbox (the
+outbox reads nothing on its own), each kept at its own position; and two runners on one
+database still write each handoff's notice once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import pytest
+from fastapi.testclient import TestClient
+from notify_confirming import confirm, seated
+
+from api.app import create_app
+from api.settings import Settings
+from domain.app import Matches
+from projections import projector as runner_module
+from projections.catalogue import CatalogueService
+from projections.notify import NotifyConfig, NotifyService
+from projections.projector import Projector
+
+CLOSED = "http://127.0.0.1:9/hook"  # the discard port: nobody listens
+
+
+@pytest.fixture
+def client(matches: Matches, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setenv("BATTLELOG_PROJECTIONS", "external")  # the runners below keep them
+    settings = Settings(admin_token="admin-token", notify_allow_private=True)
+    with TestClient(create_app(settings, matches=matches)) as client:
+        yield client
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def act(client: TestClient, match: str, token: str, path: str, body: Any) -> int:
+    done = client.post(f"/api/matches/{match}/{path}", json=body, headers=auth(token))
+    assert done.status_code == 201, done.text
+    return int(done.headers["etag"].strip('"'))
+
+
+def registered(client: TestClient, match: str, token: str) -> None:
+    made = client.post(f"/api/matches/{match}/notifications",
+                       json={"kind": "webhook", "url": CLOSED}, headers=auth(token))
+    assert made.status_code == 201, made.text
+    confirm(client, match, made.json()["registration_id"])
+
+
+def runner(matches: Matches, batch: int) -> Projector:
+    return Projector(matches, CatalogueService(matches), NotifyService(matches, NotifyConfig()),
+                     batch=batch)
+
+
+def test_one_read_of_the_new_events_feeds_the_catalogue_and_the_outbox(
+        client: TestClient, matches: Matches, monkeypatch: pytest.MonkeyPatch) -> None:
+    quiet, quiet_tokens = seated(client)
+    told, tokens = seated(client)
+    registered(client, told, tokens["blue"])
+    act(client, quiet, quiet_tokens["red"], "actions", {"type": "add_note", "text": "quiet"})
+    act(client, told, tokens["red"], "actions", {"type": "activate_unit", "unit_id": "sq1"})
+    handed = act(client, told, tokens["red"], "actions", {"type": "advance"})  # to blue
+    reads: list[int] = []
+    read_log = runner_module.read_log
+
+    def counted(store: Matches, start: int, limit: int) -> Any:
+        reads.append(start)
+        return read_log(store, start, limit)
+
+    def on_its_own(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("a projection read the log on its own")
+
+    monkeypatch.setattr(runner_module, "read_log", counted)
+    projector = runner(matches, batch=4)
+    monkeypatch.setattr(projector.catalogue, "catch_up", on_its_own)
+    monkeypatch.setattr(projector.notify.outbox, "catch_up", on_its_own)
+    steps = 0
+    while projector.step():
+        steps += 1
+    last = matches.recorder.max_notification_id()
+    assert steps > 2 and len(reads) == steps + 1  # one read a step (the last found none)
+    assert projector.catalogue.position() == projector.notify.outbox.position() == last
+    for match in (quiet, told):
+        row = projector.catalogue.get(UUID(match))
+        assert row is not None and row.version == matches.head(UUID(match)).version
+    notices = [n for n in projector.notify.view.notices(told) if n.reminder == 0]
+    assert [(n.seat, n.version) for n in notices] == [("blue", handed)]
+    assert projector.notify.view.notices(quiet) == []
+
+
+def test_two_runners_on_one_database_write_each_handoff_once(
+        client: TestClient, matches: Matches) -> None:
+    match, tokens = seated(client)
+    for seat in ("red", "blue"):
+        registered(client, match, tokens[seat])
+    act(client, match, tokens["red"], "actions", {"type": "activate_unit", "unit_id": "sq1"})
+    versions = [act(client, match, tokens["red"], "actions", {"type": "advance"}),  # blue
+                act(client, match, tokens["red"], "undo", {"actions": 1}),  # red
+                act(client, match, tokens["red"], "redo", None)]  # blue
+    first, second = runner(matches, batch=2), runner(matches, batch=3)
+    while first.step() + second.step():  # taking turns, each from its own positions
+        pass
+    last = matches.recorder.max_notification_id()
+    for projector in (first, second):
+        assert projector.catalogue.position() == last
+        assert projector.notify.outbox.position() == last
+    notices = [n for n in first.notify.view.notices(match) if n.reminder == 0]
+    assert sorted((n.seat, n.version) for n in notices) == sorted(
+        [("blue", versions[0]), ("red", versions[1]), ("blue", versions[2])])
+    assert len({n.delivery_id for n in notices}) == 3
+    row = first.catalogue.get(UUID(match))
+    assert row is not None and row.version == matches.head(UUID(match)).version
