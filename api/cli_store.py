@@ -44,7 +44,8 @@ def project(db: str | None) -> int:
     # of the new events (issue 30)
     notify = NotifyService(matches, settings.notify_config())
     catalogue = open_catalogue(matches)
-    projector = Projector(matches, catalogue, notify, poll=notify.config.poll)
+    projector = Projector(matches, catalogue, notify, poll=notify.config.poll,
+                          trail=notify.config.trail)
     flags = FlagWatcher(matches, active_matches(catalogue.view))  # flag falls (docs/clock.md)
     flags.start()
     print(f"battlelog is projecting (store: {store}); stop with SIGTERM or Ctrl-C", flush=True)

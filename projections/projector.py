@@ -10,9 +10,11 @@ database the outbox's lost races stay no error (`Outbox.apply`). A step that fai
 of them is logged, and the other is fed all the same.
 
 It steps again at once while a whole batch came, else when woken: on PostgreSQL by the
-NOTIFY each append sends (`projections.store_pg.listen_for_saves`), and every `poll`
-seconds in any case (on SQLite, which has no notifications, that is all). The delivery of
-notices runs in a thread of its own (`NotifyService.deliver_forever`).
+NOTIFY each append sends (`projections.store_pg.listen_for_saves`), `trail` seconds after
+it (the saves of those seconds are read in one go, not one read and one catalogue
+transaction per action), and every `poll` seconds in any case (on SQLite, which has no
+notifications, that is all). The delivery of notices runs in a thread of its own
+(`NotifyService.deliver_forever`).
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ log = logging.getLogger(__name__)
 
 class Projector:
     def __init__(self, matches: Matches, catalogue: CatalogueService, notify: NotifyService,
-                 poll: float = 0.25, batch: int = 500) -> None:
+                 poll: float = 0.25, trail: float = 0.1, batch: int = 500) -> None:
         self.matches = matches
         self.catalogue = catalogue
         self.notify = notify
         self.poll = poll
+        self.trail = trail
         self.batch = batch
         self.reads = 0  # reads of the log that brought records (one per step that did)
         self._saved = threading.Event()
@@ -82,8 +85,8 @@ class Projector:
                     log.exception("projection failed; resuming from its position")
                     stopping.wait(1.0)
                     continue
-                if not full:
-                    self._saved.wait(self.poll)
+                if not full and self._saved.wait(self.poll):
+                    stopping.wait(self.trail)  # let a burst of saves gather: one read for all
         finally:
             stopping.set()
             self._saved.set()
