@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from domain.rulefiles.model_spend import Activate, EachDie, Spend, Template
 from domain.rulefiles.parts import Expression, Name, Rule
 from domain.rulefiles.parts import Part as _Part
 
@@ -74,13 +75,24 @@ class RemoveUnit(_Part):
 
 class On(_Part):
     """The units an effect falls on, other than the rolling unit: each unit in play that
-    carries a marker of the kind `marked` (the roll's target: `defender`)."""
+    carries a marker of the kind `marked` (the roll's target: `defender`), or each unit
+    whose id is in the list `units` gives (an expression: a unit's pieces)."""
 
-    marked: Name
+    marked: Name | None = None
     """The marker kind that names the units it falls on."""
+    units: Expression | None = None
+    """Instead of `marked`: an expression giving the list of their ids."""
+
+    @model_validator(mode="after")
+    def _one(self) -> On:
+        if (self.marked is None) == (self.units is None):
+            raise ValueError("'falls_on' gives marked (a marker kind) or units (an "
+                             "expression), one of them")
+        return self
 
 
-UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "remove_unit")
+UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "remove_unit",
+                "activate")
 
 
 class Effect(_Part):
@@ -101,16 +113,20 @@ class Effect(_Part):
     """Move a track of the match along its values."""
     remove_unit: RemoveUnit | None = None
     """The unit leaves play."""
+    activate: Activate | None = None
+    """The unit activates, with the units taking part (a `UnitsActivated`)."""
     falls_on: On | None = None  # the units it falls on, if not the rolling unit
     """The units a unit's effect falls on, if not the rolling unit."""
+    when: Expression | None = None
+    """An expression: the effect is made only when it holds."""
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
         given = [name for name, value in self.__dict__.items()
-                 if value is not None and name != "falls_on"]
+                 if value is not None and name not in ("falls_on", "when")]
         if len(given) != 1:
             raise ValueError("an effect is one of: place_marker, remove_marker, set_status, "
-                             "clear_status, set_track, move_track, remove_unit")
+                             "clear_status, set_track, move_track, remove_unit, activate")
         if self.falls_on is not None and given[0] not in UNIT_EFFECTS:
             raise ValueError("'falls_on' names the units an effect falls on: a track's effect "
                              "falls on the match")
@@ -120,8 +136,9 @@ class Effect(_Part):
 class Outcome(_Part):
     """What a result does: the sentence the page says, and its effects."""
 
-    says: Said
-    """What the page says of the result, one sentence."""
+    says: Template | None = None
+    """What the page says of the result, one sentence (words with placeholders); none: the
+    effects say it, and no result is recorded."""
     effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
     """What the result does, in order."""
     failed: bool = False  # the roll failed (said as such; counted as a failed roll)
@@ -192,10 +209,12 @@ class Roll(_Part):
     """Whether a unit rolls it (`unit_id`; `unit` in its expressions)."""
     when: Expression | None = None  # must hold to roll
     """An expression that must hold to roll."""
-    refused: Said = "this roll is not open now"
-    """What a refusal says when `when` does not hold."""
+    refused: Template = "this roll is not open now"
+    """What a refusal says when `when` does not hold (words with placeholders)."""
     dice: Dice | None = None
     """The dice (`d6`, `2d6`: 1 to 10 dice of 4, 6, 8, 10, 12 or 20 faces); or give `chain`."""
+    count: Expression | None = None
+    """How many of `dice`'s one die are thrown: a whole-number expression (`action.dice`)."""
     chain: Chain | None = None
     """A die-type chain, instead of `dice`."""
     modifiers: Annotated[tuple[Expression, ...], Field(max_length=10)] = ()
@@ -213,6 +232,17 @@ class Roll(_Part):
     awaits: Said | None = None  # no target nor table: the players enter the result
     """The players read the result from a table the file does not hold: what the page asks them to
     enter."""
+    spend: Spend | None = None
+    """A resource the action spends on the roll (markers off the unit `leader_id` names)."""
+    each_die: EachDie | None = None
+    """Each die held against its own number; the target counts the dice that pass."""
+    first: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    """Effects made before the dice are thrown, once the roll is accepted."""
+    purpose: Template | None = None
+    """The dice's purpose (words with placeholders), if not the one made for them."""
+    of: Template | None = None
+    """What the outcome is the result of (words with placeholders), if not `<rule> <title> of
+    <unit>`."""
 
     @model_validator(mode="after")
     def _whole(self) -> Roll:
@@ -224,4 +254,8 @@ class Roll(_Part):
                              "or awaits (the players enter it): one of them")
         if (self.target is not None) != (self.passes is not None and self.fails is not None):
             raise ValueError("a target goes with passes and fails")
+        if self.count is not None and (self.dice is None or not self.dice.startswith("d")):
+            raise ValueError("count says how many of one die are thrown: dice is one die (d6)")
+        if self.spend is not None and self.spend.to == "failing_dice" and self.each_die is None:
+            raise ValueError("spend to failing_dice goes with each_die: the dice held one by one")
         return self

@@ -27,8 +27,10 @@ from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction
 from domain.rulefiles.evaluate import Compiled, Roles, Together, Unreadable, compile_expression
 from domain.rulefiles.model import RulesetFile
-from domain.rulefiles.model_rolls import Effect, Outcome, Roll, Row
+from domain.rulefiles.model_rolls import Effect, On, Outcome, Roll, Row
 from domain.rulefiles.sequence import sequence_of
+from domain.rulefiles.spend import activate, allot, spend
+from domain.rulefiles.template import AFTER, BEFORE, Template, compile_template, view_of
 from domain.rulefiles.types import BOOL, DYN, INT, STRING
 from domain.rulefiles.view import Declared, types
 from domain.rulesets.base import Roll as RulesetRoll
@@ -47,10 +49,25 @@ class _Compiled:
     shift: Compiled | None
     target: Compiled | None
     column: Compiled | None
+    count: Compiled | None = None
+    each_die: Compiled | None = None
 
     def all(self) -> list[Compiled]:
         return [e for e in (self.when, *self.modifiers, self.start, self.shift, self.target,
-                            self.column) if e is not None]
+                            self.column, self.count, self.each_die) if e is not None]
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A roll's words with placeholders, and the expressions its effects read (by text)."""
+
+    purpose: Template | None
+    of: Template | None
+    says: dict[str, Template]
+    effects: dict[str, Compiled]
+    groups: dict[str, Template]
+    declared: Declared
+    roles: Roles
 
 
 def rolls_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, RulesetRoll]:
@@ -73,13 +90,37 @@ def rolls_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, R
             compiled(chain.start, STRING) if chain else None,
             compiled(chain.shift, INT) if chain else None,
             compiled((target.at_most or target.at_least) if target else None, INT),
-            compiled(roll.table.column, DYN) if roll.table else None)
+            compiled(roll.table.column, DYN) if roll.table else None,
+            compiled(roll.count, INT),
+            compiled(roll.each_die.at_least, INT) if roll.each_die else None)
         steps = tuple(p for p in paths if p.rsplit("/", 1)[-1] in roll.steps)
-        out[name] = RulesetRoll(roll.rule, steps, _procedure(name, roll, expressions, tracks))
+        out[name] = RulesetRoll(roll.rule, steps, _procedure(
+            name, roll, expressions, tracks, _words(roll, view, declared, roles)))
     return out
 
 
-def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
+def _words(roll: Roll, view: dict[str, Any], declared: Declared, roles: Roles) -> _Words:
+    before, after = {**view, **BEFORE}, {**view, **AFTER}
+    effects = [e for o in _outcomes(roll) for e in o.effects] + list(roll.first)
+    return _Words(
+        compile_template(roll.purpose, before, declared, roles) if roll.purpose else None,
+        compile_template(roll.of, before, declared, roles) if roll.of else None,
+        {o.says: compile_template(o.says, after, declared, roles)
+         for o in _outcomes(roll) if o.says},
+        {text: compile_expression(text, view, DYN, declared, roles) for text in
+         [e.falls_on.units for e in effects if e.falls_on and e.falls_on.units]
+         + [e.activate.taking_part for e in effects if e.activate]},
+        {e.activate.group: compile_template(e.activate.group, view, declared, roles)
+         for e in effects if e.activate},
+        declared, roles)
+
+
+def _outcomes(roll: Roll) -> list[Outcome]:
+    rows = [row for rows in roll.table.columns.values() for row in rows] if roll.table else []
+    return [*roll.natural, *(o for o in (roll.passes, roll.fails) if o), *rows]
+
+
+def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks, words: _Words
                ) -> Callable[[Any, MatchState, Emit], None]:
     # `when` is read first, over the view it alone needs: most rolls the legal actions try
     # are refused there (the view is handed to the evaluator value by value)
@@ -98,41 +139,69 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks
                 raise InvalidAction(f"{rule}: {roll.title or name} cannot be read now: "
                                     f"{error}", rule=rule) from None
 
+        def say(template: Template, extra: dict[str, Any]) -> str:
+            try:
+                return template.say(view_of([template], state, words.declared, words.roles,
+                                            command, actor, extra))
+            except Unreadable as error:
+                raise InvalidAction(f"{rule}: {roll.title or name} cannot be said now: "
+                                    f"{error}", rule=rule) from None
+
         if compiled.when is not None and read(
                 compiled.when, gate.view(state, command, actor)) is not True:
             raise InvalidAction(f"{rule}: {roll.refused}", rule=rule)
         view = rest.view(state, command, actor)
-        notation = roll.dice or _chained(
+        count = _whole(read(compiled.count, view), rule) if compiled.count else None
+        if count is not None and not 1 <= count <= 10:
+            raise InvalidAction(f"{rule}: {count} dice: a roll throws 1 to 10", rule=rule)
+        notation = (f"{count}{roll.dice}" if count is not None else roll.dice) or _chained(
             roll, read(compiled.start, view) if compiled.start else "",
             read(compiled.shift, view) if compiled.shift else 0, rule)
         modifier = sum(_whole(read(m, view), rule) for m in compiled.modifiers)
         target = _whole(read(compiled.target, view), rule) if compiled.target else None
+        at_least = _whole(read(compiled.each_die, view), rule) if compiled.each_die else None
         rows = (_column(roll, read(compiled.column, view), rule) if compiled.column
                 else None)
-        what = f"{rule} {roll.title or name}" + (f" of {unit.id}" if unit else "")
-        purpose = what + (f": {notation}" + (f" {modifier:+d}" if modifier else "")) + (
-            "" if target is None or roll.target is None else
-            f", passes at {target} or {'less' if roll.target.at_most else 'more'}")
+        spent = spend(roll.spend, command, state, unit, emit, rule) if roll.spend else 0
+        if roll.spend is not None and roll.spend.to == "total":
+            modifier += spent
+        for effect in roll.first:
+            _effect(effect, unit, state, emit, rule, tracks, command, words)
+        extra = {"modifier": modifier, "spent": spent, "target": target, "count": count}
+        what = (say(words.of, extra) if words.of else
+                f"{rule} {roll.title or name}" + (f" of {unit.id}" if unit else ""))
+        purpose = say(words.purpose, extra) if words.purpose else (
+            what + (f": {notation}" + (f" {modifier:+d}" if modifier else "")) + (
+                "" if target is None or roll.target is None else
+                f", passes at {target} or {'less' if roll.target.at_most else 'more'}"))
         faces = throw(command, notation, emit, purpose, roll.tag or rule,
-                      (unit.id,) if unit else (),
-                      modifier, awaits=f"{what}: {roll.awaits}" if roll.awaits else None)
+                      (unit.id,) if unit else (), modifier,
+                      awaits=f"{what}: {roll.awaits}" if roll.awaits else None)
         if roll.awaits:
             return
         natural = sum(faces)
+        total = natural + modifier
+        points = spent if roll.spend is not None and roll.spend.to == "failing_dice" else 0
+        scores, passed = (allot([f + modifier for f in faces], at_least, points)
+                          if at_least is not None else (list(faces), 0))
         special = [n for n in roll.natural if n.total == natural]
         outcomes: list[Outcome] = list(special)
         if all(n.also for n in special):
-            total = natural + modifier
+            held = passed if at_least is not None else total
             if target is not None and roll.target is not None and roll.passes and roll.fails:
-                passed = total <= target if roll.target.at_most else total >= target
-                outcomes.append(roll.passes if passed else roll.fails)
+                passing = held <= target if roll.target.at_most else held >= target
+                outcomes.append(roll.passes if passing else roll.fails)
             elif rows is not None:
-                outcomes.append(_row(rows, total))
+                outcomes.append(_row(rows, held))
+        after = {**extra, "faces": list(faces), "total": total, "passed": passed,
+                 "scores": scores}
         for outcome in outcomes:
             for effect in outcome.effects:
-                _effect(effect, unit, state, emit, outcome.rule or rule, tracks)
-            emit(ev.ResultRecorded, of=what, result=outcome.says, failed=outcome.failed,
-                 rule=rule)
+                _effect(effect, unit, state, emit, outcome.rule or rule, tracks, command,
+                        words)
+            if outcome.says:
+                emit(ev.ResultRecorded, of=what, result=say(words.says[outcome.says], after),
+                     failed=outcome.failed, rule=rule)
     return procedure
 
 
@@ -187,7 +256,7 @@ def _row(rows: tuple[Row, ...], total: int) -> Row:
 
 
 def _effect(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule: str,
-            tracks: Tracks) -> None:
+            tracks: Tracks, command: cmd.RuleRoll, words: _Words) -> None:
     """One effect, read against the board as the dice were thrown (ours: the effects of one
     roll do not read one another's)."""
     if effect.set_track is not None:
@@ -197,14 +266,46 @@ def _effect(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, ru
         _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
         return
     if effect.falls_on is not None:  # the units it names, as they stood when the dice were thrown
-        kind = effect.falls_on.marked
-        for target in [u for u in state.in_play() if u.markers.get(kind, 0) > 0]:
+        for target in _fallen_on(effect.falls_on, state, command, emit.context.actor, words,
+                                 rule):
             _on_unit(effect, target, emit, rule)
         return
     if unit is None:
         raise InvalidAction(f"{rule}: this roll's effect is on a unit, and no unit rolls it",
                             rule=rule)
+    if effect.activate is not None:
+        given = effect.activate
+        actor = emit.context.actor
+        listed = _ids(words.effects[given.taking_part], state, command, actor, rule)
+        group = words.groups[given.group].say(view_of(
+            [words.groups[given.group]], state, words.declared, words.roles, command, actor, {}))
+        activate(unit, listed, group, state, emit, rule)
+        return
     _on_unit(effect, state.units.get(unit.id, unit), emit, rule)
+
+
+def _fallen_on(on: On, state: MatchState, command: cmd.RuleRoll, actor: str, words: _Words,
+               rule: str) -> list[Unit]:
+    """The units in play an effect falls on: those marked, or those the expression lists."""
+    if on.marked is not None:
+        kind = on.marked
+        return [u for u in state.in_play() if u.markers.get(kind, 0) > 0]
+    assert on.units is not None  # the model's check
+    listed = set(_ids(words.effects[on.units], state, command, actor, rule))
+    return [u for u in state.in_play() if u.id in listed]
+
+
+def _ids(expression: Compiled, state: MatchState, command: cmd.RuleRoll, actor: str,
+         rule: str) -> list[str]:
+    try:
+        value = expression(state, command, actor)
+    except Unreadable as error:
+        raise InvalidAction(f"{rule}: the units of an effect cannot be read now: {error}",
+                            rule=rule) from None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidAction(f"{rule}: the units of an effect read {value!r}, not a list of "
+                            "unit ids", rule=rule)
+    return value
 
 
 def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
@@ -225,7 +326,8 @@ def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
                  rule=rule)
     elif effect.remove_unit is not None and held.removed is None:
         emit(ev.UnitRemoved, unit_id=held.id, reason=effect.remove_unit.reason, rule=rule)
-        where = held.position.hex if held.position is not None else None
+        where = (held.position.label() if held.position is not None
+                 and held.position.box is None else None)
         if effect.remove_unit.casualty and where:
             emit(ev.MarkerPlaced, kind=effect.remove_unit.casualty, count=1, location=where,
                  rule=rule)

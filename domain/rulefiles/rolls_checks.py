@@ -10,6 +10,7 @@ from typing import Any
 
 from domain.rulefiles.expression_checks import Budget, check_one
 from domain.rulefiles.problems import Near, Path, Problem
+from domain.rulefiles.spend_checks import check_spend
 from domain.rulefiles.types import BOOL, DYN, INT, STRING, Ty
 from domain.rulefiles.view import Declared, types
 
@@ -62,6 +63,8 @@ def _roll(roll: dict[Any, Any], here: Path, declared: Declared, view: dict[str, 
                                     + (f"; did you mean '{meant}'?" if meant else "")))
     for path, outcome in _outcomes(roll, here):
         problems += _effects(outcome.get("effects"), (*path, "effects"), declared, near)
+    problems += _effects(roll.get("first"), (*here, "first"), declared, near)
+    problems += check_spend(roll, here, _outcomes(roll, here), declared, view, near, budget)
     span = _span(roll)
     columns = table.get("columns")
     if span is not None and isinstance(columns, dict):

@@ -1,0 +1,185 @@
+"""Wing Command's file (projections/rulefiles/wing-command.yaml) held to the Python ruleset
+(domain/rulesets/wing_command*.py), part by part: its five rolls (WC-3 unit morale, WC-4
+disruption recovery, WC-5 disengaging, WC-6 activation, WC-8 the special move) and the
+guards that refuse them, on hundreds of random boards of its demo (pieces disrupted or
+corner-locked, a unit acting, cubes on the officers, rolls already made this turn), for
+every seat, with random table dice and cubes: both refuse (naming the same rule) or both
+make the same events, payloads and purposes included. Then its conditions, on the same
+boards."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Table
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.decide import decide
+from domain.errors import DomainError
+from domain.rulefiles.behaviour import behaviour
+from domain.rulesets import get_ruleset
+from domain.rulesets.base import Ruleset
+from domain.state import MatchState, activation_fact
+from projections.rulefile_load import BUILT_IN, check_file
+
+DEMO = json.loads((Path(__file__).parents[2] / "api" / "scenarios"
+                   / "wing-command-demo.json").read_text())
+SIDES = ("french", "british")
+PYTHON = get_ruleset("wing-command", {})
+STEPS = {"unit_morale": "phase/pre_activation/b_unit_morale",
+         "disruption_recovery": "phase/pre_activation/c_disruption",
+         "disengage": "phase/pre_activation/d_corner_lock",
+         "activation": "phase/activations/activate",
+         "special_move": "phase/activations/officers"}
+ENVELOPE = {"originator_id", "originator_version", "timestamp", "actor", "command_id", "turn",
+            "prev_hash", "hash"}
+
+
+def file_ruleset() -> Ruleset:
+    """The Python ruleset with the file's rolls, guards and conditions in place of its own."""
+    report = check_file(BUILT_IN / "wing-command.yaml")
+    assert report.ok and report.ruleset is not None, report.lines()
+    built = behaviour(report.ruleset)
+    return replace(PYTHON, rolls=built["rolls"], checks=built["checks"],
+                   conditions={**PYTHON.conditions, **built["conditions"]})
+
+
+FILE = file_ruleset()
+
+
+def board(rng: random.Random, step: str) -> tuple[MatchState, Table]:
+    """A random board of the demo at `step`: a random side phasing, pieces disrupted or
+    corner-locked, units activated, one of them perhaps acting, cubes on the officers, and
+    some of this turn's rolls already made."""
+    table = Table(ruleset="wing-command", sides=SIDES, units=DEMO["units"])
+    state = table.state
+    active = rng.choice(SIDES)
+    units = {}
+    facts: list[str] = []
+    # (as in play) only a unit of the phasing side is ever acting, in the run it activated
+    acting = rng.choice([u.id for u in state.in_play(active) if u.kind == "unit"]
+                        ) if rng.random() < 0.5 else None
+    for unit in state.in_play():
+        status = set(unit.status)
+        markers = dict(unit.markers)
+        if unit.kind == "piece":
+            for flag in ("disrupted", "corner_locked", "activated"):
+                if rng.random() < 0.4:
+                    status ^= {flag}
+        if unit.kind == "unit" and rng.random() < 0.3:
+            status.add("activated")
+        if unit.id == acting:
+            status |= {"acting", "activated"}
+        if unit.kind in ("fo", "co"):
+            markers["leadership"] = rng.randint(0, 3)
+        if rng.random() < 0.15:
+            facts.append(f"{rng.choice(('WC-3', 'WC-4', 'WC-5', 'WC-8'))}:{unit.id}")
+        units[unit.id] = unit.model_copy(update={"status": tuple(sorted(status)),
+                                                 "markers": markers})
+    if acting is not None:
+        facts.append(activation_fact(0, active))
+    if rng.random() < 0.1:
+        facts.append(f"failed:WC-6:{active}")
+    if rng.random() < 0.1:
+        facts.append("initiative")
+    turn = state.turn.model_copy(update={"step": step, "active_side": active,
+                                         "initiative": SIDES})
+    return state.model_copy(update={"units": units, "turn": turn,
+                                    "this_turn": tuple(facts)}), table
+
+
+KINDS = {"unit_morale": ("unit",), "disruption_recovery": ("piece",), "disengage": ("piece",),
+         "activation": ("unit",), "special_move": ("fo", "co")}
+
+
+def command(rng: random.Random, roll: str, state: MatchState) -> cmd.RuleRoll:
+    """The roll for a random unit: most often one of the kind that rolls it, of the phasing
+    side; now and then any unit, or none."""
+    likely = [u.id for u in state.in_play(state.turn.active_side) if u.kind in KINDS[roll]]
+    ids = likely * 4 + [*state.units, None]
+    officers = [u.id for u in state.units.values() if u.kind in ("fo", "co")]
+    dice = rng.choice([1, 2, 3, 3, None]) if roll == "activation" else None
+    faces = [rng.randint(1, 6) for _ in range(dice or 1)]
+    leadership = rng.choice([0, 0, 1, 2, 3])
+    return cmd.RuleRoll(roll=roll, unit_id=rng.choice(ids), source="table", results=faces,
+                        leadership=leadership, dice=dice,
+                        leader_id=rng.choice([*officers, "f-line", None]))
+
+
+def outcome(ruleset: Ruleset, command: cmd.RuleRoll, state: MatchState, table: Table,
+            actor: str) -> Any:
+    try:
+        events = decide(command, state, ruleset, table.context(actor))
+    except DomainError as error:
+        return ("refused", type(error).__name__, error.rule)
+    return [(type(e).__name__, {k: v for k, v in e.model_dump().items() if k not in ENVELOPE})
+            for e in events]
+
+
+@pytest.mark.parametrize("roll", sorted(STEPS))
+def test_each_roll_of_the_file_does_what_the_python_roll_does(roll: str) -> None:
+    rng = random.Random(f"wing-command {roll}")
+    made = 0
+    for _ in range(400):
+        state, table = board(rng, STEPS[roll])
+        for actor in (*SIDES, "referee"):
+            given = command(rng, roll, state)
+            python = outcome(PYTHON, given, state, table, actor)
+            data = outcome(FILE, given, state, table, actor)
+            assert data == python, (given, actor)
+            made += isinstance(python, list)
+    assert made >= 40  # the boards make the roll often enough to mean something
+
+
+def test_the_activation_gives_each_cube_to_the_failing_die_closest_to_the_qv() -> None:
+    state, table = board(random.Random(1), STEPS["activation"])
+    units = {**state.units, "f-line": state.units["f-line"].model_copy(update={"status": ()}),
+             "f-fo": state.units["f-fo"].model_copy(update={"markers": {"leadership": 3}})}
+    state = state.model_copy(update={"units": {u: x.model_copy(update={"status": tuple(
+        s for s in x.status if s != "acting")}) for u, x in units.items()},
+        "turn": state.turn.model_copy(update={"active_side": "french"}),
+        "this_turn": ()})
+    given = cmd.RuleRoll(roll="activation", unit_id="f-line", source="table",
+                         results=[1, 3, 2], dice=3, leadership=3, leader_id="f-fo")
+    python = outcome(PYTHON, given, state, table, "french")
+    assert outcome(FILE, given, state, table, "french") == python
+    names = [name for name, _ in python]
+    assert names == ["MarkerRemoved", "UnitsActivated", "UnitStatusChanged", "DiceRolled",
+                     "ResultRecorded"]
+    assert python[-1][1]["result"] == "2 of 3 pass (after leadership: [1, 4, 4])"
+
+
+@pytest.mark.parametrize("condition", ["initiative_settled", "no_morale_owed",
+                                       "no_recovery_owed", "activations_go_on"])
+def test_each_condition_of_the_file_reads_as_the_python_condition(condition: str) -> None:
+    rng = random.Random(f"wing-command {condition}")
+    seen = set()
+    for _ in range(300):
+        state, _ = board(rng, STEPS["special_move"])
+        python = PYTHON.conditions[condition](state)
+        assert FILE.conditions[condition](state) == python
+        seen.add(python)
+    assert seen == {True, False}
+
+
+def test_a_unit_that_fails_its_morale_leaves_with_its_pieces_and_a_marker() -> None:
+    state, table = board(random.Random(2), STEPS["unit_morale"])
+    units = {uid: u.model_copy(update={"status": ("disrupted",) if u.extra.get(
+        "unit") == "b-guards" else ()}) for uid, u in state.units.items()}
+    state = state.model_copy(update={"units": units, "this_turn": (), "turn": state.turn.model_copy(
+        update={"active_side": "british"})})
+    given = cmd.RuleRoll(roll="unit_morale", unit_id="b-guards", source="table", results=[2])
+    events = decide(given, state, FILE, table.context("british"))
+    assert [(type(e).__name__, getattr(e, "unit_id", None)) for e in events] == [
+        ("DiceRolled", None), ("UnitRemoved", "b-guards-1"), ("UnitRemoved", "b-guards-2"),
+        ("UnitRemoved", "b-guards-3"), ("UnitRemoved", "b-guards"), ("MarkerPlaced", None)]
+    dice, marker = events[0], events[-1]
+    assert isinstance(dice, ev.DiceRolled) and isinstance(marker, ev.MarkerPlaced)
+    assert dice.modifier == -1 and dice.purpose == "WC-3 unit morale of b-guards: d6-1 against QV 3"
+    assert (marker.kind, marker.location) == ("unit_casualty", "8,30")
