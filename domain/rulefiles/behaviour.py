@@ -6,8 +6,9 @@ built from what the file declares: `conditions` from each condition given as an 
 (`when`), `checks` from its `guards`, `rolls` from its `rolls` (`rolls.py`), `actions` from
 its `initiative` (`initiative.py`) and `activation` (`activation.py`), `hand_size` from its
 `cards` (`cards.py`), `end_of_turn` and `on_enter` from its `scoring` and `end`
-(`ending.py`) and the activation's end, `expects` from its steps' words (`words.py`); the
-parts are `merged`. A condition that names a Python procedure is a gap
+(`ending.py`) and the activation's end, `expects` from its steps' words (`words.py`), `on_enter` also from its `on_enter`
+(`arrive.py`), `expects` (ahead of its steps' words) and `unit_info` from its own
+(`shows.py`); the parts are `merged`. A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from domain.commands import Command
 from domain.context import REFEREE, Emit
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulefiles.activation import activation_of
+from domain.rulefiles.arrive import arrivals
 from domain.rulefiles.cards import cards_of
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
@@ -26,6 +28,7 @@ from domain.rulefiles.initiative import initiative_of
 from domain.rulefiles.model import Guard, RulesetFile
 from domain.rulefiles.rolls import rolls_of
 from domain.rulefiles.sequence import sequence_of
+from domain.rulefiles.shows import shows
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
 from domain.rulefiles.words import expects_of
@@ -72,9 +75,12 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
         if tags:  # a roll's own tag is the service's as its rule is (no player rolls it)
             out["rolled_by_service"] = tags
     initiative = initiative_of(file, declared, roles)
+    words = expects_of(file, declared, roles)
     return merged(out, {"actions": initiative} if initiative else {},
                   cards_of(file, declared, roles), activation_of(file),
-                  ending(file, declared, roles), expects_of(file, declared, roles))
+                  arrivals(file, declared, roles, out.get("conditions", {})),
+                  ending(file, declared, roles), words,
+                  shows(file, declared, roles, words.get("expects")))
 
 
 def merged(*parts: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.initiative_checks import check_initiative
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import check_rolls
+from domain.rulefiles.shows_checks import check_shows
 from domain.rulefiles.words_checks import check_words
 from domain.sequence import ANY
 
@@ -60,7 +61,8 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
     problems = [*_action_types(data.get("actions"), near),
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
                 *check_ending(data, near, budget), *check_initiative(data, near, budget),
-                *check_cards(data, near, budget), *check_words(data, near, budget)]
+                *check_cards(data, near, budget), *check_words(data, near, budget),
+                *check_shows(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

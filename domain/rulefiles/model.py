@@ -23,6 +23,7 @@ from domain.rulefiles.model_cards import Cards
 from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
+from domain.rulefiles.model_shows import Arrive, Expect, Shown
 from domain.rulefiles.model_words import Said
 from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
@@ -391,6 +392,12 @@ class RulesetFile(_Part):
     """Card hands: their size, and the step they are filled in (`draw_cards`)."""
     activation: Activation | None = None
     """Groups of units activated in turn (`activate_battlegroup`)."""
+    on_enter: Annotated[tuple[Arrive, ...], Field(max_length=MAX_ITEMS)] = ()
+    """What the service does itself as the marker arrives at a step."""
+    expects: Annotated[tuple[Expect, ...], Field(max_length=MAX_ITEMS)] = ()
+    """What each step waits for, in the players' words (the first entry that holds)."""
+    unit_info: Annotated[tuple[Shown, ...], Field(max_length=40)] = ()
+    """What the page shows for a unit."""
     sequence: Annotated[tuple[Node, ...], Field(min_length=1, max_length=60)]
     """The sequence of play: its steps and phases, in order, run once a turn."""
 

@@ -62,8 +62,8 @@ def _roll(roll: dict[Any, Any], here: Path, declared: Declared, view: dict[str, 
                                     f"'{step}' is no step the file's sequence holds"
                                     + (f"; did you mean '{meant}'?" if meant else "")))
     for path, outcome in _outcomes(roll, here):
-        problems += _effects(outcome.get("effects"), (*path, "effects"), declared, near)
-    problems += _effects(roll.get("first"), (*here, "first"), declared, near)
+        problems += effects_problems(outcome.get("effects"), (*path, "effects"), declared, near)
+    problems += effects_problems(roll.get("first"), (*here, "first"), declared, near)
     problems += check_spend(roll, here, _outcomes(roll, here), declared, view, near, budget)
     span = _span(roll)
     columns = table.get("columns")
@@ -92,7 +92,7 @@ def _outcomes(roll: dict[Any, Any], here: Path) -> list[tuple[Path, dict[Any, An
     return found
 
 
-def _effects(effects: Any, path: Path, declared: Declared, near: Near) -> list[Problem]:
+def effects_problems(effects: Any, path: Path, declared: Declared, near: Near) -> list[Problem]:
     problems = []
     for index, effect in enumerate(effects if isinstance(effects, list) else ()):
         if not isinstance(effect, dict):

@@ -23,12 +23,12 @@ def check_spend(roll: dict[Any, Any], here: Path, outcomes: list[tuple[Path, dic
     if isinstance(spend, dict):
         marker = spend.get("marker")
         if isinstance(marker, str) and marker not in declared.markers:
-            problems.append(_undeclared("marker kind", marker, (*here, "spend", "marker"),
+            problems.append(undeclared("marker kind", marker, (*here, "spend", "marker"),
                                         sorted(declared.markers), near))
         holders = spend.get("holders")
         for index, kind in enumerate(holders if isinstance(holders, list) else ()):
             if isinstance(kind, str) and kind not in declared.kinds:
-                problems.append(_undeclared("unit kind", kind, (*here, "spend", "holders",
+                problems.append(undeclared("unit kind", kind, (*here, "spend", "holders",
                                                                 index),
                                             sorted(declared.kinds), near))
     problems += check_one(roll.get("count"), (*here, "count"), view, near, budget, INT)
@@ -62,7 +62,7 @@ def check_spend(roll: dict[Any, Any], here: Path, outcomes: list[tuple[Path, dic
     return problems
 
 
-def _undeclared(what: str, name: str, path: Path, names: list[str], near: Near) -> Problem:
+def undeclared(what: str, name: str, path: Path, names: list[str], near: Near) -> Problem:
     meant = near(name, names)
     return Problem("undeclared-name", path, f"'{name}' is no {what} the file declares"
                    + (f"; did you mean '{meant}'?" if meant else ""))

@@ -1,6 +1,7 @@
 """Words with values in them (a roll's `purpose`, `of` and an outcome's `says`): text in which
 each `{expression}` is read over the view and said, `{expression:+d}` with its sign
-(`d6{modifier:+d}` says `d6-1`, `d6+0`, `d6+2`).
+(`d6{modifier:+d}` says `d6-1`, `d6+0`, `d6+2`), `{expression:join}` a list as its items
+with commas between (`f-line, f-hussars`).
 
 Each placeholder is an expression of the file (CEL, checked at load with the others, placed
 inside the words); a whole number is said in figures, a list as `[3, 4]`, true or false in
@@ -20,7 +21,7 @@ from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.types import DYN, INT, Ty, list_of
 from domain.rulefiles.view import Declared, values
 
-_PLACE = re.compile(r"\{([^{}]+?)(:\+d)?\}")
+_PLACE = re.compile(r"\{([^{}]+?)(:\+d|:join)?\}")
 # what a roll's words may read besides the view, as it is resolved: before its dice
 # (`purpose`, `of`), and once they are thrown (an outcome's `says`)
 BEFORE: dict[str, Ty] = {"modifier": INT, "spent": INT, "target": INT, "count": INT}
@@ -28,10 +29,10 @@ AFTER: dict[str, Ty] = {**BEFORE, "faces": list_of(INT), "total": INT, "passed":
                         "scores": list_of(INT)}
 
 
-def _parts(text: str) -> list[tuple[int, str, bool]] | None:
-    """Each placeholder (its offset, its expression, whether signed); None when a brace
+def _parts(text: str) -> list[tuple[int, str, str]] | None:
+    """Each placeholder (its offset, its expression, how it is said); None when a brace
     opens or closes no placeholder."""
-    found = [(m.start(1), m[1], m[2] is not None) for m in _PLACE.finditer(text)]
+    found = [(m.start(1), m[1], m[2] or "") for m in _PLACE.finditer(text)]
     if "{" in _PLACE.sub("", text) or "}" in _PLACE.sub("", text):
         return None
     return found
@@ -45,7 +46,8 @@ def check_template(text: Any, path: Path, view: dict[str, Ty], near: Near,
     parts = _parts(text)
     if parts is None:
         return [Problem("template-syntax", path, "a '{' or '}' here opens or closes no "
-                        "placeholder: a placeholder is {expression} or {expression:+d}")]
+                        "placeholder: a placeholder is {expression}, {expression:+d} or "
+                        "{expression:join}")]
     problems: list[Problem] = []
     for start, expression, _ in parts:
         problems += budget.spend(expression, path)
@@ -62,7 +64,7 @@ def check_template(text: Any, path: Path, view: dict[str, Ty], near: Near,
 class Template:
     """Words compiled: their literal pieces and placeholders, in order."""
 
-    pieces: tuple[str | tuple[Compiled, bool], ...]
+    pieces: tuple[str | tuple[Compiled, str], ...]
 
     @property
     def names(self) -> frozenset[str]:
@@ -74,8 +76,8 @@ class Template:
             if isinstance(piece, str):
                 out.append(piece)
                 continue
-            expression, signed = piece
-            out.append(_said(expression.run(dict(data)), signed))
+            expression, how = piece
+            out.append(_said(expression.run(dict(data)), how))
         return "".join(out)
 
 
@@ -84,23 +86,24 @@ def compile_template(text: str, view: dict[str, Ty], declared: Declared,
     parts = _parts(text)
     if parts is None:
         raise ValueError(f"{text[:80]!r}: template-syntax")
-    pieces: list[str | tuple[Compiled, bool]] = []
+    pieces: list[str | tuple[Compiled, str]] = []
     at = 0
-    for start, expression, signed in parts:
+    for start, expression, how in parts:
         pieces.append(text[at:start - 1])
-        pieces.append((compile_expression(expression, view, DYN, declared, roles), signed))
-        at = start + len(expression) + (3 if signed else 0) + 1
+        pieces.append((compile_expression(expression, view, DYN, declared, roles), how))
+        at = start + len(expression) + len(how) + 1
     pieces.append(text[at:])
     return Template(tuple(p for p in pieces if p != ""))
 
 
-def _said(value: Any, signed: bool) -> str:
+def _said(value: Any, how: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int) and signed:
+    if isinstance(value, int) and how == ":+d":
         return f"{value:+d}"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_said(v, False) for v in value) + "]"
+        said = ", ".join(_said(v, "") for v in value)
+        return said if how == ":join" else f"[{said}]"
     return str(value)
 
 

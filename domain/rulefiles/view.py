@@ -120,6 +120,7 @@ def types(declared: Declared, guard_actions: tuple[str, ...] | None = None) -> d
         "run": INT, "hands": map_of(INT, None, "side"), "decks": map_of(INT, None, "side"),
         "order": list_of(STRING), "ties": list_of(list_of(STRING)),
         "options": map_of(DYN, None, "option"),
+        "awaiting": record("awaiting", of=STRING, by=STRING),
     }
     if guard_actions is None:
         return view
@@ -219,6 +220,8 @@ def values(state: MatchState, declared: Declared, wanted: frozenset[str],
                            if needs is None or name in _keys(needs, "track", [name])},
         "done": lambda: list(marker.done),
         "facts": lambda: list(state.this_turn),
+        "awaiting": lambda: ({"of": state.awaiting.what, "by": state.awaiting.by}
+                             if state.awaiting is not None else {"of": "", "by": ""}),
         "vp": lambda: {side: state.vp[side].points if side in state.vp else 0
                        for side in _keys(needs, "side", state.side_ids())},
         "run": lambda: marker.run,

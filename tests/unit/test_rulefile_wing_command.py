@@ -25,7 +25,7 @@ from domain.errors import DomainError
 from domain.rulefiles.behaviour import behaviour
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
-from domain.state import MatchState, activation_fact
+from domain.state import Awaiting, MatchState, activation_fact
 from projections.rulefile_load import BUILT_IN, check_file
 
 DEMO = json.loads((Path(__file__).parents[2] / "api" / "scenarios"
@@ -183,3 +183,69 @@ def test_a_unit_that_fails_its_morale_leaves_with_its_pieces_and_a_marker() -> N
     assert isinstance(dice, ev.DiceRolled) and isinstance(marker, ev.MarkerPlaced)
     assert dice.modifier == -1 and dice.purpose == "WC-3 unit morale of b-guards: d6-1 against QV 3"
     assert (marker.kind, marker.location) == ("unit_casualty", "8,30")
+
+
+# ---- what the service does as the marker arrives, what a step waits for, a unit's info ---
+
+def whole_file() -> Ruleset:
+    """The Python ruleset with everything the file says in place of its own."""
+    report = check_file(BUILT_IN / "wing-command.yaml")
+    assert report.ruleset is not None
+    built = behaviour(report.ruleset)
+    return replace(FILE, on_enter=built["on_enter"], expects=built["expects"],
+                   unit_info=built["unit_info"])
+
+
+WHOLE = whole_file()
+
+
+def every_step() -> list[str]:
+    return list(PYTHON.sequence.steps())
+
+
+def test_advancing_to_each_step_does_what_the_python_ruleset_does_there() -> None:
+    """The stand-down of the acting unit, and the phase passing at once at an activation's
+    actions when no unit activated or the activation failed (WC-9)."""
+    rng = random.Random("wing-command arrivals")
+    passed = stood_down = 0
+    for _ in range(120):
+        for step in every_step():
+            state, table = board(rng, step)
+            python = outcome(PYTHON, cmd.Advance(), state, table, "referee")
+            assert outcome(WHOLE, cmd.Advance(), state, table, "referee") == python, step
+            if isinstance(python, list):
+                passed += any(body.get("rule") == "WC-9" and name == "PhaseAdvanced"
+                              for name, body in python)
+                stood_down += any(name == "UnitStatusChanged" for name, _ in python)
+    assert passed >= 20 and stood_down >= 20
+
+
+def test_each_step_waits_for_what_the_python_ruleset_says() -> None:
+    rng = random.Random("wing-command expects")
+    said = set()
+    for _ in range(60):
+        for step in every_step():
+            state, _ = board(rng, step)
+            if rng.random() < 0.2:
+                state = state.model_copy(update={"awaiting": Awaiting(
+                    what="WC-7 fire of f-line-1 at b-guards-2: read the fire result",
+                    rule="WC-7", by="french")})
+            if step == "initiative" and rng.random() < 0.3:
+                state = state.model_copy(update={"initiative_groups": (SIDES,)})
+            python = PYTHON.expects(state) if PYTHON.expects else []
+            assert WHOLE.expects is not None and WHOLE.expects(state) == python, step
+            said.add(python[0])
+    assert len(said) >= 25  # most of its sentences were said
+
+
+def test_each_unit_shows_what_the_python_ruleset_computes() -> None:
+    rng = random.Random("wing-command unit info")
+    checks = set()
+    for _ in range(200):
+        state, _ = board(rng, STEPS["unit_morale"])
+        for unit in state.units.values():
+            assert PYTHON.unit_info is not None and WHOLE.unit_info is not None
+            python = PYTHON.unit_info(state, unit)
+            assert WHOLE.unit_info(state, unit) == python, unit.id
+            checks.add(python.get("morale_check"))
+    assert checks == {True, False, None}
