@@ -8,7 +8,7 @@ its `initiative` (`initiative.py`) and `activation` (`activation.py`), `hand_siz
 `cards` (`cards.py`), `end_of_turn` and `on_enter` from its `scoring` and `end`
 (`ending.py`) and the activation's end, `expects` from its steps' words (`words.py`), `on_enter` also from its `on_enter`
 (`arrive.py`), `expects` (ahead of its steps' words) and `unit_info` from its own
-(`shows.py`); the parts are `merged`. A condition that names a Python procedure is a gap
+(`shows.py`), `actions` also from what its actions do (`does.py`); the parts are `merged`. A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from domain.errors import InvalidAction, NotYourTurn
 from domain.rulefiles.activation import activation_of
 from domain.rulefiles.arrive import arrivals
 from domain.rulefiles.cards import cards_of
+from domain.rulefiles.does import actions_of
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
 from domain.rulefiles.initiative import initiative_of
@@ -77,6 +78,7 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
     initiative = initiative_of(file, declared, roles)
     words = expects_of(file, declared, roles)
     return merged(out, {"actions": initiative} if initiative else {},
+                  {"actions": actions_of(file, declared, roles)},
                   cards_of(file, declared, roles), activation_of(file),
                   arrivals(file, declared, roles, out.get("conditions", {})),
                   ending(file, declared, roles), words,

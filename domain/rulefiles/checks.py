@@ -24,6 +24,7 @@ from typing import Any
 
 from domain.commands import ACTION_TYPES
 from domain.rulefiles.cards_checks import check_cards, conditions_made
+from domain.rulefiles.does_checks import check_does
 from domain.rulefiles.end_checks import check_ending
 from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.initiative_checks import check_initiative
@@ -62,7 +63,7 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
                 *check_ending(data, near, budget), *check_initiative(data, near, budget),
                 *check_cards(data, near, budget), *check_words(data, near, budget),
-                *check_shows(data, near, budget)]
+                *check_shows(data, near, budget), *check_does(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

@@ -5,7 +5,7 @@ as it stood before them, not one another's results."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -17,7 +17,7 @@ from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expre
 from domain.rulefiles.model_rolls import Effect, On
 from domain.rulefiles.spend import activate
 from domain.rulefiles.template import Template, compile_template, view_of
-from domain.rulefiles.types import DYN, Ty
+from domain.rulefiles.types import BOOL, DYN, Ty
 from domain.rulefiles.view import Declared
 from domain.state import MatchState, Unit
 
@@ -33,6 +33,7 @@ class Words:
     groups: dict[str, Template]
     declared: Declared
     roles: Roles
+    whens: dict[str, Compiled] = field(default_factory=dict)
 
 
 def effect_words(effects: list[Effect], view: dict[str, Ty], declared: Declared,
@@ -43,13 +44,18 @@ def effect_words(effects: list[Effect], view: dict[str, Ty], declared: Declared,
          + [e.activate.taking_part for e in effects if e.activate]},
         {e.activate.group: compile_template(e.activate.group, view, declared, roles)
          for e in effects if e.activate},
-        declared, roles)
+        declared, roles,
+        {e.when: compile_expression(e.when, view, BOOL, declared, roles) for e in effects
+         if e.when})
 
 
 def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule: str,
             tracks: Tracks, command: Command | None, words: Words) -> None:
     """One effect, read against the board as the dice were thrown (ours: the effects of one
     roll do not read one another's)."""
+    if effect.when is not None and not _holds(words.whens[effect.when], state, command,
+                                              emit.context.actor, rule):
+        return
     if effect.set_track is not None:
         emit(ev.TrackSet, name=effect.set_track.name, value=effect.set_track.value, rule=rule)
         return
@@ -138,3 +144,12 @@ def _move_track(name: str, by: int, state: MatchState, emit: Emit, rule: str,
     if moved != current or name not in state.tracks:
         emit(ev.TrackSet, name=name, value=moved, rule=rule)
 
+
+
+def _holds(expression: Compiled, state: MatchState, command: Command | None, actor: str,
+           rule: str) -> bool:
+    try:
+        return expression(state, command, actor) is True
+    except Unreadable as error:
+        raise InvalidAction(f"{rule}: when an effect is made cannot be read now: {error}",
+                            rule=rule) from None

@@ -20,6 +20,7 @@ from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 from domain.commands import SAFE_INT
 from domain.rulefiles.model_activation import Activation
 from domain.rulefiles.model_cards import Cards
+from domain.rulefiles.model_does import Does
 from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
@@ -209,6 +210,14 @@ class Action(_Part):
     procedure: Procedure | None = None
     """The named Python procedure that carries it out (a gap: a file that names one this battlelog
     lacks is not stored)."""
+    does: Does | None = None
+    """What it does, as data, in place of the core's handling (`does`)."""
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Action:
+        if self.procedure is not None and self.does is not None:
+            raise ValueError("an action names a procedure or says what it does, not both")
+        return self
 
 
 class Condition(_Part):

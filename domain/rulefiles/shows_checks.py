@@ -11,9 +11,9 @@ from domain.rulefiles.expression_checks import Budget, check_one
 from domain.rulefiles.model_rolls import UNIT_EFFECTS
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.rolls_checks import effects_problems
-from domain.rulefiles.spend_checks import undeclared
+from domain.rulefiles.spend_checks import effect_expressions, listed, undeclared
 from domain.rulefiles.template import check_template
-from domain.rulefiles.types import BOOL, DYN, STRING, list_of
+from domain.rulefiles.types import BOOL, DYN
 from domain.rulefiles.view import Declared, types
 
 
@@ -34,6 +34,8 @@ def check_shows(data: dict[Any, Any], near: Near, budget: Budget) -> list[Proble
         problems += check_one(arrive.get("unless"), (*here, "unless"), view, near, budget, BOOL)
         effects = arrive.get("effects")
         problems += effects_problems(effects, (*here, "effects"), declared, near)
+        problems += effect_expressions(listed(effects, (*here, "effects")), view, near,
+                                       budget)
         for at, effect in enumerate(effects if isinstance(effects, list) else ()):
             if not isinstance(effect, dict):
                 continue
@@ -42,11 +44,6 @@ def check_shows(data: dict[Any, Any], near: Near, budget: Budget) -> list[Proble
                 problems.append(Problem("invalid-value", (*here, "effects", at), "an effect "
                                         "on a unit, as the marker arrives, names its units "
                                         "(falls_on): no unit rolls"))
-            falls_on = effect.get("falls_on")
-            if isinstance(falls_on, dict):
-                problems += check_one(falls_on.get("units"), (*here, "effects", at, "falls_on",
-                                                              "units"),
-                                      view, near, budget, list_of(STRING))
     for index, expect in _entries(data, "expects"):
         here = ("expects", index)
         names(expect.get("steps"), (*here, "steps"), "step", declared.steps)

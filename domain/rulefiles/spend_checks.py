@@ -11,7 +11,7 @@ from typing import Any
 from domain.rulefiles.expression_checks import Budget, check_one
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.template import AFTER, BEFORE, check_template
-from domain.rulefiles.types import INT, STRING, Ty, list_of
+from domain.rulefiles.types import BOOL, INT, STRING, Ty, list_of
 from domain.rulefiles.view import Declared
 
 
@@ -48,6 +48,14 @@ def check_spend(roll: dict[Any, Any], here: Path, outcomes: list[tuple[Path, dic
         listed = outcome.get("effects")
         effects += [((*path, "effects", i), e) for i, e in enumerate(
             listed if isinstance(listed, list) else ()) if isinstance(e, dict)]
+    return problems + effect_expressions(effects, view, near, budget)
+
+
+def effect_expressions(effects: list[tuple[Path, dict[Any, Any]]], view: dict[str, Ty],
+                       near: Near, budget: Budget) -> list[Problem]:
+    """The expressions and words of effects: the units `falls_on` lists, an activation's
+    units and group, and `when`."""
+    problems: list[Problem] = []
     for path, effect in effects:
         falls_on, activate = effect.get("falls_on"), effect.get("activate")
         if isinstance(falls_on, dict):
@@ -59,7 +67,14 @@ def check_spend(roll: dict[Any, Any], here: Path, outcomes: list[tuple[Path, dic
                                   list_of(STRING))
             problems += check_template(activate.get("group"), (*path, "activate", "group"),
                                        view, near, budget)
+        problems += check_one(effect.get("when"), (*path, "when"), view, near, budget, BOOL)
     return problems
+
+
+def listed(value: Any, path: Path) -> list[tuple[Path, dict[Any, Any]]]:
+    """The mappings of a list in a file, each with its place."""
+    return [((*path, i), e) for i, e in enumerate(value if isinstance(value, list) else ())
+            if isinstance(e, dict)]
 
 
 def undeclared(what: str, name: str, path: Path, names: list[str], near: Near) -> Problem:
@@ -68,4 +83,4 @@ def undeclared(what: str, name: str, path: Path, names: list[str], near: Near) -
                    + (f"; did you mean '{meant}'?" if meant else ""))
 
 
-__all__ = ["check_spend"]
+__all__ = ["check_spend", "effect_expressions", "listed", "undeclared"]

@@ -137,6 +137,11 @@ def types(declared: Declared, guard_actions: tuple[str, ...] | None = None) -> d
 def _field_type(name: str, annotation: Any, declared: Declared) -> Ty:
     if name == "kind":
         return names("marker kind", declared.markers)
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple):  # a list of ids (close combat's attackers): a list
+        return list_of(_field_type("", typing.get_args(annotation)[0], declared))
+    if origin is dict:
+        return DYN
     args = {a for a in typing.get_args(annotation) if a is not type(None)} or {annotation}
     text = " ".join(str(a) for a in args)
     if "str" in text and "int" not in text and "list" not in text and "tuple" not in text:

@@ -249,3 +249,79 @@ def test_each_unit_shows_what_the_python_ruleset_computes() -> None:
             assert WHOLE.unit_info(state, unit) == python, unit.id
             checks.add(python.get("morale_check"))
     assert checks == {True, False, None}
+
+
+# ---- the actions the file says it does: fire, close combat, removal, moves ---------------
+
+def full_file() -> Ruleset:
+    """Everything the file says, the initiative (still Python) apart."""
+    report = check_file(BUILT_IN / "wing-command.yaml")
+    assert report.ruleset is not None
+    built = behaviour(report.ruleset)
+    assert set(built["actions"]) == {"fire", "resolve_combat", "remove_unit", "move_unit"}
+    return replace(WHOLE, actions={**PYTHON.actions, **built["actions"]})
+
+
+FULL = full_file()
+ACTION_STEPS = {
+    "fire": ("actions", "fire_combat"),
+    "resolve_combat": ("close_combat",),
+    "remove_unit": ("e_line_command", "actions", "fire_combat", "close_combat"),
+    "move_unit": ("a_reposition", "d_corner_lock", "e_line_command", "actions",
+                  "close_combat", "officers"),
+}
+
+
+def path_of(step: str) -> str:
+    return next(p for p in every_step() if p.endswith(f"/{step}"))
+
+
+def pieces_of(state: MatchState, rng: random.Random, side: str | None, most: int) -> list[str]:
+    ids = [u.id for u in state.in_play(side) if u.kind == "piece"]
+    return rng.sample(ids, rng.randint(1, min(most, len(ids))))
+
+
+def action_for(rng: random.Random, kind: str, state: MatchState) -> Any:
+    active = state.turn.active_side
+    other = next(s for s in SIDES if s != active)
+    ids = [*state.units]
+    table = rng.random() < 0.7
+    if kind == "fire":
+        count = 2 if rng.random() < 0.9 else 3
+        return cmd.Fire(unit_id=rng.choice(ids), target_id=rng.choice([*ids, None]),
+                        differential=rng.randint(-3, 3),
+                        modifier=0 if rng.random() < 0.9 else 1,
+                        source="table" if table else "server",
+                        results=[rng.randint(1, 6) for _ in range(count)] if table else None)
+    if kind == "resolve_combat":
+        attackers = pieces_of(state, rng, active if rng.random() < 0.8 else None, 3)
+        defenders = pieces_of(state, rng, other if rng.random() < 0.8 else None, 2)
+        odds = (f"{len(attackers)}:{len(defenders)}" if rng.random() < 0.85
+                else f"{len(attackers) + 1}:{len(defenders)}")
+        count = len(attackers) + len(defenders)
+        modifiers = rng.choice([{}, {"dC": rng.randint(-3, 3)}, {"dC": 1, "x": 1}])
+        return cmd.ResolveCombat(attackers=attackers, defenders=defenders, odds=odds,
+                                 modifiers=modifiers, source="table" if table else "server",
+                                 results=[rng.randint(1, 6) for _ in range(count)]
+                                 if table else None)
+    if kind == "remove_unit":
+        boxed = {"to_box": "eliminated"} if rng.random() < 0.3 else {}
+        return cmd.RemoveUnit(unit_id=rng.choice(ids), reason=rng.choice(
+            ["casualty", "destroyed", "eliminated", "withdrawn"]), **boxed)
+    return cmd.MoveUnit(unit_id=rng.choice(ids), to={"x": rng.randint(0, 40),
+                                                     "y": rng.randint(0, 40)})
+
+
+@pytest.mark.parametrize("kind", sorted(ACTION_STEPS))
+def test_each_action_the_file_does_does_what_the_python_ruleset_does(kind: str) -> None:
+    rng = random.Random(f"wing-command {kind}")
+    made = refused = 0
+    for _ in range(250):
+        state, table = board(rng, path_of(rng.choice(ACTION_STEPS[kind])))
+        for actor in (*SIDES, "referee"):
+            given = action_for(rng, kind, state)
+            python = outcome(PYTHON, given, state, table, actor)
+            assert outcome(FULL, given, state, table, actor) == python, (given, actor)
+            made += isinstance(python, list)
+            refused += not isinstance(python, list)
+    assert made >= 20 and refused >= 20

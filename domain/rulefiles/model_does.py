@@ -1,0 +1,70 @@
+"""What an action does, said as data (`does:` of an action in a ruleset file), in place of
+the core's handling of it: its own event (a move's, a removal's) naming the step's rule or
+the action's, the dice it throws unit by unit (the last one waiting for the players'
+result), the effects before and after, and a casualty marker where a removed unit stood.
+`domain/rulefiles/does.py` carries it out."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from domain.rulefiles.model_rolls import Die, Effect
+from domain.rulefiles.model_spend import Template
+from domain.rulefiles.parts import Expression, Name
+from domain.rulefiles.parts import Part as _Part
+
+OWN = ("move_unit", "remove_unit")  # the actions whose own event `own` makes
+
+
+class ActionDie(_Part):
+    """One die the action throws for the unit whose id `unit` gives, or one for each unit
+    whose id the list `each` gives (in its order; `each` in its words is that id), with
+    its `modifier` and its `purpose` (words with placeholders). With table dice, the
+    action's `results` hold one face per die, in the order they are thrown."""
+
+    unit: Expression | None = None
+    each: Expression | None = None
+    dice: Die = "d6"
+    modifier: Expression = "0"
+    purpose: Template
+
+    @model_validator(mode="after")
+    def _one(self) -> ActionDie:
+        if (self.unit is None) == (self.each is None):
+            raise ValueError("a die is thrown for a unit, or for each unit of a list: unit "
+                             "or each, one of them")
+        return self
+
+
+class Casualty(_Part):
+    """The unit the action removes leaves a `marker` where it stood (its hex or its place
+    on the table) when the action's reason is one of `reasons`."""
+
+    marker: Name
+    reasons: Annotated[tuple[Literal["destroyed", "eliminated", "surrendered", "withdrawn",
+                                     "casualty"], ...], Field(min_length=1)]
+
+
+class Does(_Part):
+    """What the action does, in order: the `first` effects, its own event (`own`: a move's
+    `UnitMoved`, a removal's `UnitRemoved`), its `dice` (the last awaiting the players'
+    result when `awaits` is given), then its `effects`; each naming the action's rule, or
+    the current step's (`names: step`)."""
+
+    names: Literal["action", "step"] = "action"
+    first: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    own: bool = False
+    casualty: Casualty | None = None
+    dice: Annotated[tuple[ActionDie, ...], Field(max_length=10)] = ()
+    awaits: Template | None = None
+    effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+
+    @model_validator(mode="after")
+    def _whole(self) -> Does:
+        if self.awaits is not None and not self.dice:
+            raise ValueError("awaits is said by the last die: give the dice")
+        if self.casualty is not None and not self.own:
+            raise ValueError("a casualty marker is left by the removal the action makes: own")
+        return self
