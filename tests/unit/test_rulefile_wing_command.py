@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.decide import decide
 from domain.errors import DomainError
-from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.compile import compile_file, unplayable
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.state import Awaiting, MatchState, activation_fact
@@ -42,12 +41,11 @@ ENVELOPE = {"originator_id", "originator_version", "timestamp", "actor", "comman
 
 
 def file_ruleset() -> Ruleset:
-    """The Python ruleset with the file's rolls, guards and conditions in place of its own."""
+    """The ruleset the file compiles to, as a match created from it plays it."""
     report = check_file(BUILT_IN / "wing-command.yaml")
     assert report.ok and report.ruleset is not None, report.lines()
-    built = behaviour(report.ruleset)
-    return replace(PYTHON, rolls=built["rolls"], checks=built["checks"],
-                   conditions={**PYTHON.conditions, **built["conditions"]})
+    assert unplayable(report.ruleset, compile_file(report.ruleset)) == []  # no procedure
+    return compile_file(report.ruleset)
 
 
 FILE = file_ruleset()
@@ -187,16 +185,7 @@ def test_a_unit_that_fails_its_morale_leaves_with_its_pieces_and_a_marker() -> N
 
 # ---- what the service does as the marker arrives, what a step waits for, a unit's info ---
 
-def whole_file() -> Ruleset:
-    """The Python ruleset with everything the file says in place of its own."""
-    report = check_file(BUILT_IN / "wing-command.yaml")
-    assert report.ruleset is not None
-    built = behaviour(report.ruleset)
-    return replace(FILE, on_enter=built["on_enter"], expects=built["expects"],
-                   unit_info=built["unit_info"])
-
-
-WHOLE = whole_file()
+WHOLE = FILE
 
 
 def every_step() -> list[str]:
@@ -253,16 +242,7 @@ def test_each_unit_shows_what_the_python_ruleset_computes() -> None:
 
 # ---- the actions the file says it does: fire, close combat, removal, moves ---------------
 
-def full_file() -> Ruleset:
-    """Everything the file says, the initiative (still Python) apart."""
-    report = check_file(BUILT_IN / "wing-command.yaml")
-    assert report.ruleset is not None
-    built = behaviour(report.ruleset)
-    assert set(built["actions"]) == {"fire", "resolve_combat", "remove_unit", "move_unit"}
-    return replace(WHOLE, actions={**PYTHON.actions, **built["actions"]})
-
-
-FULL = full_file()
+FULL = FILE
 ACTION_STEPS = {
     "fire": ("actions", "fire_combat"),
     "resolve_combat": ("close_combat",),
@@ -325,3 +305,33 @@ def test_each_action_the_file_does_does_what_the_python_ruleset_does(kind: str) 
             made += isinstance(python, list)
             refused += not isinstance(python, list)
     assert made >= 20 and refused >= 20
+
+
+def test_the_initiative_is_rolled_as_the_python_ruleset_rolls_it() -> None:
+    """WC-1 through the file's `initiative:` block: d6 + the CO's LV, ties re-rolled."""
+    rng = random.Random("wing-command initiative")
+    tied = 0
+    for _ in range(200):
+        state, table = board(rng, "initiative")
+        state = state.model_copy(update={"this_turn": ()})
+        if rng.random() < 0.3:
+            state = state.model_copy(update={"initiative_groups": (SIDES,)})
+        for actor in (*SIDES, "referee"):
+            faces = {side: rng.randint(1, 6) for side in SIDES}
+            given = (cmd.RollInitiative(source="table", results=faces) if rng.random() < 0.8
+                     else cmd.RollInitiative())
+            python = outcome(PYTHON, given, state, table, actor)
+            assert outcome(FILE, given, state, table, actor) == python, (given, actor)
+            tied += isinstance(python, list) and len(python[0][1]["ranking"]) == 1
+    assert tied >= 10
+
+
+def test_the_file_plays_the_python_rulesets_sequence_sides_and_words() -> None:
+    assert FILE.sequence == PYTHON.sequence
+    assert FILE.sides == PYTHON.sides
+    assert {name: FILE.rolls[name].steps for name in FILE.rolls} == {
+        name: roll.steps for name, roll in PYTHON.rolls.items()}
+    assert {name: FILE.rolls[name].rule for name in FILE.rolls} == {
+        name: roll.rule for name, roll in PYTHON.rolls.items()}
+    assert set(FILE.on_enter) == set(PYTHON.on_enter)
+    assert FILE.where == PYTHON.where
