@@ -25,6 +25,7 @@ from domain.rulefiles.cards import cards_of
 from domain.rulefiles.does import actions_of
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
+from domain.rulefiles.guard_words import Said, guard_words
 from domain.rulefiles.initiative import initiative_of
 from domain.rulefiles.model import Guard, RulesetFile
 from domain.rulefiles.rolls import rolls_of
@@ -68,7 +69,7 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
     guards = [(guard, compile_expression(guard.when, types(declared, guard.actions), BOOL,
                                          declared, roles)) for guard in file.guards]
     if guards:
-        out["checks"] = (_checks(tuple(guards)),)
+        out["checks"] = (_checks(tuple(guards), guard_words(file, declared, roles)),)
     if file.rolls:
         out["rolls"] = rolls_of(file, declared, roles)
         tags = tuple(roll.tag for roll in file.rolls.values() if roll.tag not in (None,
@@ -134,7 +135,7 @@ def _condition(name: str, expression: Compiled) -> Callable[[MatchState], bool]:
     return holds
 
 
-def _checks(guards: tuple[tuple[Guard, Compiled], ...]
+def _checks(guards: tuple[tuple[Guard, Compiled], ...], said: Said
             ) -> Callable[[Command, MatchState, str], None]:
     """The file's guards, in its order: the first that does not hold refuses."""
     chosen: dict[tuple[str, bool], tuple[tuple[tuple[Guard, Compiled], ...], Together]] = {}
@@ -157,5 +158,6 @@ def _checks(guards: tuple[tuple[Guard, Compiled], ...]
                                     rule=guard.rule) from None
             if not holds:
                 refusal = NotYourTurn if guard.refusal == "not_your_turn" else InvalidAction
-                raise refusal(f"{guard.rule}: {guard.says}", rule=guard.rule)
+                raise refusal(f"{guard.rule}: {said(guard, state, command, actor)}",
+                              rule=guard.rule)
     return check

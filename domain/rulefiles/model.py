@@ -25,6 +25,7 @@ from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_rolls import Roll
 from domain.rulefiles.model_shows import Arrive, Expect, Shown
+from domain.rulefiles.model_spend import Template
 from domain.rulefiles.model_words import Said
 from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
 
@@ -250,8 +251,9 @@ class Guard(_Part):
     (`action`, `actor`, `role`, `unit`)."""
     rule: Rule
     """The rule the refusal names."""
-    says: Annotated[str, Field(min_length=1, max_length=200)]
-    """What the refusal says, in the players' words."""
+    says: Template
+    """What the refusal says, in the players' words (words with placeholders: the refusal
+    names what was asked)."""
     refusal: Literal["invalid", "not_your_turn"] = "invalid"
     """How it refuses: as against the rules (`invalid`, 422) or as not the actor's turn
     (`not_your_turn`, 403)."""

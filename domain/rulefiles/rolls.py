@@ -64,6 +64,7 @@ class _Words:
     of: Template | None
     says: dict[str, Template]
     effects: Words
+    refused: Template | None
     declared: Declared
     roles: Roles
 
@@ -105,7 +106,9 @@ def _words(roll: Roll, view: dict[str, Any], declared: Declared, roles: Roles) -
         compile_template(roll.of, before, declared, roles) if roll.of else None,
         {o.says: compile_template(o.says, after, declared, roles)
          for o in _outcomes(roll) if o.says},
-        effect_words(effects, view, declared, roles), declared, roles)
+        effect_words(effects, view, declared, roles),
+        compile_template(roll.refused, view, declared, roles) if "{" in roll.refused else None,
+        declared, roles)
 
 
 def _outcomes(roll: Roll) -> list[Outcome]:
@@ -142,7 +145,8 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks, words
 
         if compiled.when is not None and read(
                 compiled.when, gate.view(state, command, actor)) is not True:
-            raise InvalidAction(f"{rule}: {roll.refused}", rule=rule)
+            raise InvalidAction(f"{rule}: " + (say(words.refused, {}) if words.refused
+                                                else roll.refused), rule=rule)
         view = rest.view(state, command, actor)
         count = _whole(read(compiled.count, view), rule) if compiled.count else None
         if count is not None and not 1 <= count <= 10:

@@ -1,4 +1,5 @@
-"""The checks at load of a file's `on_enter`, `expects` and `unit_info` (model_shows.py):
+"""The checks at load of a file's `on_enter`, `expects` and `unit_info` (model_shows.py),
+and of the words with placeholders a guard `says` and a roll is `refused` with:
 the steps and unit kinds they name (`undeclared-name`), their expressions and words with
 placeholders over the view, the names their effects give, and an effect on a unit that
 names no units (`invalid-value`: no unit rolls as the marker arrives)."""
@@ -49,6 +50,17 @@ def check_shows(data: dict[Any, Any], near: Near, budget: Budget) -> list[Proble
         names(expect.get("steps"), (*here, "steps"), "step", declared.steps)
         problems += check_one(expect.get("when"), (*here, "when"), view, near, budget, BOOL)
         problems += check_template(expect.get("says"), (*here, "says"), view, near, budget)
+    for index, guard in _entries(data, "guards"):
+        actions = guard.get("actions")
+        chosen = tuple(a for a in actions if isinstance(a, str) and a in declared.actions
+                       ) if isinstance(actions, list) else ()
+        problems += check_template(guard.get("says"), ("guards", index, "says"),
+                                   types(declared, chosen), near, budget)
+    rolls = data.get("rolls")
+    for name, roll in rolls.items() if isinstance(rolls, dict) else ():
+        if isinstance(roll, dict):
+            problems += check_template(roll.get("refused"), ("rolls", name, "refused"),
+                                       types(declared, ("rule_roll",)), near, budget)
     with_unit = types(declared, ())
     for index, shown in _entries(data, "unit_info"):
         here = ("unit_info", index)
