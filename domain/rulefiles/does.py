@@ -79,18 +79,13 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
         def data(names: frozenset[str], each: str = "") -> dict[str, Any]:
             return {**values(state, declared, names, roles, command, actor), "each": each}
 
-        def read(expression: Compiled, each: str = "") -> Any:
+        def read(what: Compiled | Template, each: str = "") -> Any:
+            """An expression's value, or words said, for the die of `each`."""
             try:
-                return expression.run(data(expression.names, each))
+                given = data(what.names, each)
+                return what.say(given) if isinstance(what, Template) else what.run(given)
             except Unreadable as error:
                 raise InvalidAction(f"{rule}: this action cannot be read now: {error}",
-                                    rule=rule) from None
-
-        def say(template: Template, each: str = "") -> str:
-            try:
-                return template.say(data(template.names, each))
-            except Unreadable as error:
-                raise InvalidAction(f"{rule}: this action cannot be said now: {error}",
                                     rule=rule) from None
 
         dice: list[tuple[str, str, int, str]] = []  # unit, notation, modifier, purpose
@@ -105,9 +100,9 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
                 if isinstance(modifier, bool) or not isinstance(modifier, int):
                     raise InvalidAction(f"{rule}: a die's modifier read {modifier!r}",
                                         rule=rule)
-                dice.append((unit_id, one.spec.dice, modifier, say(one.purpose, unit_id)))
+                dice.append((unit_id, one.spec.dice, modifier, read(one.purpose, unit_id)))
         faces = _faces(command, len(dice))
-        waiting = say(awaits) if awaits is not None else None
+        waiting = read(awaits) if awaits is not None else None
         unit_id = getattr(command, "unit_id", None)
         unit = state.units.get(unit_id) if isinstance(unit_id, str) else None
         for effect in does.first:
