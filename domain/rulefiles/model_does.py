@@ -25,10 +25,15 @@ class ActionDie(_Part):
     action's `results` hold one face per die, in the order they are thrown."""
 
     unit: Expression | None = None
+    """An expression giving the id of the unit the die is thrown for."""
     each: Expression | None = None
+    """Instead of `unit`: a list of ids, one die for each (`each` in its words)."""
     dice: Die = "d6"
+    """The die."""
     modifier: Expression = "0"
+    """A whole-number expression added to the die."""
     purpose: Template
+    """The die's purpose (words with placeholders)."""
 
     @model_validator(mode="after")
     def _one(self) -> ActionDie:
@@ -43,8 +48,10 @@ class Casualty(_Part):
     on the table) when the action's reason is one of `reasons`."""
 
     marker: Name
+    """The marker kind left where the unit stood."""
     reasons: Annotated[tuple[Literal["destroyed", "eliminated", "surrendered", "withdrawn",
                                      "casualty"], ...], Field(min_length=1)]
+    """The removal reasons that leave it."""
 
 
 class Does(_Part):
@@ -54,12 +61,19 @@ class Does(_Part):
     the current step's (`names: step`)."""
 
     names: Literal["action", "step"] = "action"
+    """Whose rule its events name: the action's, or the current step's."""
     first: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    """Effects made first."""
     own: bool = False
+    """Whether it makes its own event (a move's `UnitMoved`, a removal's `UnitRemoved`)."""
     casualty: Casualty | None = None
+    """A marker a removal leaves where the unit stood."""
     dice: Annotated[tuple[ActionDie, ...], Field(max_length=10)] = ()
+    """The dice it throws, in order."""
     awaits: Template | None = None
+    """What the last die waits for the players to enter (words with placeholders)."""
     effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    """Effects made last."""
 
     @model_validator(mode="after")
     def _whole(self) -> Does:

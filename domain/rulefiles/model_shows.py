@@ -23,10 +23,15 @@ class Arrive(_Part):
     `falls_on` names or on the match."""
 
     steps: Annotated[tuple[Name, ...], Field(min_length=1, max_length=60)]
+    """The steps it is done on arriving at."""
     rule: Rule
+    """The rule its events name."""
     unless: Expression | None = None
+    """An expression: nothing is done when it holds."""
     passes: Steps = ()
+    """The steps the marker moves on past at once."""
     effects: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
+    """Effects made as the marker arrives (on the units their `falls_on` names)."""
 
     @model_validator(mode="after")
     def _does(self) -> Arrive:
@@ -40,8 +45,11 @@ class Expect(_Part):
     (all when none is named) when `when` holds; the first that does is said."""
 
     steps: Steps = ()
+    """The steps it is said in (all when none is named)."""
     when: Expression | None = None
+    """An expression that must hold for it."""
     says: Template
+    """What is said (words with placeholders)."""
 
 
 class Shown(_Part):
@@ -49,5 +57,8 @@ class Shown(_Part):
     expression over the view, `unit` being that unit."""
 
     kinds: Annotated[tuple[Name, ...], Field(min_length=1, max_length=40)]
+    """The unit kinds it is shown for."""
     when: Expression | None = None
+    """An expression that must hold for it."""
     shows: Annotated[dict[Name, Expression], Field(min_length=1, max_length=20)]
+    """Each value shown, an expression over the view (`unit`: that unit)."""

@@ -25,8 +25,11 @@ class Spend(_Part):
     (`to: failing_dice`, with `each_die`)."""
 
     marker: Name
+    """The marker kind spent (`leadership`)."""
     holders: Annotated[tuple[Name, ...], Field(min_length=1, max_length=20)]
+    """The unit kinds whose markers may be spent (the unit `leader_id` names is one)."""
     to: Literal["total", "failing_dice"] = "total"
+    """Where each spent marker adds 1: the total, or the failing die closest to its number."""
 
 
 class EachDie(_Part):
@@ -34,6 +37,7 @@ class EachDie(_Part):
     or more. The roll's target then counts the dice that pass (`passed`), not their total."""
 
     at_least: Expression
+    """The number each die passes at (an expression: `unit.attributes.qv`)."""
 
 
 class Activate(_Part):
@@ -42,4 +46,6 @@ class Activate(_Part):
     of the rolling unit's side in this run of the phase."""
 
     group: Template
+    """The group it activates as (words with placeholders: `wing:{unit.attributes.wing}`)."""
     taking_part: Expression = "[]"
+    """An expression giving the ids of the units activated with it."""
