@@ -213,6 +213,7 @@ REDO = 0.4  # the chance, when an undo can be redone, that the move is the redo
 WRONG = 0.15  # the chance that a move is an earlier offer tried now by any seat (mostly refused)
 ASIDE = 0.03  # the chance that notes, disputes and the match's end are among the offers
 ASIDE_TYPES = ("add_note", "open_dispute", "end_match", "concede", "reopen_match")
+ENDING_TYPES = ("end_match", "concede")  # left out of a walk without `endings`
 ONWARD = 0.25  # the chance that the advance is taken when it is offered (the match goes on)
 COMPARE_LEGAL = 3  # the file's legal actions are compared at one move in this many
 
@@ -228,13 +229,15 @@ class Walk:
     lengths: list[int] = field(default_factory=list)  # the log's length after each move
 
 
-def play(twin: Twin, rnd: Random, moves: int, walk: Walk | None = None) -> Walk:
+def play(twin: Twin, rnd: Random, moves: int, walk: Walk | None = None,
+         endings: bool = True) -> Walk:
     """`moves` random moves from where the match stands, both rulesets checked at every
     version. A move is, by chance: an undo, a redo of the last undo, an earlier offer tried
     now by any seat, or one of the acting seat's legal actions (a choice, its listed
     values, table dice, the advance), the seat being one the step waits for, else any; the
     action types are drawn evenly (then a body of the type), so that frequent offers do not
-    crowd out the rest."""
+    crowd out the rest. Without `endings`, the walk never ends nor concedes the match (a
+    game whose seats often have nothing but the asides to offer would else end early)."""
     walk = walk or Walk()
     last, earlier = REFEREE, list[tuple[str, dict[str, Any]]]()
     twin.check_boards()
@@ -265,6 +268,8 @@ def play(twin: Twin, rnd: Random, moves: int, walk: Walk | None = None) -> Walk:
                 earlier = offers
             if rnd.random() > ASIDE:  # mostly the game's own actions
                 offers = [o for o in offers if o[1].get("type") not in ASIDE_TYPES] or offers
+            if not endings:
+                offers = [o for o in offers if o[1].get("type") not in ENDING_TYPES]
             if not offers:
                 continue
             kinds = sorted({body.get("type", "") for _, body in offers})
