@@ -305,24 +305,20 @@ def budget(rounds: int) -> None:
           "unbounded; read over one view, bounded together by the same budget")
 
 
-def battlegroup_file(rounds: int) -> None:
-    """Battlegroup's `decide` + legal actions per action, on the Python ruleset (the anchor)
-    and on its file (projections/rulefiles/battlegroup.yaml), over the states of random walks
-    through its demo (tests/unit/differential.py: every state both agree on)."""
+def game_file(name: str, python: Any, rounds: int, endings: bool = True) -> None:
+    """A built-in game's `decide` + legal actions per action, on the Python ruleset (the
+    anchor) and on its file (projections/rulefiles/<name>.yaml), over the states of random
+    walks through its demo (tests/unit/differential.py: every state both agree on)."""
     from random import Random
 
-    from domain.rulefiles.compile import compile_file
-    from domain.rulesets.battlegroup import battlegroup
-    from tests.unit.differential import ACTIONS, Twin, play
+    from tests.unit.differential import ACTIONS, Twin, play, shipped
     from tests.unit.legal_play import offered_bodies
 
-    report = check_file(BUILT_IN / "battlegroup.yaml")
-    assert report.ruleset is not None, report.lines()
-    python, file = battlegroup({"rounds": 3}), compile_file(report.ruleset)
+    file = shipped(f"{name}.yaml")
     states = []
     for walk in range(4):
-        twin = Twin.of("battlegroup-demo", python, file, f"bench-{walk}".encode())
-        play(twin, Random(walk), 60)
+        twin = Twin.of(f"{name}-demo", python, file, f"bench-{walk}".encode())
+        play(twin, Random(walk), 60, endings=endings)
         states += [frame.state for frame in twin.python.frames[::3]
                    if frame.state.outcome is None]
     seats = [*states[0].side_ids(), "referee"]
@@ -345,7 +341,7 @@ def battlegroup_file(rounds: int) -> None:
     decided = sum(len(offered) for _, _, offered in work)
     anchor, mine = (t / decided for t in paired(run(python), run(file), rounds))
     verdict = "PASS" if mine <= 1.5 * anchor else "MISS"
-    print(f"\nbattlegroup: {len(states)} states of random walks x {len(seats)} seats, "
+    print(f"\n{name}: {len(states)} states of random walks x {len(seats)} seats, "
           f"{decided} offered actions")
     print(f"  decide + legal actions, per action: Python {anchor * 1e6:7.1f} us   file "
           f"{mine * 1e6:7.1f} us   {mine / anchor:5.2f}x  {verdict} (target: within 1.5x)")
@@ -391,7 +387,12 @@ def main() -> None:
                   f"{said}  {verdict} (target: < 1 s, < 50 MiB)")
     expressions(rounds)
     budget(rounds)
-    battlegroup_file(rounds)
+    from domain.rulesets.battlegroup import battlegroup
+    from domain.rulesets.wing_command import wing_command
+
+    game_file("battlegroup", battlegroup({"rounds": 3}), rounds)
+    # (its walks neither end nor concede the match: tests/unit/test_differential_wing_command)
+    game_file("wing-command", wing_command({"turns": 3}), rounds, endings=False)
 
 
 if __name__ == "__main__":

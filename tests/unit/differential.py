@@ -17,7 +17,7 @@ at no cost (the part before it was checked by the earlier walk)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from random import Random
@@ -37,9 +37,11 @@ from domain.errors import DomainError
 from domain.history import Frame, first_frame, fold, undo_reach
 from domain.legal import legal_actions
 from domain.legal.model import LegalActions
+from domain.rulefiles.compile import compile_file
 from domain.rulesets import Ruleset
 from domain.sequence import current_roles
 from domain.state import MatchState, Side
+from projections.rulefile_load import BUILT_IN, check_file
 from tests.unit.legal_play import offered_bodies
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
@@ -283,3 +285,30 @@ def play(twin: Twin, rnd: Random, moves: int, walk: Walk | None = None,
         twin.check_boards()
         walk.lengths.append(len(twin.python.log))
     return walk
+
+
+def shipped(name: str) -> Ruleset:
+    """The ruleset a file of projections/rulefiles/ compiles to, its checks passed."""
+    report = check_file(BUILT_IN / name)
+    assert report.ok and report.ruleset is not None, report.lines()
+    return compile_file(report.ruleset)
+
+
+def sequences(count: int, start: Callable[[int], Twin], trunk_every: int, trunk_moves: int,
+              branch_moves: int, endings: bool = True) -> Iterator[tuple[Twin, Walk]]:
+    """`count` random walks, each with its twin: every `trunk_every`th from the start (the
+    twin `start(index)` makes) for `trunk_moves`; each of the others from where an earlier
+    trunk stood after a random number of its moves (that part checked by the trunk), for
+    `branch_moves`, so that deep parts of a match are reached often at a cost CI can pay."""
+    trunks: list[tuple[Twin, Walk]] = []
+    for index in range(count):
+        rnd = Random(index)
+        if index % trunk_every == 0:
+            twin = start(index)
+            walk = play(twin, rnd, trunk_moves, endings=endings)
+            trunks.append((twin, walk))
+        else:
+            trunk, made = rnd.choice(trunks)
+            twin = trunk.branch(rnd.choice([1, *made.lengths]))
+            walk = play(twin, rnd, branch_moves, endings=endings)
+        yield twin, walk

@@ -13,13 +13,8 @@ activations and the match's end are reached often at a cost CI can pay."""
 
 from __future__ import annotations
 
-from random import Random
-
-from domain.rulefiles.compile import compile_file
-from domain.rulesets import Ruleset
 from domain.rulesets.battlegroup import battlegroup
-from projections.rulefile_load import BUILT_IN, check_file
-from tests.unit.differential import Twin, Walk, play
+from tests.unit.differential import Twin, sequences, shipped
 
 SEQUENCES = 500
 TRUNK_EVERY = 25
@@ -28,28 +23,16 @@ BRANCH_MOVES = 4
 DEMO = "battlegroup-demo"
 
 
-def file_ruleset() -> Ruleset:
-    report = check_file(BUILT_IN / "battlegroup.yaml")
-    assert report.ok and report.ruleset is not None, report.lines()
-    return compile_file(report.ruleset)
-
-
 def test_battlegroup_plays_the_same_on_its_file_as_on_the_python_ruleset() -> None:
-    file = file_ruleset()
-    trunks: list[tuple[Twin, Walk]] = []
+    file = shipped("battlegroup.yaml")
+
+    def start(index: int) -> Twin:
+        rounds = 1 + index // TRUNK_EVERY % 3  # the demo's 3, and shorter matches
+        return Twin.of(DEMO, battlegroup({"rounds": rounds}), file,
+                       f"battlegroup-{index}".encode(), {"rounds": rounds})
+
     taken = ended = activated = reached = limits = 0
-    for index in range(SEQUENCES):
-        rnd = Random(index)
-        if index % TRUNK_EVERY == 0:
-            rounds = 1 + index // TRUNK_EVERY % 3  # the demo's 3, and shorter matches
-            twin = Twin.of(DEMO, battlegroup({"rounds": rounds}), file,
-                           f"battlegroup-{index}".encode(), {"rounds": rounds})
-            walk = play(twin, rnd, TRUNK_MOVES)
-            trunks.append((twin, walk))
-        else:
-            trunk, made = rnd.choice(trunks)
-            twin = trunk.branch(rnd.choice([1, *made.lengths]))
-            walk = play(twin, rnd, BRANCH_MOVES)
+    for twin, walk in sequences(SEQUENCES, start, TRUNK_EVERY, TRUNK_MOVES, BRANCH_MOVES):
         taken += walk.taken
         state = twin.state
         ended += state.outcome is not None

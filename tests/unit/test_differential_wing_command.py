@@ -17,13 +17,9 @@ reach an activation."""
 from __future__ import annotations
 
 from collections import Counter
-from random import Random
 
-from domain.rulefiles.compile import compile_file
-from domain.rulesets import Ruleset
 from domain.rulesets.wing_command import wing_command
-from projections.rulefile_load import BUILT_IN, check_file
-from tests.unit.differential import Twin, Walk, play
+from tests.unit.differential import Twin, sequences, shipped
 
 SEQUENCES = 500
 TRUNK_EVERY = 25
@@ -32,29 +28,18 @@ BRANCH_MOVES = 5
 DEMO = "wing-command-demo"
 
 
-def file_ruleset() -> Ruleset:
-    report = check_file(BUILT_IN / "wing-command.yaml")
-    assert report.ok and report.ruleset is not None, report.lines()
-    return compile_file(report.ruleset)
-
-
 def test_wing_command_plays_the_same_on_its_file_as_on_the_python_ruleset() -> None:
-    file = file_ruleset()
-    trunks: list[tuple[Twin, Walk]] = []
+    file = shipped("wing-command.yaml")
+
+    def start(index: int) -> Twin:
+        options = {"turns": 1 if index // TRUNK_EVERY % 3 == 2 else 3}  # the demo's: 3
+        return Twin.of(DEMO, wing_command(options), file, f"wing-command-{index}".encode(),
+                       options)
+
     taken = reached = 0
     made: Counter[str] = Counter()  # the rules the walks' events name, in every sequence
-    for index in range(SEQUENCES):
-        rnd = Random(index)
-        if index % TRUNK_EVERY == 0:
-            options = {"turns": 1 if index // TRUNK_EVERY % 3 == 2 else 3}  # the demo's: 3
-            twin = Twin.of(DEMO, wing_command(options), file,
-                           f"wing-command-{index}".encode(), options)
-            walk = play(twin, rnd, TRUNK_MOVES, endings=False)
-            trunks.append((twin, walk))
-        else:
-            trunk, done = rnd.choice(trunks)
-            twin = trunk.branch(rnd.choice([1, *done.lengths]))
-            walk = play(twin, rnd, BRANCH_MOVES, endings=False)
+    for twin, walk in sequences(SEQUENCES, start, TRUNK_EVERY, TRUNK_MOVES, BRANCH_MOVES,
+                                endings=False):
         taken += walk.taken
         reached = max(reached, twin.state.turn.turn)
         made.update(f"{type(e).__name__}:{getattr(e, 'rule', None)}" for e in twin.python.log)
