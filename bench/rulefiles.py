@@ -13,7 +13,10 @@ guards and its repair roll by the file's (issue 28's target: the data file withi
 (3) ES-2's repair roll decided, the Python procedure against the file's roll. And one
 expression of each shape evaluated alone (a comparison, a macro over every unit) beside
 the anchor check. Battlegroup: `decide` plus the legal actions per action on the Python
-ruleset (anchor) and on its file, over the states of random walks through its demo. Each pair's rounds are taken in turn, so that a busy machine slows both.
+ruleset (anchor) and on its file, over the states of random walks through its demo; the same for
+Wing command. Each pair's rounds are taken in turn, so that a busy machine slows both.
+
+The evaluation budget's table is bench/rulefiles_budget.py's (run here too, before the games' own).
 
 Anchor: checking the shipped extended-sequence.yaml (a real 11 KiB file that passes). Each
 hostile file is checked `--rounds` times through `check_text` (a 50 MiB file through
@@ -26,7 +29,6 @@ Issue 28's target: every hostile file refused within 1 s, the server growing by 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -34,35 +36,31 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
 
-import cel
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rulefile_forms import SKIRMISH, billion_laughs
+from rulefiles_budget import budget
+from rulefiles_states import MATCH, T0, commands, demo_states, paired, timed
 
 from domain import commands as cmd
-from domain import events as ev
-from domain.commands import UnitSpec
 from domain.decide import Context, decide
-from domain.dice import SeededDice, commitment
+from domain.dice import SeededDice
 from domain.errors import DomainError
-from domain.history import first_frame
 from domain.legal import legal_actions
 from domain.rulefiles.behaviour import behaviour
 from domain.rulefiles.evaluate import compile_expression
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import Declared, types
 from domain.rulesets import get_ruleset
-from domain.sequence import following
-from domain.state import Position, Side
+from domain.state import Position
 from projections.rulefile_load import (
     BUILT_IN,
     MAX_BYTES,
@@ -71,9 +69,6 @@ from projections.rulefile_load import (
     check_file,
     check_text,
 )
-
-MATCH = uuid4()
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def many_guards(count: int, expression: str = "") -> str:
@@ -98,55 +93,6 @@ def measure(run: Callable[[], Report], rounds: int) -> tuple[float, float, str]:
     tracemalloc.stop()
     said = report.findings[0].check if report.findings else "OK"
     return statistics.median(times), peak, said
-
-
-def demo_states() -> list[Any]:
-    """Every step of two game turns of the extended sequence's demo."""
-    scenario = json.loads((ROOT / "api" / "scenarios" / "extended-sequence-demo.json")
-                          .read_text())
-    created = ev.MatchCreated(
-        originator_id=MATCH, originator_version=1, timestamp=T0, actor="referee",
-        command_id="create", turn=1, ruleset="extended-sequence", ruleset_version=2,
-        scenario="bench", sides=tuple(Side(id=s["id"], name=s["name"])
-                                      for s in scenario["sides"]),
-        options={}, dice_commitment=commitment(b"bench"), dice_seed=b"bench".hex(),
-        units=tuple(UnitSpec(**u).to_unit() for u in scenario["units"]))
-    state = first_frame(created).state
-    ruleset = get_ruleset("extended-sequence", {})
-    states = []
-    while state.turn.turn <= 2:
-        states.append(state)
-        state = state.model_copy(update={"turn": following(
-            ruleset.sequence, state.turn, state, ruleset.conditions)})
-    return states
-
-
-def commands(state: Any) -> list[cmd.Command]:
-    out: list[cmd.Command] = []
-    for unit in state.units:
-        out += [cmd.MoveUnit(unit_id=unit, to=Position(hex="0101")),
-                cmd.PlaceMarker(kind="halted", unit_id=unit),
-                cmd.PlaceMarker(kind="suppression", unit_id=unit)]
-    return out
-
-
-def timed(run: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def paired(anchor: Callable[[], object], mine: Callable[[], object],
-           rounds: int) -> tuple[float, float]:
-    """Medians of the two, their rounds taken in turn (a busy machine slows both alike)."""
-    first, second = [], []
-    for _ in range(rounds):
-        first.append(timed(anchor, 1))
-        second.append(timed(mine, 1))
-    return statistics.median(first), statistics.median(second)
 
 
 def expressions(rounds: int) -> None:
@@ -224,85 +170,6 @@ def expressions(rounds: int) -> None:
         each = timed(lambda c=compiled: [c(state, move, "germans") for _ in range(100)],
                      rounds) / 100
         print(f"  {text[:62]:62} {each * 1e6:7.1f} us  {each / anchor:5.2f}x the anchor check")
-
-
-def board(count: int) -> list[dict[str, Any]]:
-    """`count` units as the view gives them, on a 20-column map."""
-    return [{"id": f"u{i}", "kind": "squad", "side": "ab"[i % 2], "name": f"u{i}",
-             "hex": f"{1 + i % 20:02d}{1 + i // 20:02d}", "box": "", "status": [],
-             "markers": {"pinned": i % 3}, "attributes": {"q": i % 7}} for i in range(count)]
-
-
-def budget(rounds: int) -> None:
-    """The worst expressions the load's caps allow (500 characters, list functions two deep,
-    10,000 characters a file) over the largest board a match holds (400 units), evaluated
-    as CEL runs them (no bound) and as the file's referee does (bounded in steps:
-    domain/rulefiles/cost.py), against the anchor: one move decided by the Python extended
-    sequence (its check among it), and Hold the Towns' costliest expression on 400 units."""
-    from domain.commands.match import UNITS_IN_ALL
-    from domain.rulefiles.cost import STEPS
-    from domain.rulefiles.evaluate import Unreadable
-    from domain.rulefiles.expression import read_expression
-    from domain.rulefiles.types import DYN
-
-    declared = Declared.of({"unit_kinds": {"squad": {"attributes": {
-        "q": {"type": "integer", "minimum": 0, "maximum": 9}}}},
-        "marker_kinds": {"pinned": {}}, "sequence": [{"step": "s"}]})
-    view = types(declared)
-    python = get_ruleset("extended-sequence", {})
-    state = demo_states()[-3]
-    move = cmd.MoveUnit(unit_id=next(iter(state.units)), to=Position(hex="0101"))
-
-    def decided() -> None:
-        context = Context(match_id=MATCH, version=1, actor="germans", command_id="c", now=T0,
-                          dice=SeededDice(b"bench"), roll_index=0)
-        try:
-            decide(move, state, python, context)
-        except DomainError:
-            pass
-
-    anchor = timed(decided, rounds)
-    nested = "units.all(a, units.all(b, a.id != b.id || a.hex == b.hex))"
-    held = ("!units.exists(u, u.side == 'a' && u.box == 'reinforcements' && "
-            "u.attributes.q <= 3 && !units.exists(o, o.hex == u.hex && o.id != u.id))")
-    cases = [("Hold the Towns' nested exists", held, UNITS_IN_ALL),
-             ("one nested pair (58 chars)", nested, UNITS_IN_ALL),
-             ("eight nested pairs (492 chars)", " && ".join([nested] * 8), UNITS_IN_ALL),
-             ("a map inside a map, 200 units", "units.map(a, units.map(b, b.hex)).size() > 0",
-              200),
-             ("a map inside a map", "units.map(a, units.map(b, b.hex)).size() > 0",
-              UNITS_IN_ALL)]
-    print(f"\nevaluation budget: the worst expressions over the largest board; anchor: one "
-          f"move decided by the Python extended sequence {anchor * 1e6:.0f} us")
-    print(f"  {'expression':34} {'units':>5} {'steps bound':>12} {'unbounded':>11} "
-          f"{'x anchor':>9} {'bounded':>9}  (at most {STEPS:,} steps)")
-    for name, text, count in cases:
-        compiled = compile_expression(text, view, BOOL, declared, lambda s: {})
-        steps = read_expression(text, view, DYN).cost.steps(count)
-        data = {"units": board(count)}
-        if steps > 100 * STEPS:  # seconds to minutes: not worth running unbounded
-            raw = "(not run)"
-            ratio = "-"
-        else:
-            context = cel.Context()
-            context.add_variable("units", data["units"])
-            seconds = timed(lambda c=compiled, x=context: c.program.execute(x),
-                            1 if steps > STEPS else rounds)
-            raw, ratio = f"{seconds * 1000:9.1f}ms", f"{seconds / anchor:8.0f}x"
-
-        def bounded(c: Any = compiled, d: Any = data) -> None:
-            try:
-                c.run(d)
-            except Unreadable:
-                pass
-
-        kept = timed(bounded, rounds)
-        verdict = "run" if steps <= STEPS else "refused"
-        print(f"  {name:34} {count:5} {steps:12,} {raw:>11} {ratio:>9} "
-              f"{kept * 1000:7.1f}ms  {verdict}")
-    whole = read_expression(nested, view, DYN).cost.steps(UNITS_IN_ALL) * (10_000 // 60)
-    print(f"  a file's 10,000 characters of nested pairs on one action: {whole:,} steps "
-          "unbounded; read over one view, bounded together by the same budget")
 
 
 def game_file(name: str, python: Any, rounds: int, endings: bool = True) -> None:

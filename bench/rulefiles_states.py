@@ -1,0 +1,81 @@
+"""What the ruleset-file benches share (bench/rulefiles.py, bench/rulefiles_budget.py): the
+extended sequence's demo states, the commands tried on each, and timing with rounds taken
+in turn (a busy machine slows the anchor and the measured alike)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.commands import UnitSpec
+from domain.dice import commitment
+from domain.history import first_frame
+from domain.rulesets import get_ruleset
+from domain.sequence import following
+from domain.state import Position, Side
+
+MATCH = uuid4()
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def demo_states() -> list[Any]:
+    """Every step of two game turns of the extended sequence's demo."""
+    scenario = json.loads((ROOT / "api" / "scenarios" / "extended-sequence-demo.json")
+                          .read_text())
+    created = ev.MatchCreated(
+        originator_id=MATCH, originator_version=1, timestamp=T0, actor="referee",
+        command_id="create", turn=1, ruleset="extended-sequence", ruleset_version=2,
+        scenario="bench", sides=tuple(Side(id=s["id"], name=s["name"])
+                                      for s in scenario["sides"]),
+        options={}, dice_commitment=commitment(b"bench"), dice_seed=b"bench".hex(),
+        units=tuple(UnitSpec(**u).to_unit() for u in scenario["units"]))
+    state = first_frame(created).state
+    ruleset = get_ruleset("extended-sequence", {})
+    states = []
+    while state.turn.turn <= 2:
+        states.append(state)
+        state = state.model_copy(update={"turn": following(
+            ruleset.sequence, state.turn, state, ruleset.conditions)})
+    return states
+
+
+def commands(state: Any) -> list[cmd.Command]:
+    out: list[cmd.Command] = []
+    for unit in state.units:
+        out += [cmd.MoveUnit(unit_id=unit, to=Position(hex="0101")),
+                cmd.PlaceMarker(kind="halted", unit_id=unit),
+                cmd.PlaceMarker(kind="suppression", unit_id=unit)]
+    return out
+
+
+def timed(run: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def paired(anchor: Callable[[], object], mine: Callable[[], object],
+           rounds: int) -> tuple[float, float]:
+    """Medians of the two, their rounds taken in turn (a busy machine slows both alike)."""
+    first, second = [], []
+    for _ in range(rounds):
+        first.append(timed(anchor, 1))
+        second.append(timed(mine, 1))
+    return statistics.median(first), statistics.median(second)
+
+
