@@ -39,6 +39,7 @@ from domain.legal.standing import Answer as SideAnswer
 from domain.legal.standing import offer
 from domain.legal.units import Offers
 from domain.legal.words import in_words, side_name, title
+from domain.rulefiles.cost import ANSWER_STEPS, Meter, metered
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
@@ -92,12 +93,14 @@ def page_size(in_play: int) -> int:
 def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: int = 1,
                   unit: str | None = None, page: int = 1, most: int | None = MOST_DECIDES,
                   between: Callable[[], None] | None = None,
-                  ahead: bool = True) -> LegalActions:
+                  ahead: bool = True, steps: Meter | None = None) -> LegalActions:
     """What `seat` (a side, or the referee) may do now, at `version` of the match: the
     choices of page `page` of the units in play (the first page also holds those about no
     one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
     `between` called before each. `ahead`: a side's Next step also says which later steps
-    hold nothing for it ("Done until something is mine", `domain.legal.ahead`)."""
+    hold nothing for it ("Done until something is mine", `domain.legal.ahead`). A ruleset
+    file's expressions read for the choices charge their steps to `steps` (a new meter of
+    ANSWER_STEPS when None, whatever `most` says): past it the answer is cut short too."""
     here = {"seat": seat, "turn": state.turn.turn, "step": state.turn.step}
     if seat != REFEREE and seat not in state.side_ids():
         return LegalActions(**here, reason=SPECTATOR,
@@ -108,13 +111,14 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     groups: dict[str, list[Choice]] = {}
     probe.limit, probe.between = most, between
     try:
-        for kind in _kinds(step.allows):
-            if not probe.whole and kind not in ABOUT_UNITS:
-                continue
-            for key, alternatives in GENERATORS[kind](probe):
-                choice = probe.choose(alternatives)
-                if choice is not None:
-                    groups.setdefault(key, []).append(choice)
+        with metered(steps or Meter(ANSWER_STEPS)):  # (Next step below is read unmetered)
+            for kind in _kinds(step.allows):
+                if not probe.whole and kind not in ABOUT_UNITS:
+                    continue
+                for key, alternatives in GENERATORS[kind](probe):
+                    choice = probe.choose(alternatives)
+                    if choice is not None:
+                        groups.setdefault(key, []).append(choice)
     except Exhausted:
         paged = paged.model_copy(update={"truncated": True, "says": _cut(probe, paged)})
     probe.limit = None
@@ -156,9 +160,13 @@ def _scope(probe: Probe, unit: str | None, page: int) -> Page:
 
 
 def _cut(probe: Probe, paged: Page) -> str:
-    return (f"cut short after {probe.work} choices tried (the most an answer tries): read "
-            "one unit's choices with unit=<its id>" + (f", or page {paged.next}"
-                                                        if paged.next else ""))
+    spent = probe.spent
+    said = (f"cut short after {spent.spent:,} steps of the ruleset file's expressions (the "
+            f"most an answer reads is {spent.most:,}: docs/rulesets/authoring.md)"
+            if spent is not None else
+            f"cut short after {probe.work} choices tried (the most an answer tries)")
+    return (f"{said}: read one unit's choices with unit=<its id>"
+            + (f", or page {paged.next}" if paged.next else ""))
 
 
 def _kinds(allows: tuple[str, ...]) -> list[str]:
@@ -211,6 +219,7 @@ def seat_answer(ruleset: Ruleset, seat: str,
     capped at `AHEAD_MOST` bodies decided (past it an answer is cut short, and the pass
     stops there: the legal answer's steps ahead and the action stop alike)."""
     spent = 0
+    steps = Meter(ANSWER_STEPS)  # the file's expressions' steps, over the answers together
 
     def counted() -> None:
         nonlocal spent
@@ -220,7 +229,7 @@ def seat_answer(ruleset: Ruleset, seat: str,
 
     def answer(state: MatchState, version: int) -> LegalActions:
         return legal_actions(state, ruleset, seat, version=version, between=counted,
-                             most=max(1, AHEAD_MOST - spent), ahead=False)
+                             most=max(1, AHEAD_MOST - spent), ahead=False, steps=steps)
 
     return answer
 

@@ -21,6 +21,7 @@ from domain.errors import DomainError, InvalidAction
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
 from domain.legal.then import after_advance
 from domain.legal.words import in_words, side_name
+from domain.rulefiles.cost import Meter, Spent
 from domain.rulesets import Ruleset
 from domain.state import MatchState, Unit
 
@@ -52,8 +53,10 @@ class Probe:
 
     `scope` are the units whose choices the answer holds (all in play unless the answer is
     paged or narrowed to one unit); `whole` whether it holds the choices about no one unit.
-    Past `limit` bodies decided, `decide` raises `Exhausted` (None: no cap); `between` is
-    called before each (a server lets its other requests run there)."""
+    Past `limit` bodies decided, `decide` raises `Exhausted` (None: no cap), as it does
+    when a ruleset file's expressions would pass the answer's meter of steps (`spent`:
+    domain/rulefiles/cost.py); `between` is called before each (a server lets its other
+    requests run there)."""
 
     def __init__(self, state: MatchState, ruleset: Ruleset, seat: str, version: int) -> None:
         self.state, self.ruleset, self.seat, self.version = state, ruleset, seat, version
@@ -67,6 +70,7 @@ class Probe:
         self.limit: int | None = None
         self.work = 0  # the bodies decided (each once)
         self.between: Callable[[], None] | None = None
+        self.spent: Meter | None = None  # the meter of a file's steps that cut it short
 
     def decide(self, body: dict[str, Any]) -> list[ev.Event] | DomainError:
         """The events `body` would make now, or the refusal."""
@@ -80,6 +84,9 @@ class Probe:
             try:
                 command = ACTIONS.validate_python(body)
                 self._seen[key] = decide(command, self.state, self.ruleset, self.context)
+            except Spent as spent:  # the file's expressions would pass the answer's steps
+                self.spent = spent.meter
+                raise Exhausted from None
             except ValidationError as exc:
                 self._seen[key] = InvalidAction(str(exc), rule="core-requests")
             except DomainError as exc:
@@ -163,7 +170,11 @@ class Probe:
         if self.limit is not None and self.work >= self.limit:
             raise Exhausted
         self.work += 1
-        return after_advance(self.state, self.ruleset, self.context, events) is not None
+        try:
+            return after_advance(self.state, self.ruleset, self.context, events) is not None
+        except Spent as spent:
+            self.spent = spent.meter
+            raise Exhausted from None
 
     def _checked(self, full: dict[str, Any], given: Input) -> Input | None:
         """The input with only the values `decide` accepts; an optional input whose example

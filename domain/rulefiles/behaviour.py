@@ -24,7 +24,7 @@ from domain.rulefiles.arrive import arrivals
 from domain.rulefiles.cards import cards_of
 from domain.rulefiles.does import actions_of
 from domain.rulefiles.ending import ending
-from domain.rulefiles.evaluate import Compiled, Together, Unreadable, compile_expression
+from domain.rulefiles.evaluate import Compiled, Unreadable, Views, compile_expression
 from domain.rulefiles.guard_words import Said, guard_words
 from domain.rulefiles.initiative import initiative_of
 from domain.rulefiles.model import Guard, RulesetFile
@@ -61,15 +61,17 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
         return dict(known[key])
 
     out: dict[str, Any] = {}
-    conditions = {name: _condition(name, compile_expression(
-        condition.when, types(declared), BOOL, declared, roles))
-        for name, condition in file.conditions.items() if condition.when is not None}
-    if conditions:
-        out["conditions"] = conditions
+    whens = {name: compile_expression(condition.when, types(declared), BOOL, declared, roles)
+             for name, condition in file.conditions.items() if condition.when is not None}
     guards = [(guard, compile_expression(guard.when, types(declared, guard.actions), BOOL,
                                          declared, roles)) for guard in file.guards]
+    # (one view of each state for the guards and the conditions: evaluate.Views)
+    views = Views([*whens.values(), *(expression for _, expression in guards)])
+    if whens:
+        out["conditions"] = {name: _condition(name, expression, views)
+                             for name, expression in whens.items()}
     if guards:
-        out["checks"] = (_checks(tuple(guards), guard_words(file, declared, roles)),)
+        out["checks"] = (_checks(tuple(guards), views, guard_words(file, declared, roles)),)
     if file.rolls:
         out["rolls"] = rolls_of(file, declared, roles)
         tags = tuple(roll.tag for roll in file.rolls.values() if roll.tag not in (None,
@@ -125,31 +127,33 @@ def _in_turn(first: Hook | None, then: Hook | None) -> Hook:
     return run
 
 
-def _condition(name: str, expression: Compiled) -> Callable[[MatchState], bool]:
+def _condition(name: str, expression: Compiled,
+               views: Views) -> Callable[[MatchState], bool]:
     def holds(state: MatchState) -> bool:
         try:
-            return expression(state) is True
+            return expression.run(views.view((expression,), state)) is True
         except Unreadable as error:
             raise InvalidAction(f"the condition '{name}' cannot be read now: {error}",
                                 rule="core-ruleset") from None
     return holds
 
 
-def _checks(guards: tuple[tuple[Guard, Compiled], ...], said: Said
+def _checks(guards: tuple[tuple[Guard, Compiled], ...], views: Views, said: Said
             ) -> Callable[[Command, MatchState, str], None]:
     """The file's guards, in its order: the first that does not hold refuses."""
-    chosen: dict[tuple[str, bool], tuple[tuple[tuple[Guard, Compiled], ...], Together]] = {}
+    chosen: dict[tuple[str, bool], tuple[tuple[tuple[Guard, Compiled], ...],
+                                         tuple[Compiled, ...]]] = {}
 
     def check(command: Command, state: MatchState, actor: str) -> None:
         key = (getattr(command, "type", ""), actor == REFEREE)
         if key not in chosen:
             binding = tuple((guard, expression) for guard, expression in guards
                             if key[0] in guard.actions and (not key[1] or guard.binds_referee))
-            chosen[key] = binding, Together([expression for _, expression in binding])
-        binding, together = chosen[key]
+            chosen[key] = binding, tuple(expression for _, expression in binding)
+        binding, read = chosen[key]
         if not binding:
             return
-        view = together.view(state, command, actor)
+        view = views.view(read, state, command, actor)
         for guard, expression in binding:
             try:
                 holds = expression.run(view) is True

@@ -15,12 +15,19 @@ load's caps allow took seconds before this bound."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 # (ours) the steps one view's expressions may take together: Hold the Towns' costliest
 # (a list function inside another, and a filter then a map) stay under it with 400 units
 STEPS = 200_000
-
+# (ours) the steps a file's expressions may take together over one legal answer (every body
+# it decides reads the guards again): five readings at the bound; Hold the Towns' costliest
+# answer on 400 units takes 160,406 (bench/rulefiles_budget.py). Past it the answer is cut
+# short, saying so
+ANSWER_STEPS = 5 * STEPS
 
 
 @dataclass(frozen=True)
@@ -45,3 +52,52 @@ def total(costs: list[Cost], largest: int) -> int:
 
 
 FREE = Cost()  # an expression with no list function
+
+
+class Spent(Exception):
+    """The steps of a `Meter` would pass what it allows: the reading is not run."""
+
+    def __init__(self, meter: Meter) -> None:
+        super().__init__(f"its expressions would pass {meter.most:,} steps")
+        self.meter = meter
+
+
+class Meter:
+    """The steps a file's expressions take over one piece of work (one legal answer), each
+    reading charged its bound (`Cost.steps`) before it runs; past `most` it is not run
+    (`Spent`). Set for the work it measures with `metered`: a context variable, so that
+    two requests (threads or tasks) never share one."""
+
+    def __init__(self, most: int) -> None:
+        self.most, self.spent, self.readings = most, 0, 0
+
+    def charge(self, steps: int) -> None:
+        if self.spent + steps > self.most:
+            raise Spent(self)
+        self.spent += steps
+        self.readings += 1
+
+
+_METER: ContextVar[Meter | None] = ContextVar("rulefile_steps", default=None)
+
+
+def meter() -> Meter | None:
+    """The meter of the work in progress (None: none is measured)."""
+    return _METER.get()
+
+
+@contextmanager
+def metered(chosen: Meter | None) -> Iterator[Meter | None]:
+    """Charge the readings made inside to `chosen` (None: to no meter)."""
+    token = _METER.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _METER.reset(token)
+
+
+def charge(steps: int) -> None:
+    """Charge a reading's steps to the meter in use, if any (`Spent` past its most)."""
+    found = _METER.get()
+    if found is not None:
+        found.charge(steps)

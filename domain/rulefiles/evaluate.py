@@ -7,18 +7,21 @@ variables the expression names, and of them only the fields and keys it reads, a
 data: the evaluator has no function of ours to call but `hex_distance` (hexes.py: two hex ids in, a
 whole number out) and `highest` (numbers.py: a list of whole numbers and a default in, one
 out), `join` and `distinct` (lists.py), and nothing of Python's to reach.
-Guards that apply to one action share one view (`Together`)."""
+The view of a state is built once for the expressions read together (`Views`: a file's
+guards and conditions, a roll's), and reused by every reading against that very state."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from threading import Lock, RLock
 from typing import Any
 
 import cel
 
 from domain.commands import Command
-from domain.rulefiles.cost import FREE, STEPS, Cost, total
+from domain.rulefiles.cost import FREE, STEPS, Cost, charge, total
 from domain.rulefiles.expression import Needs, merge, read_expression
 from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.lists import distinct, join
@@ -62,30 +65,25 @@ class Compiled:
                                self.needs))
 
     def run(self, view: dict[str, Any] | View) -> Any:
-        """Its value over `view` (plain data, or one `Together` built); Unreadable when it
-        cannot be computed, or when its steps over this view could pass STEPS (not run)."""
+        """Its value over `view` (plain data, or one `Views` built); Unreadable when it
+        cannot be computed, or when its steps over this view could pass STEPS (not run);
+        `cost.Spent` when they would pass the meter's most (not run)."""
         if isinstance(view, View):
-            steps, view = view.steps, view.context
+            steps, mine = view.steps, self.cost.steps(view.largest)
         else:
-            steps = self.cost.steps(_largest(view))
+            steps = mine = self.cost.steps(_largest(view))
             if self.hexes:
-                view = _context(view, True)
+                view = context_of(view, True)
         if steps > STEPS:
             raise Unreadable(f"it could take {steps:,} steps over this board (at most "
                              f"{STEPS:,}: docs/rulesets/authoring.md)")
+        charge(max(mine, 1))  # its own, to the answer's meter if one is set (cost.py)
         try:
+            if isinstance(view, View):
+                return view.execute(self.program)
             return self.program.execute(view)
         except FAILURES as error:
             raise Unreadable(" ".join(str(error).split())[:200]) from None
-
-
-@dataclass(frozen=True)
-class View:
-    """The view several expressions read (`Together`), and the steps they could take over
-    it together: each of them is bounded by all of them."""
-
-    context: Any  # cel.Context
-    steps: int
 
 
 def _largest(data: dict[str, Any]) -> int:
@@ -93,27 +91,114 @@ def _largest(data: dict[str, Any]) -> int:
     return max((len(v) for v in data.values() if isinstance(v, (list, dict))), default=0)
 
 
-class Together:
-    """Several expressions of one file read over one view (handed to the evaluator once):
-    the variables and the fields they read, merged once."""
+# ---- the view of a state, built once ----------------------------------------------------
+# A legal answer reads the guards again for each body it decides: on 400 units, building
+# the view each time cost more than the readings. A state is never changed (domain/state.py:
+# frozen models; `evolve` makes a new one), so the view of one state object stays true while
+# that object lives: `Views` keeps the views of the last KEPT states it was asked about, each
+# with the state itself (kept alive, so that no other state can take its identity) and found
+# by identity only (a state equal to it but not it gets its own view: nothing of one state is
+# read against another). What is the action's (`action`, `actor`, `role`, `unit`) is small
+# and made for each reading, handed to the evaluator by a resolver from the view's own slot,
+# filled and emptied under the view's lock for each execution: two requests reading one state
+# (two threads of a server) take turns on it and never see each other's action.
+
+PER_ACTION = frozenset({"action", "actor", "role", "unit"})
+KEPT = 4  # (ours) the states whose view one reader keeps: the answer's, and a few after it
+
+
+@dataclass
+class _Built:
+    state: MatchState  # kept alive: found by identity, never by an equal state
+    context: Any  # cel.Context: the state's variables, our functions, the resolver
+    sizes: dict[str, int]  # the items of each of its lists and maps
+    slot: dict[str, Any] = field(default_factory=dict)  # the executing reading's action
+    lock: RLock = field(default_factory=RLock)
+
+
+@dataclass(frozen=True)
+class View:
+    """The view several expressions read, and the steps they could take over it together
+    (each of them is bounded by all of them); `action`: what is the action's."""
+
+    built: _Built
+    action: dict[str, Any]
+    steps: int
+    largest: int = 0  # the items of its largest list or map
+
+    def execute(self, program: Any) -> Any:
+        built = self.built
+        with built.lock:
+            built.slot.clear()
+            built.slot.update(self.action)
+            try:
+                return program.execute(built.context)
+            finally:
+                built.slot.clear()
+
+
+class Views:
+    """The view of a state for several expressions of one file (the variables and the
+    fields they read, merged once), built once per state (`built` counts the builds)."""
 
     def __init__(self, expressions: Sequence[Compiled]) -> None:
         self.expressions = tuple(expressions)
         self.names = frozenset().union(*(e.names for e in expressions))
         self.needs = merge(*(e.needs for e in expressions))
+        self._kept: OrderedDict[int, _Built] = OrderedDict()
+        self._lock = Lock()
+        self.built = 0
+
+    def view(self, expressions: Sequence[Compiled], state: MatchState,
+             command: Command | None = None, actor: str = "") -> View:
+        """The view `expressions` (some of these) read over `state` and the action."""
+        built = self._of(state)
+        names = frozenset().union(*(e.names for e in expressions))
+        first = self.expressions[0]
+        action = values(state, first.declared, names & PER_ACTION, first.roles, command,
+                        actor, self.needs)
+        largest = max([built.sizes.get(name, 0) for name in names]
+                      + [len(v) for v in action.values() if isinstance(v, list | dict)],
+                      default=0)
+        return View(built, action, total([e.cost for e in expressions], largest), largest)
+
+    def _of(self, state: MatchState) -> _Built:
+        key = id(state)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None and found.state is state:
+                self._kept.move_to_end(key)
+                return found
+        first = self.expressions[0]
+        data = values(state, first.declared, self.names - PER_ACTION, first.roles,
+                      needs=self.needs)
+        built = _Built(state, context_of(data, True),
+                       {name: len(v) for name, v in data.items() if isinstance(v, list | dict)})
+        built.context.set_variable_resolver(built.slot.get)
+        with self._lock:
+            self.built += 1
+            self._kept[key] = built
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        return built
+
+
+class Together:
+    """Several expressions of one file read over one view: built once per state (`Views`)."""
+
+    def __init__(self, expressions: Sequence[Compiled]) -> None:
+        self.expressions = tuple(expressions)
+        self.views = Views(self.expressions)
 
     def view(self, state: MatchState, command: Command | None = None,
              actor: str = "") -> dict[str, Any] | View:
         if not self.expressions:
             return {}
-        first = self.expressions[0]
-        data = values(state, first.declared, self.names, first.roles, command, actor,
-                      self.needs)
-        return View(_context(data, any(e.hexes for e in self.expressions)),
-                    total([e.cost for e in self.expressions], _largest(data)))
+        return self.views.view(self.expressions, state, command, actor)
 
 
-def _context(data: dict[str, Any], hexes: bool) -> Any:
+def context_of(data: dict[str, Any], hexes: bool) -> Any:
     context = cel.Context()
     for name, value in data.items():
         context.add_variable(name, value)
