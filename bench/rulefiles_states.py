@@ -23,28 +23,36 @@ from domain.commands import UnitSpec
 from domain.dice import commitment
 from domain.history import first_frame
 from domain.rulesets import get_ruleset
-from domain.sequence import following
+from domain.sequence import following, start
 from domain.state import Position, Side
 
 MATCH = uuid4()
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def demo_states() -> list[Any]:
-    """Every step of two game turns of the extended sequence's demo."""
-    scenario = json.loads((ROOT / "api" / "scenarios" / "extended-sequence-demo.json")
-                          .read_text())
+def demo_states(scale: int = 1, *, scenario: str = "extended-sequence-demo.json",
+                ruleset: Any = None, turns: int = 2) -> list[Any]:
+    """Every step of `turns` game turns of a demo (the extended sequence's unless named),
+    each of its units `scale` times (stacked on its hex: a large board)."""
+    found = ROOT / "api" / "scenarios" / scenario
+    data = json.loads((found if found.exists() else found.parent / "files" / scenario)
+                      .read_text())
+    # (a file's game is created as freeform here: its own sequence is put in place below)
+    named = "freeform" if ruleset is not None else data.get("ruleset", "extended-sequence")
+    ruleset = ruleset or get_ruleset(named, {})
+    units = [UnitSpec(**{**u, "id": f"{u['id']}-{k}" if k else u["id"]}).to_unit()
+             for k in range(scale) for u in data["units"]]
     created = ev.MatchCreated(
         originator_id=MATCH, originator_version=1, timestamp=T0, actor="referee",
-        command_id="create", turn=1, ruleset="extended-sequence", ruleset_version=2,
-        scenario="bench", sides=tuple(Side(id=s["id"], name=s["name"])
-                                      for s in scenario["sides"]),
+        command_id="create", turn=1, ruleset=named,
+        ruleset_version=2, scenario="bench",
+        sides=tuple(Side(id=s["id"], name=s["name"]) for s in data["sides"]),
         options={}, dice_commitment=commitment(b"bench"), dice_seed=b"bench".hex(),
-        units=tuple(UnitSpec(**u).to_unit() for u in scenario["units"]))
+        units=tuple(units))
     state = first_frame(created).state
-    ruleset = get_ruleset("extended-sequence", {})
+    state = state.model_copy(update={"turn": start(ruleset.sequence, state.side_ids())})
     states = []
-    while state.turn.turn <= 2:
+    while state.turn.turn <= turns:
         states.append(state)
         state = state.model_copy(update={"turn": following(
             ruleset.sequence, state.turn, state, ruleset.conditions)})
