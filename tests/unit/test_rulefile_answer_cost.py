@@ -12,13 +12,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_rulefile_cost import NESTED, fresh
+from conftest import Table
+from test_rulefile_cost import DECLARED, NESTED, VIEW, fresh
 from test_rulefile_ending import act, ruleset_of
 
 from domain.commands.match import UNITS_IN_ALL
 from domain.legal import legal_actions
 from domain.rulefiles import cost, evaluate
 from domain.rulefiles.cost import ANSWER_STEPS, STEPS
+from domain.rulefiles.evaluate import compile_expression
+from domain.rulefiles.types import BOOL
 
 ACTS = "[move_unit, place_marker, remove_marker, set_status]"
 
@@ -118,3 +121,20 @@ def test_guards_each_within_the_bound_cut_an_answer_short_counted_in_steps(
         f"(the most an answer reads is {ANSWER_STEPS:,}")
     assert charged == [each] * (ANSWER_STEPS // each)  # the readings that fit, no more
     assert answer.advance.legal  # Next step is still answered
+
+
+def test_the_views_kept_are_bounded_and_found_by_their_state() -> None:
+    """Views keep the last KEPT states' views: the latest is found again without a build,
+    an older one is built again (never read from another state's view)."""
+    compiled = compile_expression("units.exists(u, u.attributes.q > 1)", VIEW, BOOL,
+                                  DECLARED, lambda s: {})
+    views = evaluate.Views([compiled])
+    table = Table(units=[{"id": "u0", "side": "red", "name": "u0", "kind": "squad",
+                         "extra": {"q": 2}, "position": {"hex": "0101"}}])
+    states = [table.state.model_copy() for _ in range(evaluate.KEPT + 2)]
+    assert all(compiled.run(views.view([compiled], s)) is True for s in states)
+    assert views.built == len(states)
+    compiled.run(views.view([compiled], states[-1]))
+    assert views.built == len(states)  # the latest, found by its state
+    compiled.run(views.view([compiled], states[0]))
+    assert views.built == len(states) + 1  # past KEPT: let go, built again
