@@ -39,7 +39,7 @@ from domain.legal.standing import Answer as SideAnswer
 from domain.legal.standing import offer
 from domain.legal.units import Offers
 from domain.legal.words import in_words, side_name, title
-from domain.rulefiles.cost import ANSWER_STEPS, Meter, metered
+from domain.rulefiles.cost import ANSWER_STEPS, Meter, Spent, metered
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
@@ -119,7 +119,9 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
                     choice = probe.choose(alternatives)
                     if choice is not None:
                         groups.setdefault(key, []).append(choice)
-    except Exhausted:
+    except (Exhausted, Spent) as stop:  # (Spent: a file's reading outside a decision)
+        if isinstance(stop, Spent):
+            probe.spent = stop.meter
         paged = paged.model_copy(update={"truncated": True, "says": _cut(probe, paged)})
     probe.limit = None
     actions = tuple(_action(key, choices, probe) for key, choices in groups.items())
