@@ -168,14 +168,14 @@ def fitting(events: Iterable[ev.Event]) -> Iterator[ev.Event]:
         if ruleset is None:
             if not isinstance(event, ev.MatchCreated):
                 raise refused(f"{_where(event)}: a match starts with MatchCreated")
-            try:
-                ruleset = get_ruleset(event.ruleset, event.options, event.ruleset_hash)
-                ruleset.sides.check(len(event.sides), ruleset.title)
-            except InvalidAction as error:
-                raise refused(f"{_where(event)}: {error.detail}") from None
             too_many = past_size_limits(event.units)
             if too_many:
                 raise refused(f"{_where(event)}: {too_many} (rule core-limits)")
+            try:
+                ruleset = get_ruleset(event.ruleset, event.options, event.ruleset_hash)
+                ruleset.check_setup(len(event.sides), event.options, event.units)
+            except InvalidAction as error:
+                raise refused(f"{_where(event)}: {error.detail}") from None
             played = f"played under {event.ruleset} v{event.ruleset_version}"
         marker = getattr(event, "marker", None)
         if marker is not None and not _has_step(ruleset, marker.step):

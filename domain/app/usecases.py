@@ -69,7 +69,7 @@ class MatchUseCases(MatchLog):
                      command_id: str | None = None) -> Result:
         ruleset = get_ruleset(setup.ruleset, setup.options, setup.ruleset_hash)
         sides = tuple(Side(id=s.id, name=s.name) for s in setup.sides)
-        ruleset.sides.check(len(sides), ruleset.title)
+        ruleset.check_setup(len(sides), setup.options, tuple(u.to_unit() for u in setup.units))
         if len({s.id for s in sides}) != len(sides):
             raise InvalidAction("side ids must be distinct", rule="core-sides")
         if {REFEREE, SPECTATOR} & {s.id for s in sides} or any(":" in s.id for s in sides):

@@ -92,13 +92,14 @@ def move(p: Probe) -> Offers:
 
 def status(p: Probe) -> Offers:
     """Set a flag (those the game names and the state holds, or another), clear one held."""
-    named = sorted({*FLAGS.get(p.ruleset.id, ()), *(f for u in p.units for f in u.status)})
+    named = sorted({*FLAGS.get(p.ruleset.id, ()), *p.ruleset.statuses,
+                    *(f for u in p.units for f in u.status)})
     anything = Input(name="set", label="Set", kind="choices")
     lifting = Input(name="clear", label="Clear", kind="choices")
     for unit in p.scope:
         free = [f for f in named if f not in unit.status]
         setting = one_of("set", "Set", [(f, words(f)) for f in free], required=True,
-                         many=True, open_=True)
+                         many=True, open_=not p.ruleset.statuses)
         yield "set_status", [Candidate(
             label=f"{unit.name}: set a status", unit_id=unit.id, body=_body("set_status", unit),
             family="set", inputs=(setting, lifting),
@@ -119,12 +120,12 @@ def _count(most: int = 1000) -> Input:
 def place_marker(p: Probe) -> Offers:
     """A marker on a unit, or at a location: of a kind the game names, the state holds, or
     another the player names."""
-    on_units = sorted({*UNIT_MARKERS.get(p.ruleset.id, ()),
+    on_units = sorted({*UNIT_MARKERS.get(p.ruleset.id, ()), *p.ruleset.marker_kinds,
                        *(k for u in p.units for k in u.markers)})
     at_places = sorted({*LOCATION_MARKERS.get(p.ruleset.id, ()),
                         *(k for m in p.state.location_markers.values() for k in m)})
     kinds = one_of("kind", "Which marker", [(k, words(k)) for k in on_units], required=True,
-                   open_=True)
+                   open_=not p.ruleset.marker_kinds)
     tried = (*on_units, FREE_KIND)
     for unit in p.scope:
         yield "place_marker", [Candidate(

@@ -10,14 +10,16 @@ from it, so the service refuses to store it."""
 from __future__ import annotations
 
 from domain.rulefiles.behaviour import behaviour
+from domain.rulefiles.fits import declared_check, fits
 from domain.rulefiles.model import RulesetFile, Track
 from domain.rulefiles.problems import Problem
 from domain.rulefiles.sequence import sequence_of
 from domain.rulesets.base import Ruleset, Sides, TrackValues
 
 
-def compile_file(file: RulesetFile) -> Ruleset:
-    """The ruleset a checked file declares."""
+def compile_file(file: RulesetFile, *, declared_in_play: bool = True) -> Ruleset:
+    """The ruleset a checked file declares: a match's set-up must fit the file (`fits`), and
+    with `declared_in_play` so must the markers, statuses and units a command brings in."""
     low, high = file.sides.bounds()
     fields = {
         "id": file.id, "version": file.version, "title": file.title,
@@ -29,7 +31,13 @@ def compile_file(file: RulesetFile) -> Ruleset:
         "where": {name: (action.rule or "core-sequence", action.where)
                   for name, action in file.actions.items() if action.where},
     }
-    return Ruleset(**{**fields, **behaviour(file)})
+    built = behaviour(file)
+    check = declared_check(file) if declared_in_play else None
+    if check is not None:  # the core's refusal before the file's own guards
+        built["checks"] = (check, *built.get("checks", ()))
+    if declared_in_play:
+        fields |= {"marker_kinds": tuple(file.marker_kinds), "statuses": tuple(file.statuses)}
+    return Ruleset(**{**fields, **built, "fits": fits(file)})
 
 
 def _values(track: Track) -> TrackValues:

@@ -18,7 +18,9 @@ The core decides every generic action; a ruleset adds what its game defines:
 - `track_titles`: each track's title in the game's words, by the same name patterns (`*` in
   a pattern is said where `{}` stands in its title: `Control of {}`);
 - `turn_order`: the side order every turn starts with (NO-5: a swap lasts one turn);
-- `sides`: how many sides it plays (WC, ES: two); a set-up with another number is refused.
+- `sides`: how many sides it plays (WC, ES: two); a set-up with another number is refused;
+- `fits`: what a match's options and units must fit at creation (a ruleset file's unit kinds,
+  attributes, markers, statuses and turn-limit option: `domain.rulefiles.fits`).
 
 Below the class, the helpers the procedures share: dice for an action (server or table).
 """
@@ -107,6 +109,20 @@ class Ruleset:
     turn_order: tuple[str, ...] | None = None
     rolled_by_service: tuple[str, ...] = ()  # rules whose dice only the service rolls
     sides: Sides = Sides()  # how many sides it plays (checked at creation)
+    # what a match's options and units must fit to be created (a ruleset file's declarations)
+    fits: Callable[[Mapping[str, Any], tuple[Unit, ...]], None] | None = None
+    # the unit marker kinds and statuses a ruleset file holds play to (the legal actions offer
+    # these, and no other: domain.rulefiles.fits refuses the rest); empty: any
+    marker_kinds: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+
+    def check_setup(self, sides: int, options: Mapping[str, Any],
+                    units: tuple[Unit, ...]) -> None:
+        """Refuse a match set up with a number of sides the game cannot play, or with
+        options or units that do not fit what its file declares (`fits`)."""
+        self.sides.check(sides, self.title)
+        if self.fits is not None:
+            self.fits(options, units)
 
     @property
     def automated_rules(self) -> frozenset[str]:
