@@ -288,10 +288,12 @@ def play(twin: Twin, rnd: Random, moves: int, walk: Walk | None = None,
 
 
 def shipped(name: str) -> Ruleset:
-    """The ruleset a file of projections/rulefiles/ compiles to, its checks passed."""
+    """The ruleset a file of projections/rulefiles/ compiles to, its checks passed, as a
+    built-in game is played from its file (projections/built_in_games.py): its set-up fits
+    the file, its markers and statuses in play are as free as the Python module's."""
     report = check_file(BUILT_IN / name)
     assert report.ok and report.ruleset is not None, report.lines()
-    return compile_file(report.ruleset)
+    return compile_file(report.ruleset, declared_in_play=False)
 
 
 def sequences(count: int, start: Callable[[int], Twin], trunk_every: int, trunk_moves: int,
