@@ -81,20 +81,13 @@ def test_a_scenario_that_does_not_fit_its_file_is_refused_and_leaves_no_event(
     assert events_stored(matches) == before
 
 
-def test_a_scenario_that_fits_its_file_is_created(client: TestClient) -> None:
-    uploaded(client)
-    fits = company(extra={"strength": 6, "drill": "veteran", "colonel": "Hale", "mounted": 1},
-                   markers={"fatigue": 2}, status=["shaken"])
-    battery = {"id": "b1", "side": "blue", "name": "Guns", "kind": "battery",
-               "cv": 3, "extra": {"guns": 4}}  # a unit's own number, not declared: free
-    m = Played(client, body(fits, battery))
-    assert {u["id"] for u in m.board["units"]} == {"c1", "b1"}
-
-
 def test_in_play_an_undeclared_marker_or_status_is_refused_and_a_declared_one_taken(
         client: TestClient, matches: Matches) -> None:
     uploaded(client)
-    m = Played(client, body())
+    fits = company(extra={"strength": 6, "drill": "veteran", "colonel": "Hale", "mounted": 1})
+    battery = {"id": "b1", "side": "blue", "name": "Guns", "kind": "battery",
+               "cv": 3, "extra": {"guns": 4}}  # a unit's own number, not declared: free
+    m = Played(client, body(fits, battery))
     before = events_stored(matches)
     m.refused("red", 422, "core-markers", type="place_marker", unit_id="c1", kind="smoke")
     m.refused("red", 422, "core-statuses", type="set_status", unit_id="c1", set=["routed"])
@@ -105,7 +98,7 @@ def test_in_play_an_undeclared_marker_or_status_is_refused_and_a_declared_one_ta
     m.act("red", type="place_marker", unit_id="c1", kind="fatigue", count=2)
     m.refused("red", 422, "core-markers", type="place_marker", unit_id="c1", kind="fatigue")
     m.act("red", type="set_status", unit_id="c1", set=["shaken"])
-    [unit] = m.board["units"]
+    [unit] = [u for u in m.board["units"] if u["id"] == "c1"]
     assert (unit["markers"], unit["status"]) == ({"fatigue": 2}, ["shaken"])
 
 
