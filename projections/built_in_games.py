@@ -25,8 +25,8 @@ def _compiled(name: str) -> Ruleset:
     report = check_file(BUILT_IN / name)
     if report.ruleset is None:  # a shipped file that fails its checks is a broken build
         raise RuntimeError("\n".join(report.lines()))
-    # (ours) in play, a built-in game keeps its Python module's freedom of markers and
-    # statuses (the differential tests hold the file to the module); its set-up must fit
+    # (ours) in play, a built-in game keeps its Python module's freedom of markers, statuses
+    # and deployed units (the differential tests hold the file to the module); its set-up fits
     # the file (`fits`: kinds, attributes, markers, statuses, the turn-limit option)
     return compile_file(report.ruleset, declared_in_play=False)
 

@@ -15,7 +15,7 @@ from uuid import uuid4
 
 import pytest
 from fastapi.testclient import TestClient
-from rulesets_helpers import Played
+from rulesets_helpers import Played, scenario
 from test_import_checks import rechained
 
 from domain.app import Matches
@@ -134,4 +134,16 @@ def test_an_import_whose_units_do_not_fit_the_carried_file_is_refused_and_stores
                         headers={"Content-Type": "application/x-ndjson"})
     assert again.status_code == 422, again.text
     assert "core-unit-kinds" in again.json()["detail"] and "'cavalry'" in again.json()["detail"]
+    assert events_stored(matches) == before
+
+
+def test_a_built_in_game_played_from_its_file_is_refused_a_unit_its_file_does_not_declare(
+        client: TestClient, matches: Matches) -> None:
+    demo = scenario("battlegroup-demo")
+    assert Played(client, demo).board["ruleset_title"]  # the shipped demo fits its file
+    before = events_stored(matches)
+    hale = {**demo["units"][0], "kind": "cavalry"}
+    r = client.post("/api/matches", json={**demo, "units": [hale, *demo["units"][1:]]})
+    assert r.status_code == 422 and r.json()["rule"] == "core-unit-kinds", r.text
+    assert f"unit '{hale['id']}'" in r.json()["detail"]
     assert events_stored(matches) == before
