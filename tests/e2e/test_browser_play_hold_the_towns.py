@@ -44,9 +44,10 @@ def attack(phone: Phone, side: str, other: str, attacker: str, defender: str) ->
     reads the table (HT-6). Then the defender's owner takes the marker off its card."""
     card = phone.unit_card(defender)
     phone.tap(card.get_by_role("button", name="Place a marker", exact=True), "marker")
-    form = card.locator(".input-form")
-    form.get_by_label("Which marker").fill("defender")  # the file's marker kind
-    phone.tap(form.locator("button[type=submit]"), "marker")
+    # the file's one marker kind, offered as a button of its own (the legal actions list the
+    # marker kinds the file declares, and no other): one tap places it
+    phone.tap(card.locator(".picks-quick").get_by_role("button", name="defender", exact=True),
+              "marker")
     phone.acted()
     said = phone.take("Attack", attacker, table_dice=[2])
     phone.as_seat(other)
