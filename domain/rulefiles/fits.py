@@ -54,6 +54,8 @@ def check_turns_option(file: RulesetFile, options: Mapping[str, Any]) -> None:
         return
     name, rule = end.turns_option, end.option_rule or end.rule
     value = options.get(name)
+    if value is None and not end.option_required:
+        return
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= OPTION_TURNS_MOST:
         raise InvalidAction(f"{rule}: option '{name}' (the scenario's number of "
                             f"{end.turn_word}s, 1 to {OPTION_TURNS_MOST}) is required", rule=rule)

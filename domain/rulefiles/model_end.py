@@ -50,6 +50,9 @@ class End(_Part):
     """The turn limit: the match ends as this turn ends."""
     turns_option: Name | None = None
     """The match option that gives the turn limit instead (`rounds`), 1 to 100."""
+    option_required: bool = True
+    """Whether a match must give `turns_option` (BG-1's `rounds`); (ours) when not, a match
+    without it has no turn limit (WC-10's `turns`), as the Python ruleset plays it."""
     option_rule: Rule | None = None
     """The rule that asks a match for `turns_option` (default: `rule`)."""
     turn_word: Annotated[str, Field(min_length=1, max_length=40)] = "turn"  # how it is said

@@ -92,8 +92,23 @@ def test_a_units_own_number_is_checked_where_its_kind_declares_it_as_an_attribut
     assert refused.rule == "core-attributes" and "'cv' is 21" in refused.detail
 
 
+@pytest.mark.parametrize("options", [{"days": 0}, {"days": 101}, {"days": "3"}])
+def test_an_optional_turn_limit_may_be_left_out_but_is_bounded_when_given(
+        options: dict[str, Any]) -> None:
+    """`option_required: false` (WC-10's `turns`): a match without the option is created
+    (it has no turn limit); one that gives a wrong one is refused as when it is required."""
+    end = MUSTER.end
+    assert end is not None
+    optional = MUSTER.model_copy(update={"end": end.model_copy(update={
+        "option_required": False})})
+    compile_file(optional).check_setup(2, {}, (company(),))
+    refused = refusal(optional, (company(),), options)
+    assert refused.rule == "MU-1" and "'days'" in refused.detail, refused.detail
+
+
 @pytest.mark.parametrize(("file", "demo"), [
     (BUILT_IN / "battlegroup.yaml", SCENARIOS / "battlegroup-demo.json"),
+    (BUILT_IN / "wing-command.yaml", SCENARIOS / "wing-command-demo.json"),
     (BUILT_IN / "hold-the-towns.yaml", SCENARIOS / "files" / "hold-the-towns-demo.json"),
 ])
 def test_the_shipped_demos_fit_their_files(file: Path, demo: Path) -> None:
