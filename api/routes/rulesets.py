@@ -11,7 +11,12 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from api import scenarios
-from domain.rulefiles.model import Attribute, ChoiceAttribute, IntegerAttribute, TextAttribute
+from domain.rulefiles.model_pieces import (
+    Attribute,
+    ChoiceAttribute,
+    IntegerAttribute,
+    TextAttribute,
+)
 from domain.rulesets import get_ruleset, ruleset_ids
 from projections.ruleset_store import StoredRuleset, store_of
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from api import scenarios
 from domain.commands import CreateMatch
-from domain.rulefiles.model import (
+from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.model_pieces import (
     Attribute,
     ChoiceAttribute,
     IntegerAttribute,
-    RulesetFile,
     TextAttribute,
     UnitKind,
 )

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from domain.rulefiles.behaviour import behaviour
 from domain.rulefiles.fits import declared_check, fits
-from domain.rulefiles.model import RulesetFile, Track
+from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.model_pieces import Track
 from domain.rulefiles.problems import Problem
 from domain.rulefiles.sequence import sequence_of
 from domain.rulesets.base import Ruleset, Sides, TrackValues

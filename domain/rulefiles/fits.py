@@ -20,15 +20,15 @@ from typing import Any
 
 from domain.commands import Command, DeployUnit, PlaceMarker, SetStatus
 from domain.errors import InvalidAction
-from domain.rulefiles.model import (
+from domain.rulefiles.model import RulesetFile
+from domain.rulefiles.model_end import OPTION_TURNS_MOST
+from domain.rulefiles.model_pieces import (
     ChoiceAttribute,
     FlagAttribute,
     IntegerAttribute,
-    RulesetFile,
     TextAttribute,
     UnitKind,
 )
-from domain.rulefiles.model_end import OPTION_TURNS_MOST
 from domain.rulefiles.view import _UNIT_NUMBERS as UNIT_NUMBERS
 from domain.state import MatchState, Unit
 
