@@ -35,7 +35,7 @@ from celpy.celparser import CELParseError, CELParser
 from lark import Token, Tree
 
 from domain.rulefiles.cost import FREE, Cost
-from domain.rulefiles.expression_infer import (
+from domain.rulefiles.expression_checker import (
     FUNCTIONS,
     MACROS,
     MAX_MACROS,
@@ -45,8 +45,8 @@ from domain.rulefiles.expression_infer import (
     Flaw,
     Needs,
     Refuse,
-    infer,
 )
+from domain.rulefiles.expression_infer import infer
 from domain.rulefiles.types import Ty, same
 
 MAX_CHARS = 500

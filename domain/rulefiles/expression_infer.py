@@ -2,107 +2,31 @@
 (`expression.read_expression` runs it): the type of each part of its tree, every name
 checked against what the file declares, each flaw placed at its token, and what of the
 view it reads (`Needs`). The tree is cel-python's (its CEL grammar, `lark`), read through
-`expression_tree`."""
+`expression_tree`; what it keeps as it goes (the `Checker`, its flaws and caps) is
+`expression_checker`."""
 
 from __future__ import annotations
-
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from lark import Token, Tree
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.expression_checker import (
+    FUNCTIONS,
+    MACROS,
+    MAX_MACROS,
+    MAX_TEXT,
+    METHODS,
+    Checker,
+    Flaw,
+    Refuse,
+    Typed,
+)
 from domain.rulefiles.expression_tree import Part, bare_name, first_token, is_select
 from domain.rulefiles.expression_tree import kids as children
 from domain.rulefiles.types import BOOL, DYN, INT, NULL, STRING, Ty, list_of, same
 
-MAX_MACROS = 2
-MAX_TEXT = 100
-MACROS = ("all", "exists", "exists_one", "filter", "map")
-METHODS = {"size": INT, "contains": BOOL, "startsWith": BOOL, "endsWith": BOOL}
-FUNCTIONS = ("has", "size", "string", "hex_distance", "highest", "join", "distinct")
 
-
-
-@dataclass(frozen=True)
-class Flaw:
-    """A problem of one expression: the check, a sentence and where (the offset of `token`
-    in the expression)."""
-
-    check: str
-    message: str
-    offset: int = 0
-    token: str = ""
-
-
-Needs = dict[str, frozenset[str] | None]  # by what a map or record holds: the keys read
-
-
-@dataclass(frozen=True)
-class _Typed:
-    ty: Ty
-    literal: str | None = None  # a text literal, as written between its quotes
-    items: tuple[tuple[str, Token | None], ...] = ()  # a list literal's text literals
-
-
-class Refuse(Exception):
-    def __init__(self, flaw: Flaw) -> None:
-        self.flaw = flaw
-
-
-@dataclass
-class Checker:
-    text: str
-    near: Callable[[str, Iterable[str]], str | None]
-    flaws: list[Flaw] = field(default_factory=list)
-    macros: int = 0
-    needs: dict[str, set[str] | None] = field(default_factory=dict)
-    # its list functions (how deep, whether it builds a list) and lists joined: its cost
-    sites: list[tuple[int, bool]] = field(default_factory=list)
-    joins: int = 0
-
-    def use(self, ty: Ty, name: str | None) -> None:
-        """The expression reads the field or key `name` of values of `ty` (None: any)."""
-        if ty.kind in ("record", "map") and ty.what:
-            known = self.needs.setdefault(ty.what, set())
-            if name is None:
-                self.needs[ty.what] = None
-            elif known is not None:
-                known.add(name)
-
-    def whole(self, ty: Ty) -> None:
-        """The expression reads a value of `ty` whole (compares it, counts it)."""
-        if ty.item is not None:
-            self.whole(ty.item)
-        if ty.kind in ("record", "map"):
-            self.use(ty, None)
-            for _, inner in ty.fields:
-                self.whole(inner)
-            for inner in ty.values.values():
-                self.whole(inner)
-
-    def offset(self, line: int, column: int) -> int:
-        lines = self.text.split("\n")
-        return sum(len(part) + 1 for part in lines[:line - 1]) + column - 1
-
-    def at(self, node: Part) -> tuple[int, str]:
-        token = node if isinstance(node, Token) else first_token(node)
-        if token is None or token.line is None or token.column is None:
-            return 0, ""
-        return self.offset(token.line, token.column), str(token)
-
-    def flaw(self, check: str, message: str, node: Part) -> None:
-        offset, token = self.at(node)
-        self.flaws.append(Flaw(check, message, offset, token))
-
-    def undeclared(self, name: str, what: str, names: Iterable[str], node: Part) -> None:
-        known = sorted(names)
-        meant = self.near(name, known)
-        self.flaw("undeclared-name", f"'{name}' is no {what} the file declares"
-                  + (f"; did you mean '{meant}'?" if meant else ""), node)
-
-
-def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
+def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> Typed:
     if isinstance(node, Token):
         raise Refuse(Flaw("expression-unsupported", f"unexpected '{node}'"))
     kids = children(node)
@@ -119,12 +43,12 @@ def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
         if not same(left.ty, right.ty):
             c.flaw("expression-type", f"'? :' gives {left.ty.said()} or {right.ty.said()}: "
                    "both must be of one type", kids[1])
-        return _Typed(left.ty if left.ty != NULL else right.ty)
+        return Typed(left.ty if left.ty != NULL else right.ty)
     if kind in ("conditionalor", "conditionaland"):
         word = "||" if kind == "conditionalor" else "&&"
         _want(c, kids[0], scope, BOOL, f"'{word}'")
         _want(c, kids[1], scope, BOOL, f"'{word}'")
-        return _Typed(BOOL)
+        return Typed(BOOL)
     if kind in ("relation", "addition", "multiplication"):
         operator = kids[0]
         assert isinstance(operator, Tree)
@@ -134,20 +58,20 @@ def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
         assert isinstance(operator, Tree)
         if operator.data == "unary_not":
             _want(c, kids[1], scope, BOOL, "'!'")
-            return _Typed(BOOL)
+            return Typed(BOOL)
         _want(c, kids[1], scope, INT, "'-'")
-        return _Typed(INT)
+        return Typed(INT)
     if kind == "literal":
         return _literal(c, kids[0])
     if kind == "ident":
         name = str(kids[0])
         if name not in scope:
             c.undeclared(name, "name of the view", scope, kids[0])
-            return _Typed(DYN)
-        return _Typed(scope[name])
+            return Typed(DYN)
+        return Typed(scope[name])
     if kind == "member_dot":
         target = infer(c, kids[0], scope).ty
-        return _Typed(_select(c, target, str(kids[1]), kids[1]))
+        return Typed(_select(c, target, str(kids[1]), kids[1]))
     if kind == "member_index":
         return _index(c, kids[0], kids[1], scope)
     if kind == "member_dot_arg":
@@ -166,7 +90,7 @@ def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
             if not same(t.ty, first):
                 c.flaw("expression-type", f"a list holds {first.said()} and "
                        f"{t.ty.said()}: one type only", item)
-        return _Typed(list_of(first), items=texts)
+        return Typed(list_of(first), items=texts)
     raise Refuse(Flaw("expression-unsupported", {
         "map_lit": "a map literal is not needed over the view", "member_object":
         "messages are not part of the view", "dot_ident": "a leading dot names nothing here",
@@ -175,7 +99,7 @@ def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> _Typed:
 
 
 def _want(c: Checker, node: Part, scope: dict[str, Ty], wanted: Ty,
-          where: str) -> _Typed:
+          where: str) -> Typed:
     typed = infer(c, node, scope)
     if not same(typed.ty, wanted) or typed.ty.kind == "null":
         c.flaw("expression-type", f"{where} takes {wanted.said()}, not {typed.ty.said()}",
@@ -183,7 +107,7 @@ def _want(c: Checker, node: Part, scope: dict[str, Ty], wanted: Ty,
     return typed
 
 
-def _literal(c: Checker, token: Part) -> _Typed:
+def _literal(c: Checker, token: Part) -> Typed:
     assert isinstance(token, Token)
     value = str(token)
     if token.type == "INT_LIT":
@@ -191,23 +115,23 @@ def _literal(c: Checker, token: Part) -> _Typed:
         if abs(number) > SAFE_INT:
             c.flaw("expression-too-large", f"{value[:20]} is past the largest whole number "
                    f"an expression takes ({SAFE_INT})", token)
-        return _Typed(INT)
+        return Typed(INT)
     if token.type == "BOOL_LIT":
-        return _Typed(BOOL)
+        return Typed(BOOL)
     if token.type == "NULL_LIT":
-        return _Typed(NULL)
+        return Typed(NULL)
     if token.type == "STRING_LIT" and not value[:1] in "rR":
         inner = value[1:-1]
         if len(inner) > MAX_TEXT:
             c.flaw("expression-too-large", f"a text of {len(inner)} characters; at most "
                    f"{MAX_TEXT}", token)
-        return _Typed(STRING, literal=inner if "\\" not in inner else None)
+        return Typed(STRING, literal=inner if "\\" not in inner else None)
     raise Refuse(Flaw("expression-unsupported", "the view holds whole numbers, text and "
                        f"true or false: {value[:20]} is none of them", *c.at(token)))
 
 
 def _binary(c: Checker, operator: str, left_node: Part, right_node: Part,
-            scope: dict[str, Ty]) -> _Typed:
+            scope: dict[str, Ty]) -> Typed:
     left, right = infer(c, left_node, scope), infer(c, right_node, scope)
     item = right.ty.item if operator == "in" and right.ty.kind == "list" else None
     if item is None or item.kind in ("record", "map"):  # read whole, not by one field
@@ -221,7 +145,7 @@ def _binary(c: Checker, operator: str, left_node: Part, right_node: Part,
                    f"{right.ty.said()}: they are never equal", left_node)
         _named(c, left.ty, right.literal, right_node)
         _named(c, right.ty, left.literal, left_node)
-        return _Typed(BOOL)
+        return Typed(BOOL)
     if operator == "in":
         container = right.ty
         if container.kind == "list" and container.item is not None:
@@ -240,21 +164,21 @@ def _binary(c: Checker, operator: str, left_node: Part, right_node: Part,
         elif container.kind != "dyn":
             c.flaw("expression-type", f"'in' looks in a list or a map, not in "
                    f"{container.said()}", right_node)
-        return _Typed(BOOL)
+        return Typed(BOOL)
     if operator in ("lt", "le", "gt", "ge"):
         if not (same(left.ty, right.ty) and {left.ty.kind, right.ty.kind} <= {
                 "int", "string", "dyn"}) or "null" in (left.ty.kind, right.ty.kind):
             c.flaw("expression-type", f"'{sign}' compares {left.ty.said()} with "
                    f"{right.ty.said()}: two whole numbers or two texts", left_node)
-        return _Typed(BOOL)
+        return Typed(BOOL)
     if operator == "add" and same(left.ty, right.ty) and left.ty.kind in ("string", "list"):
         c.joins += left.ty.kind == "list"
-        return _Typed(left.ty)
+        return Typed(left.ty)
     for typed, where in ((left, left_node), (right, right_node)):
         if not same(typed.ty, INT) or typed.ty.kind == "null":
             c.flaw("expression-type", f"'{sign}' takes whole numbers, not "
                    f"{typed.ty.said()}", where)
-    return _Typed(INT)
+    return Typed(INT)
 
 
 def _named(c: Checker, ty: Ty, literal: str | None, node: Part) -> None:
@@ -281,29 +205,29 @@ def _select(c: Checker, target: Ty, name: str, node: Part) -> Ty:
 
 
 def _index(c: Checker, target_node: Part, key_node: Part,
-           scope: dict[str, Ty]) -> _Typed:
+           scope: dict[str, Ty]) -> Typed:
     target = infer(c, target_node, scope).ty
     key = infer(c, key_node, scope)
     if target.kind == "list" and target.item is not None:
         if not same(key.ty, INT):
             c.flaw("expression-type", f"a list's index is a whole number, not "
                    f"{key.ty.said()}", key_node)
-        return _Typed(target.item)
+        return Typed(target.item)
     if target.kind in ("map", "record"):
         if not same(key.ty, STRING):
             c.flaw("expression-type", f"a map's key is a text, not {key.ty.said()}", key_node)
         if key.literal is not None:
-            return _Typed(_select(c, target, key.literal, key_node))
+            return Typed(_select(c, target, key.literal, key_node))
         c.whole(target)
-        return _Typed(target.item or DYN)
+        return Typed(target.item or DYN)
     if target.kind != "dyn":
         c.flaw("expression-type", f"'[...]' reads a list or a map, not {target.said()}",
                target_node)
-    return _Typed(DYN)
+    return Typed(DYN)
 
 
 def _method(c: Checker, target_node: Part, name_token: Part,
-            arguments: Part | None, scope: dict[str, Ty]) -> _Typed:
+            arguments: Part | None, scope: dict[str, Ty]) -> Typed:
     name = str(name_token)
     args = children(arguments) if isinstance(arguments, Tree) else []
     target = infer(c, target_node, scope).ty
@@ -312,21 +236,21 @@ def _method(c: Checker, target_node: Part, name_token: Part,
     if name not in METHODS:
         c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
                f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))})", name_token)
-        return _Typed(DYN)
+        return Typed(DYN)
     if name == "size":
         c.use(target, None)  # a map's keys counted; a list's items need nothing read
         if args or target.kind not in ("list", "map", "string", "dyn"):
             c.flaw("expression-type", "size() counts a list, a map or a text", name_token)
-        return _Typed(INT)
+        return Typed(INT)
     if len(args) != 1 or target.kind not in ("string", "dyn"):
         c.flaw("expression-type", f"{name}() is a text's, with one text", name_token)
     for arg in args:
         _want(c, arg, scope, STRING, f"{name}()")
-    return _Typed(BOOL)
+    return Typed(BOOL)
 
 
 def _macro(c: Checker, name: str, name_token: Part, target: Ty,
-           target_node: Part, args: list[Part], scope: dict[str, Ty]) -> _Typed:
+           target_node: Part, args: list[Part], scope: dict[str, Ty]) -> Typed:
     if target.kind not in ("list", "map", "dyn"):
         c.flaw("expression-type", f"{name}() goes over a list or a map's keys, not "
                f"{target.said()}", target_node)
@@ -351,23 +275,23 @@ def _macro(c: Checker, name: str, name_token: Part, target: Ty,
         if name == "map":
             result = infer(c, args[1], inner).ty
             c.whole(result)
-            return _Typed(list_of(result))
+            return Typed(list_of(result))
         _want(c, args[1], inner, BOOL, f"{name}()")
     finally:
         c.macros -= 1
     if name == "filter":
-        return _Typed(list_of(STRING) if target.kind == "map" else target)
-    return _Typed(BOOL)
+        return Typed(list_of(STRING) if target.kind == "map" else target)
+    return Typed(BOOL)
 
 
 def _function(c: Checker, name_token: Part, arguments: Part | None,
-              scope: dict[str, Ty]) -> _Typed:
+              scope: dict[str, Ty]) -> Typed:
     name = str(name_token)
     args = children(arguments) if isinstance(arguments, Tree) else []
     if name == "hex_distance" and len(args) == 2:  # domain/rulefiles/hexes.py
         for arg in args:
             _want(c, arg, scope, STRING, "hex_distance()")
-        return _Typed(INT)
+        return Typed(INT)
     if name == "highest" and len(args) == 2:  # domain/rulefiles/numbers.py
         listed = infer(c, args[0], scope).ty
         if listed.kind not in ("list", "dyn") or (
@@ -376,7 +300,7 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
                    f"{listed.said()}", args[0])
         c.whole(listed)
         _want(c, args[1], scope, INT, "highest()")
-        return _Typed(INT)
+        return Typed(INT)
     if name == "join" and len(args) == 2:  # domain/rulefiles/lists.py
         listed = infer(c, args[0], scope).ty
         if listed.kind not in ("list", "dyn") or (
@@ -384,28 +308,28 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
             c.flaw("expression-type", f"join() takes a list of texts, not {listed.said()}",
                    args[0])
         _want(c, args[1], scope, STRING, "join()")
-        return _Typed(STRING)
+        return Typed(STRING)
     if name == "distinct" and len(args) == 1:
         listed = infer(c, args[0], scope).ty
         if listed.kind not in ("list", "dyn"):
             c.flaw("expression-type", f"distinct() takes a list, not {listed.said()}", args[0])
-        return _Typed(listed)
+        return Typed(listed)
     if name not in FUNCTIONS or len(args) != 1 or name in ("hex_distance", "highest", "join"):
         c.flaw("unknown-function", f"'{name}' is no function an expression may call (it may "
                f"call: {', '.join(sorted({*METHODS, *MACROS, *FUNCTIONS}))}), each with one "
                "argument (hex_distance, highest and join with two)", name_token)
-        return _Typed(DYN)
+        return Typed(DYN)
     typed = infer(c, args[0], scope)
     if name == "size":
         c.use(typed.ty, None)
-        return _Typed(INT)
+        return Typed(INT)
     if name == "string":  # CEL's own: a whole number said as text ('activated:' + string(run))
         if typed.ty.kind not in ("int", "string", "dyn"):
             c.flaw("expression-type", f"string() says a whole number or a text, not "
                    f"{typed.ty.said()}", args[0])
-        return _Typed(STRING)
+        return Typed(STRING)
     if not is_select(args[0]):
         c.flaw("expression-type", "has() asks whether a field is there: has(unit.attributes"
                ".rof)", name_token)
     del typed
-    return _Typed(BOOL)
+    return Typed(BOOL)
