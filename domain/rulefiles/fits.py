@@ -29,7 +29,7 @@ from domain.rulefiles.model_pieces import (
     TextAttribute,
     UnitKind,
 )
-from domain.rulefiles.view import _UNIT_NUMBERS as UNIT_NUMBERS
+from domain.rulefiles.view import UNIT_NUMBERS
 from domain.state import MatchState, Unit
 
 Fits = Callable[[Mapping[str, Any], tuple[Unit, ...]], None]

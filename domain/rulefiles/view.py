@@ -34,7 +34,7 @@ from domain.state import MatchState, Unit
 COMMANDS: dict[str, type[Command]] = {
     cls.model_fields["type"].default: cls
     for cls in typing.get_args(typing.get_args(Action)[0])}
-_UNIT_NUMBERS = ("q", "cv", "lv", "qv", "figures", "steps", "casualty_value")
+UNIT_NUMBERS = ("q", "cv", "lv", "qv", "figures", "steps", "casualty_value")
 _DEFAULTS = {"integer": 0, "choice": "", "text": "", "flag": False}
 
 
@@ -189,7 +189,7 @@ def _attributes(unit: Unit, declared: Declared, needs: Needs | None) -> dict[str
     for name in _keys(needs, "attribute", declared.attributes):
         kind = declared.attributes[name]
         value = unit.extra.get(name)
-        if value is None and name in _UNIT_NUMBERS:
+        if value is None and name in UNIT_NUMBERS:
             value = getattr(unit, name)
         if kind == "flag":  # a unit's extra holds no true/false: 1 or "true" says it
             value = value not in (None, 0, "", "false")
