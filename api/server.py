@@ -17,7 +17,7 @@ import asyncio
 from typing import Any, ClassVar
 
 import uvicorn
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from api.settings import Settings
 
@@ -45,7 +45,10 @@ class HeaderDeadline(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._disarm()
+        before = self.cycle
         super().on_headers_complete()
+        if self.cycle is not None and self.cycle is not before:  # a new request's cycle
+            self.cycle.transport = OneWrite(self.transport, self.cycle)  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -63,6 +66,50 @@ class HeaderDeadline(HttpToolsProtocol):
         self._header_timer = None
         if not self.transport.is_closing():
             self.transport.close()  # as nginx does on client_header_timeout: no answer
+
+
+class OneWrite:
+    """The transport as a request's cycle sees it (issue 30): a response's head (status
+    line and headers) that declares a body of known length is held until the body's first
+    bytes and written with them: one write, one system call and one packet, where uvicorn
+    writes each (on loopback the receiving side's work is done in the sender's call: twice,
+    both counted in the server's CPU). A head with no body to follow or none of known
+    length (a stream: chunked) is written at once, and a held head goes out before anything
+    else the cycle asks of the transport (closing it, say)."""
+
+    __slots__ = ("_cycle", "_headed", "_held", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, cycle: RequestResponseCycle) -> None:
+        self._transport = transport
+        self._cycle = cycle
+        self._headed = False  # the head was written or held
+        self._held: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._held is not None:  # the body's first bytes: the head goes with them
+            data, self._held = self._held + data, None
+        elif not self._headed and self._cycle.response_started:  # the response's head
+            self._headed = True
+            cycle = self._cycle
+            if (not cycle.chunked_encoding and cycle.expected_content_length > 0
+                    and cycle.scope["method"] != "HEAD"):
+                self._held = data
+                return
+        self._transport.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ("is_closing", "get_extra_info"):
+            self._flush()
+        return getattr(self._transport, name)
+
+    def _flush(self) -> None:
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._transport.write(held)
 
 
 def config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config:
