@@ -51,6 +51,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -87,8 +88,24 @@ POSTGRES_POOL_SIZE = 5
 POSTGRES_MAX_OVERFLOW = 5
 
 
+class _MostRecentFirst(deque[SQLiteConnection]):
+    """The pool's idle connections, the one put back last handed out first (eventsourcing's
+    pool takes them in turn, oldest first)."""
+
+    def popleft(self) -> SQLiteConnection:
+        return self.pop()
+
+
 class DurableSQLiteConnectionPool(SQLiteConnectionPool):
-    """Connection pool whose every new connection fsyncs on commit (``synchronous=FULL``)."""
+    """Connection pool whose every new connection fsyncs on commit (``synchronous=FULL``),
+    and which hands out the connection used last (issue 30): each SQLite connection keeps
+    its own cache of pages, valid while no other connection has written, so that the
+    connection that committed the last action appends the next one without reading back
+    the pages it wrote (with connections taken in turn, every commit read them again)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pool = _MostRecentFirst()
 
     def _create_connection(self) -> SQLiteConnection:
         connection = super()._create_connection()

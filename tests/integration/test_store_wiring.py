@@ -82,3 +82,20 @@ def test_aggregate_saved_to_the_store_reloads_in_a_new_application(
     assert reloaded.version == 2
     writer.close()
     reader.close()
+
+
+def test_the_sqlite_pool_hands_out_the_connection_put_back_last(tmp_path: Path) -> None:
+    """Each SQLite connection caches the pages it read or wrote: the next action is
+    appended by the connection that committed the last one (issue 30), not by the one
+    idle longest, whose cache another connection's commits made stale."""
+    pool = DurableSQLiteConnectionPool(db_name=str(tmp_path / "pool.db"), pool_size=5)
+    try:
+        first, second, third = (pool.get_connection(is_writer=False) for _ in range(3))
+        for conn in (first, second, third):
+            pool.put_connection(conn)
+        again = pool.get_connection(is_writer=True)
+        assert again is third
+        pool.put_connection(again)
+        assert pool.get_connection(is_writer=False) is third
+    finally:
+        pool.close()
