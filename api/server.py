@@ -9,7 +9,8 @@ response and cancelled by any byte received, so a client that sends a header byt
 then, or nothing at all after connecting, holds its socket for ever. `HeaderDeadline` adds
 that timeout to uvicorn's httptools protocol: from the connection (or the first byte of a
 later request on it) to the end of the headers. The body has its own deadline, in ASGI
-(api/limits.py: `Gate`)."""
+(api/limits.py: `Gate`). And where uvicorn writes an answer's head and its body apart, the
+cycle's transport (`OneWrite`) writes an answer of known length in one write."""
 
 from __future__ import annotations
 

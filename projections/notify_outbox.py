@@ -49,7 +49,7 @@ from domain.rulesets import get_ruleset
 from domain.state import MatchState
 from domain.waiting import Waiting, waiting_at
 from projections.isolation import Failing
-from projections.log_read import LogRecord
+from projections.log_read import LogRecord, read_log
 from projections.notify_budget import Budget
 from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration, Sql
 from projections.notify_words import NAME, OUTCOME, SENTENCE, plain
@@ -137,13 +137,15 @@ class Outbox:
             if not registered:
                 self._pass(last, [])
                 return done + last - start + 1
-            records = list(self.matches.recorder.select_notifications(
-                start=start, limit=batch))
+            # the plain read the catalogue makes (tuples, each match id parsed once), not
+            # the recorder's objects: most records are of matches with no registration
+            records = read_log(self.matches, start, batch)
             if not records:
                 return done
-            stored = {(_uuid(n.originator_id), n.originator_version): n for n in records
-                      if str(_uuid(n.originator_id)) in registered}
-            if not self._applied(start, records[-1].id, stored):
+            wanted = {_uuid(m) for m in registered}
+            stored = {(match_id, version): StoredEvent(match_id, version, topic, state)
+                      for _, match_id, version, topic, state in records if match_id in wanted}
+            if not self._applied(start, records[-1][0], stored):
                 continue
             done += len(records)
             if len(records) < batch:

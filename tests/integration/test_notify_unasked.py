@@ -18,6 +18,8 @@ from api.app import create_app
 from api.settings import Settings
 from domain.app import Matches
 from domain.commands import CreateMatch
+from projections import notify_outbox
+from projections.log_read import read_log
 from projections.notify import NotifyConfig, NotifyService
 from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import open_view
@@ -44,7 +46,8 @@ def note(client: TestClient, match: str, token: str) -> None:
 
 
 class Reads:
-    """Counts the outbox's reads of stored events and the events it decodes."""
+    """Counts the outbox's reads of stored events (the recorder's, and the plain read of
+    `projections.log_read`) and the events it decodes."""
 
     def __init__(self, matches: Matches, monkeypatch: pytest.MonkeyPatch) -> None:
         self.selects = 0
@@ -59,7 +62,12 @@ class Reads:
             self.decoded.append(stored.originator_id)
             return decode(stored)
 
+        def counted_read(*args: Any, **kwargs: Any) -> Any:
+            self.selects += 1
+            return read_log(*args, **kwargs)
+
         monkeypatch.setattr(matches.recorder, "select_notifications", counted_select)
+        monkeypatch.setattr(notify_outbox, "read_log", counted_read)  # the plain read
         monkeypatch.setattr(matches.mapper, "to_domain_event", counted_decode)
 
 
