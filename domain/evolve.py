@@ -6,7 +6,6 @@ Undo, redo and seats are not game state: `domain.history` handles them.
 
 from __future__ import annotations
 
-import sys
 from functools import singledispatch
 from typing import Any
 
@@ -59,18 +58,11 @@ def initial_state(created: ev.MatchCreated) -> MatchState:
 
 def evolve(state: MatchState, event: ev.Event) -> MatchState:
     new = _apply(event, state)
-    if event.command_id == state.last_command:
-        return new
-    update = {"action_base": event.originator_version - 1, "last_command": event.command_id}
-    if new is not state and sys.getrefcount(new) == 2:
-        # the state `_apply` has just made, held by nothing else (the reference count: this
-        # name and the call's argument): the envelope's two fields go into it as
-        # `model_copy(update=...)` would put them into a copy, and the state is copied
-        # once per event, not twice (issue 30)
-        new.__dict__.update(update)
-        new.__pydantic_fields_set__.update(update)
-        return new
-    return new.model_copy(update=update)
+    if event.command_id != state.last_command:
+        new = new.model_copy(
+            update={"action_base": event.originator_version - 1, "last_command": event.command_id}
+        )
+    return new
 
 
 @singledispatch
