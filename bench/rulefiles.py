@@ -2,7 +2,7 @@
 file is refused, and what the file's expressions cost as the referee plays, each figure
 beside its anchor measured in the same run:
 
-    .venv/bin/python bench/rulefiles.py [--rounds 5]
+    .venv/bin/python bench/rulefiles.py [--rounds 5] [--games]
 
 Expressions: the extended sequence's Combat Phase refusals, as the Python ruleset's
 `check` (anchor) and as the shipped file's guards (CEL, `domain/rulefiles/behaviour.py`),
@@ -217,7 +217,13 @@ def game_file(name: str, python: Any, rounds: int, endings: bool = True) -> None
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--games", action="store_true",
+                        help="only the built-in games' figures (Python module against file)")
+    arguments = parser.parse_args()
+    rounds = arguments.rounds
+    if arguments.games:
+        games(rounds)
+        return
     shipped = (BUILT_IN / "extended-sequence.yaml").read_text()
     with tempfile.TemporaryDirectory() as folder:
         huge = Path(folder) / "huge.yaml"
@@ -254,6 +260,11 @@ def main() -> None:
                   f"{said}  {verdict} (target: < 1 s, < 50 MiB)")
     expressions(rounds)
     budget(rounds)
+    games(rounds)
+
+
+def games(rounds: int) -> None:
+    """Battlegroup's and Wing command's `decide` + legal actions, module against file."""
     from domain.rulesets.battlegroup import battlegroup
     from domain.rulesets.wing_command import wing_command
 

@@ -2,7 +2,9 @@
 
 Compiling checks it again (`expression.read_expression`: a file that skipped the load's
 checks cannot reach the evaluator with a hostile expression) and hands it to CEL's
-evaluator (`common-expression-language`, in Rust). Each evaluation builds only the view's
+evaluator (`common-expression-language`, in Rust), behind the Python closures of its
+checked tree (closures.py), which answer first wherever their answer is surely CEL's (most
+readings: they skip handing the view's data to CEL). Each evaluation builds only the view's
 variables the expression names, and of them only the fields and keys it reads, as plain
 data: the evaluator has no function of ours to call but `hex_distance` (hexes.py: two hex ids in, a
 whole number out) and `highest` (numbers.py: a list of whole numbers and a default in, one
@@ -21,13 +23,14 @@ from typing import Any
 import cel
 
 from domain.commands import Command
+from domain.rulefiles.closures import Closure, Defer, closure, fresh
 from domain.rulefiles.cost import FREE, STEPS, Cost, charge, total
 from domain.rulefiles.expression import Needs, merge, read_expression
 from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.lists import distinct, join
 from domain.rulefiles.numbers import highest
 from domain.rulefiles.types import Ty
-from domain.rulefiles.view import Declared, values
+from domain.rulefiles.view import Declared, command_unit, values
 from domain.state import MatchState
 
 # what CEL's evaluator raises on a value it cannot compute (a key a map lacks, a division
@@ -58,6 +61,7 @@ class Compiled:
     roles: Roles
     hexes: bool = False  # it calls a function of ours (hex_distance, highest)
     cost: Cost = FREE  # its list functions: the bound of its steps (cost.py)
+    quick: Closure | None = None  # the same reading in Python, ahead of CEL's (closures.py)
 
     def __call__(self, state: MatchState, command: Command | None = None,
                  actor: str = "") -> Any:
@@ -69,19 +73,23 @@ class Compiled:
         cannot be computed, or when its steps over this view could pass STEPS (not run);
         `cost.Spent` when they would pass the meter's most (not run)."""
         if isinstance(view, View):
-            steps, mine = view.steps, self.cost.steps(view.largest)
+            steps, mine, env = view.steps, self.cost.steps(view.largest), view.env
         else:
             steps = mine = self.cost.steps(_largest(view))
-            if self.hexes:
-                view = context_of(view, True)
+            env = view
         if steps > STEPS:
             raise Unreadable(f"it could take {steps:,} steps over this board (at most "
                              f"{STEPS:,}: docs/rulesets/authoring.md)")
         charge(max(mine, 1))  # its own, to the answer's meter if one is set (cost.py)
+        if self.quick is not None:
+            try:
+                return fresh(self.quick(env))
+            except Defer:  # CEL's to read, from the start
+                pass
         try:
             if isinstance(view, View):
                 return view.execute(self.program)
-            return self.program.execute(view)
+            return self.program.execute(context_of(view, True) if self.hexes else view)
         except FAILURES as error:
             raise Unreadable(" ".join(str(error).split())[:200]) from None
 
@@ -104,16 +112,22 @@ def _largest(data: dict[str, Any]) -> int:
 # (two threads of a server) take turns on it and never see each other's action.
 
 PER_ACTION = frozenset({"action", "actor", "role", "unit"})
+_OWN = PER_ACTION - {"unit"}  # (a unit's view is kept with the state's: _Built.units)
+READS_KEPT = 256  # (ours) the sets of expressions read together whose names one reader keeps
 KEPT = 4  # (ours) the states whose view one reader keeps: the answer's, and a few after it
 
 
 @dataclass
 class _Built:
     state: MatchState  # kept alive: found by identity, never by an equal state
-    context: Any  # cel.Context: the state's variables, our functions, the resolver
+    data: dict[str, Any]  # the state's variables, as plain data (closures.py reads them)
     sizes: dict[str, int]  # the items of each of its lists and maps
     slot: dict[str, Any] = field(default_factory=dict)  # the executing reading's action
+    units: dict[str | None, dict[str, Any]] = field(default_factory=dict)  # `unit` by its id
     lock: RLock = field(default_factory=RLock)
+    # cel.Context: the state's variables, our functions, the resolver; made at the first
+    # reading CEL's evaluator makes (most are the closures' alone)
+    context: Any = None
 
 
 @dataclass(frozen=True)
@@ -125,10 +139,14 @@ class View:
     action: dict[str, Any]
     steps: int
     largest: int = 0  # the items of its largest list or map
+    env: dict[str, Any] = field(default_factory=dict)  # the state's and the action's data
 
     def execute(self, program: Any) -> Any:
         built = self.built
         with built.lock:
+            if built.context is None:
+                built.context = context_of(built.data, True)
+                built.context.set_variable_resolver(built.slot.get)
             built.slot.clear()
             built.slot.update(self.action)
             try:
@@ -146,6 +164,8 @@ class Views:
         self.names = frozenset().union(*(e.names for e in expressions))
         self.needs = merge(*(e.needs for e in expressions))
         self._kept: OrderedDict[int, _Built] = OrderedDict()
+        self._reads: dict[tuple[int, ...], tuple[tuple[Compiled, ...], frozenset[str],
+                                                 list[Cost]]] = {}
         self._lock = Lock()
         self.built = 0
 
@@ -153,14 +173,35 @@ class Views:
              command: Command | None = None, actor: str = "") -> View:
         """The view `expressions` (some of these) read over `state` and the action."""
         built = self._of(state)
-        names = frozenset().union(*(e.names for e in expressions))
+        names, costs = self._read(expressions)
         first = self.expressions[0]
-        action = values(state, first.declared, names & PER_ACTION, first.roles, command,
-                        actor, self.needs)
+        action = values(state, first.declared, names & _OWN, first.roles, command, actor,
+                        self.needs)
+        if "unit" in names:  # the same unit's view for every action naming it
+            unit_id = getattr(command, "unit_id", None)
+            key = unit_id if isinstance(unit_id, str) else None
+            unit = built.units.get(key)
+            if unit is None:
+                unit = command_unit(state, command, first.declared, self.needs)
+                built.units[key] = unit
+            action["unit"] = unit
         largest = max([built.sizes.get(name, 0) for name in names]
                       + [len(v) for v in action.values() if isinstance(v, list | dict)],
                       default=0)
-        return View(built, action, total([e.cost for e in expressions], largest), largest)
+        return View(built, action, total(costs, largest), largest, {**built.data, **action})
+
+    def _read(self, expressions: Sequence[Compiled]) -> tuple[frozenset[str], list[Cost]]:
+        """The variables `expressions` read together and their costs (kept by their
+        identities, with the expressions themselves, so that no other takes them)."""
+        key = tuple(map(id, expressions))
+        found = self._reads.get(key)
+        if found is None:
+            if len(self._reads) >= READS_KEPT:
+                self._reads.clear()
+            found = (tuple(expressions), frozenset().union(*(e.names for e in expressions)),
+                     [e.cost for e in expressions])
+            self._reads[key] = found
+        return found[1], found[2]
 
     def _of(self, state: MatchState) -> _Built:
         key = id(state)
@@ -172,9 +213,8 @@ class Views:
         first = self.expressions[0]
         data = values(state, first.declared, self.names - PER_ACTION, first.roles,
                       needs=self.needs)
-        built = _Built(state, context_of(data, True),
+        built = _Built(state, data,
                        {name: len(v) for name, v in data.items() if isinstance(v, list | dict)})
-        built.context.set_variable_resolver(built.slot.get)
         with self._lock:
             self.built += 1
             self._kept[key] = built
@@ -219,4 +259,5 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
     program = cel.compile(text)
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
                     checked.needs, declared, roles,
-                    any(name in text for name in OURS), checked.cost)
+                    any(name in text for name in OURS), checked.cost,
+                    None if checked.tree is None else closure(checked.tree))

@@ -73,6 +73,7 @@ class Checked:
     flaws: list[Flaw]
     needs: Needs
     cost: Cost = FREE  # its list functions, for the bound of its steps (cost.py)
+    tree: _Tree | None = None  # its parse tree, when it has no flaw (closures.py reads it)
 
 
 def check_expression(text: str, view: dict[str, Ty], wanted: Ty,
@@ -87,10 +88,12 @@ def read_expression(text: str, view: dict[str, Ty], wanted: Ty,
                     ) -> Checked:
     """The flaws of `text` and what of the view it reads."""
     checker = Checker(text, near or _near)
-    flaws = _check(checker, text, view, wanted)
+    trees: list[_Tree] = []
+    flaws = _check(checker, text, view, wanted, trees)
     return Checked(flaws, {what: None if keys is None else frozenset(keys)
                            for what, keys in checker.needs.items()},
-                   Cost(tuple(checker.sites), checker.joins))
+                   Cost(tuple(checker.sites), checker.joins),
+                   trees[0] if trees and not flaws else None)
 
 
 def merge(*needs: Needs) -> Needs:
@@ -103,7 +106,8 @@ def merge(*needs: Needs) -> Needs:
     return out
 
 
-def _check(checker: Checker, text: str, view: dict[str, Ty], wanted: Ty) -> list[Flaw]:
+def _check(checker: Checker, text: str, view: dict[str, Ty], wanted: Ty,
+           trees: list[_Tree]) -> list[Flaw]:
     if len(text) > MAX_CHARS:
         return [Flaw("expression-too-large", f"the expression is {len(text)} characters; at "
                      f"most {MAX_CHARS}")]
@@ -120,6 +124,7 @@ def _check(checker: Checker, text: str, view: dict[str, Ty], wanted: Ty) -> list
                      min(offset, max(len(text) - 1, 0)), text[offset:offset + 1])]
     if _depth(tree) > _MAX_TREE:
         return [Flaw("expression-too-large", "the expression nests too deep")]
+    trees.append(tree)
     try:
         typed = infer(checker, tree, view)
     except Refuse as refused:

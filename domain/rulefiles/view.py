@@ -166,15 +166,32 @@ def _keys(needs: Needs | None, what: str, declared: Iterable[str]) -> list[str]:
 
 
 def unit_value(unit: Unit, declared: Declared, needs: Needs | None = None) -> dict[str, Any]:
-    fields = _keys(needs, "unit", UNIT_FIELDS)
+    return _unit_value(unit, declared, _UnitShape.of(declared, needs))
+
+
+@dataclass(frozen=True)
+class _UnitShape:
+    """What of a unit the expressions read: its fields, marker kinds and attributes."""
+
+    fields: list[str]
+    markers: list[str]
+    attributes: list[str]
+
+    @staticmethod
+    def of(declared: Declared, needs: Needs | None) -> _UnitShape:
+        return _UnitShape(_keys(needs, "unit", UNIT_FIELDS),
+                          _keys(needs, "marker kind", declared.markers),
+                          _keys(needs, "attribute", declared.attributes))
+
+
+def _unit_value(unit: Unit, declared: Declared, shape: _UnitShape) -> dict[str, Any]:
     out: dict[str, Any] = {}
     position = unit.position
-    for name in fields:
+    for name in shape.fields:
         if name == "attributes":
-            out[name] = _attributes(unit, declared, needs)
+            out[name] = _attributes(unit, declared, shape.attributes)
         elif name == "markers":
-            out[name] = {kind: unit.markers.get(kind, 0)
-                         for kind in _keys(needs, "marker kind", declared.markers)}
+            out[name] = {kind: unit.markers.get(kind, 0) for kind in shape.markers}
         elif name == "status":
             out[name] = list(unit.status)
         elif name in ("hex", "box"):
@@ -184,9 +201,9 @@ def unit_value(unit: Unit, declared: Declared, needs: Needs | None = None) -> di
     return out
 
 
-def _attributes(unit: Unit, declared: Declared, needs: Needs | None) -> dict[str, Any]:
+def _attributes(unit: Unit, declared: Declared, names: list[str]) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
-    for name in _keys(needs, "attribute", declared.attributes):
+    for name in names:
         kind = declared.attributes[name]
         value = unit.extra.get(name)
         if value is None and name in UNIT_NUMBERS:
@@ -209,40 +226,57 @@ def values(state: MatchState, declared: Declared, wanted: frozenset[str],
     """The view's variables that `wanted` names, for `state` (and an action's); of its maps
     and units only what `needs` says the expressions read (all when None: the view is
     handed to the evaluator value by value, so what is left out is time saved)."""
-    marker = state.turn
-    path = marker.step.rsplit("/", 1)
-    makers: dict[str, Callable[[], Any]] = {
-        "turn": lambda: marker.turn,
-        "step": lambda: path[-1],
-        "phase": lambda: path[0] if len(path) == 2 else "",
-        "active": lambda: marker.active_side or "",
-        "sides": lambda: list(state.side_ids()),
-        "roles": lambda: {r: s for r, s in {**dict.fromkeys(declared.roles, ""),
-                                            **roles(state)}.items()
-                          if r in _keys(needs, "role", declared.roles)},
-        "units": lambda: [unit_value(u, declared, needs) for u in state.in_play()],
-        "tracks": lambda: {name: value for name, value in _tracks(state, declared).items()
-                           if needs is None or name in _keys(needs, "track", [name])},
-        "done": lambda: list(marker.done),
-        "facts": lambda: list(state.this_turn),
-        "awaiting": lambda: ({"of": state.awaiting.what, "by": state.awaiting.by}
-                             if state.awaiting is not None else {"of": "", "by": ""}),
-        "vp": lambda: {side: state.vp[side].points if side in state.vp else 0
-                       for side in _keys(needs, "side", state.side_ids())},
-        "run": lambda: marker.run,
-        "order": lambda: list(marker.initiative),
-        "ties": lambda: [list(group) for group in state.initiative_groups],
-        "options": lambda: dict(state.options),
-        "hands": lambda: {side: len(state.hands.get(side, ()))
-                          for side in _keys(needs, "side", state.side_ids())},
-        "decks": lambda: {side: len(state.decks.get(side, ()))
-                          for side in _keys(needs, "side", state.side_ids())},
-        "actor": lambda: actor,
-        "role": lambda: next((r for r, s in roles(state).items() if s == actor), ""),
-        "action": lambda: _action(command, needs),
-        "unit": lambda: _unit(state, command, declared, needs),
-    }
-    return {name: makers[name]() for name in wanted if name in makers}
+    ask = _Ask(state, declared, roles, command, actor, needs, state.turn,
+               state.turn.step.rsplit("/", 1))
+    return {name: _MAKERS[name](ask) for name in wanted if name in _MAKERS}
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """What `values` builds the view from."""
+
+    state: MatchState
+    declared: Declared
+    roles: Callable[[MatchState], dict[str, str]]
+    command: Command | None
+    actor: str
+    needs: Needs | None
+    marker: Any  # the state's turn marker
+    path: list[str]  # its step's path, split at the last '/'
+
+
+_MAKERS: dict[str, Callable[[_Ask], Any]] = {
+    "turn": lambda a: a.marker.turn,
+    "step": lambda a: a.path[-1],
+    "phase": lambda a: a.path[0] if len(a.path) == 2 else "",
+    "active": lambda a: a.marker.active_side or "",
+    "sides": lambda a: list(a.state.side_ids()),
+    "roles": lambda a: {r: s for r, s in {**dict.fromkeys(a.declared.roles, ""),
+                                          **a.roles(a.state)}.items()
+                        if r in _keys(a.needs, "role", a.declared.roles)},
+    "units": lambda a: [_unit_value(u, a.declared, shape) for shape in (
+        _UnitShape.of(a.declared, a.needs),) for u in a.state.in_play()],
+    "tracks": lambda a: {name: value for name, value in _tracks(a.state, a.declared).items()
+                         if a.needs is None or name in _keys(a.needs, "track", [name])},
+    "done": lambda a: list(a.marker.done),
+    "facts": lambda a: list(a.state.this_turn),
+    "awaiting": lambda a: ({"of": a.state.awaiting.what, "by": a.state.awaiting.by}
+                           if a.state.awaiting is not None else {"of": "", "by": ""}),
+    "vp": lambda a: {side: a.state.vp[side].points if side in a.state.vp else 0
+                     for side in _keys(a.needs, "side", a.state.side_ids())},
+    "run": lambda a: a.marker.run,
+    "order": lambda a: list(a.marker.initiative),
+    "ties": lambda a: [list(group) for group in a.state.initiative_groups],
+    "options": lambda a: dict(a.state.options),
+    "hands": lambda a: {side: len(a.state.hands.get(side, ()))
+                        for side in _keys(a.needs, "side", a.state.side_ids())},
+    "decks": lambda a: {side: len(a.state.decks.get(side, ()))
+                        for side in _keys(a.needs, "side", a.state.side_ids())},
+    "actor": lambda a: a.actor,
+    "role": lambda a: next((r for r, s in a.roles(a.state).items() if s == a.actor), ""),
+    "action": lambda a: _action(a.command, a.needs),
+    "unit": lambda a: command_unit(a.state, a.command, a.declared, a.needs),
+}
 
 
 def _tracks(state: MatchState, declared: Declared) -> dict[str, Any]:
@@ -260,8 +294,9 @@ def _action(command: Command | None, needs: Needs | None) -> dict[str, Any]:
     return dumped if keys is None else {name: dumped.get(name) for name in keys}
 
 
-def _unit(state: MatchState, command: Command | None, declared: Declared,
-          needs: Needs | None) -> dict[str, Any]:
+def command_unit(state: MatchState, command: Command | None, declared: Declared,
+                 needs: Needs | None) -> dict[str, Any]:
+    """The view's `unit`: the unit the action names (`unit_id`), or a unit of nothing."""
     unit_id = getattr(command, "unit_id", None)
     unit = state.units.get(unit_id) if isinstance(unit_id, str) else None
     if unit is not None:
