@@ -146,16 +146,41 @@ def _choice(test: Closure, yes: Closure, no: Closure) -> Closure:
 
 def _or(left: Closure, right: Closure) -> Closure:
     # a failure on the left is CEL's to weigh against the right (`error || true` is true)
-    return lambda env: _bool(left(env)) or _bool(right(env))
+    def read(env: Env) -> bool:
+        first = left(env)
+        if first is True:
+            return True
+        if first is not False:
+            raise Defer
+        second = right(env)
+        if second is True or second is False:
+            return second
+        raise Defer
+    return read
 
 
 def _and(left: Closure, right: Closure) -> Closure:
-    return lambda env: _bool(left(env)) and _bool(right(env))
+    def read(env: Env) -> bool:
+        first = left(env)
+        if first is False:
+            return False
+        if first is not True:
+            raise Defer
+        second = right(env)
+        if second is True or second is False:
+            return second
+        raise Defer
+    return read
 
 
 def _unary(negation: bool, operand: Closure) -> Closure:
     if negation:
-        return lambda env: not _bool(operand(env))
+        def read(env: Env) -> bool:
+            value = operand(env)
+            if value is True or value is False:
+                return not value
+            raise Defer
+        return read
     return lambda env: _whole(-_whole(operand(env)))
 
 
@@ -189,9 +214,12 @@ def _name(name: str) -> Closure:
 def _field(target: Closure, name: str) -> Closure:
     def read(env: Env) -> Any:
         value = target(env)
-        if type(value) is not dict or name not in value:
-            raise Defer
-        return value[name]
+        if type(value) is dict:
+            try:
+                return value[name]
+            except KeyError:
+                raise Defer from None
+        raise Defer
     return read
 
 

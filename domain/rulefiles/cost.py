@@ -41,6 +41,8 @@ class Cost:
     def steps(self, largest: int) -> int:
         """An upper bound of the steps over a view whose largest list or map holds
         `largest` items (a joined list is as long as the lists it joins together)."""
+        if not self.sites:
+            return 0
         n = max(largest, 1) * (1 + self.joins)
         return sum(n ** depth + (n ** (depth + 1) // 2 if builds else 0)
                    for depth, builds in self.sites)

@@ -62,6 +62,7 @@ class Compiled:
     hexes: bool = False  # it calls a function of ours (hex_distance, highest)
     cost: Cost = FREE  # its list functions: the bound of its steps (cost.py)
     quick: Closure | None = None  # the same reading in Python, ahead of CEL's (closures.py)
+    own: tuple[str, ...] = ()  # what of the action's it reads (PER_ACTION)
 
     def __call__(self, state: MatchState, command: Command | None = None,
                  actor: str = "") -> Any:
@@ -81,9 +82,21 @@ class Compiled:
             raise Unreadable(f"it could take {steps:,} steps over this board (at most "
                              f"{STEPS:,}: docs/rulesets/authoring.md)")
         charge(max(mine, 1))  # its own, to the answer's meter if one is set (cost.py)
+        # the value of the same reading over this very state, if it was made (View.key)
+        built, key = (view.built, view.key(self)) if isinstance(view, View) else (None, None)
+        if built is not None and key is not None:
+            found = built.results.get(key, _NONE)
+            if found is not _NONE:
+                return fresh(found)
+        value = self._read(view, env)
+        if built is not None and key is not None:
+            built.keep(key, value)
+        return fresh(value)
+
+    def _read(self, view: dict[str, Any] | View, env: dict[str, Any]) -> Any:
         if self.quick is not None:
             try:
-                return fresh(self.quick(env))
+                return self.quick(env)
             except Defer:  # CEL's to read, from the start
                 pass
         try:
@@ -112,6 +125,8 @@ def _largest(data: dict[str, Any]) -> int:
 # (two threads of a server) take turns on it and never see each other's action.
 
 PER_ACTION = frozenset({"action", "actor", "role", "unit"})
+_NONE = object()  # no value kept
+RESULTS_KEPT = 4096  # (ours) the values of readings one state's view keeps (_Built.results)
 _OWN = PER_ACTION - {"unit"}  # (a unit's view is kept with the state's: _Built.units)
 READS_KEPT = 256  # (ours) the sets of expressions read together whose names one reader keeps
 KEPT = 4  # (ours) the states whose view one reader keeps: the answer's, and a few after it
@@ -125,9 +140,17 @@ class _Built:
     slot: dict[str, Any] = field(default_factory=dict)  # the executing reading's action
     units: dict[str | None, dict[str, Any]] = field(default_factory=dict)  # `unit` by its id
     lock: RLock = field(default_factory=RLock)
+    # the value of each reading made over this state, by the expression and what of the
+    # action it reads (View.key): a state never changes, so neither does a reading's value
+    results: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # cel.Context: the state's variables, our functions, the resolver; made at the first
     # reading CEL's evaluator makes (most are the closures' alone)
     context: Any = None
+
+    def keep(self, key: tuple[Any, ...], value: Any) -> None:
+        if len(self.results) >= RESULTS_KEPT:
+            self.results.clear()
+        self.results[key] = value
 
 
 @dataclass(frozen=True)
@@ -140,6 +163,17 @@ class View:
     steps: int
     largest: int = 0  # the items of its largest list or map
     env: dict[str, Any] = field(default_factory=dict)  # the state's and the action's data
+    keys: dict[str, Any] = field(default_factory=dict)  # each of the action's, as a key
+
+    def key(self, expression: Compiled) -> tuple[Any, ...] | None:
+        """What `expression`'s value over this view is kept by (None: not kept)."""
+        parts: list[Any] = [id(expression)]
+        for name in expression.own:
+            part = self.keys.get(name, _NONE)
+            if part is _NONE:
+                return None
+            parts.append(part)
+        return tuple(parts)
 
     def execute(self, program: Any) -> Any:
         built = self.built
@@ -188,7 +222,8 @@ class Views:
         largest = max([built.sizes.get(name, 0) for name in names]
                       + [len(v) for v in action.values() if isinstance(v, list | dict)],
                       default=0)
-        return View(built, action, total(costs, largest), largest, {**built.data, **action})
+        return View(built, action, total(costs, largest), largest, {**built.data, **action},
+                    action_keys(action))
 
     def _read(self, expressions: Sequence[Compiled]) -> tuple[frozenset[str], list[Cost]]:
         """The variables `expressions` read together and their costs (kept by their
@@ -222,6 +257,22 @@ class Views:
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
         return built
+
+
+def action_keys(action: dict[str, Any]) -> dict[str, Any]:
+    """What of the action a reading's value is kept by: the action's fields read (when
+    each is a whole number, a text, true or false or null: its type too, so that 1 and
+    true differ), the actor, their role, and the unit's view (kept with the state's)."""
+    keys: dict[str, Any] = {name: action[name] for name in ("actor", "role") if name in action}
+    if "unit" in action:
+        keys["unit"] = id(action["unit"])
+    fields = action.get("action")
+    if isinstance(fields, dict) and all(type(v) in _KEYABLE for v in fields.values()):
+        keys["action"] = tuple((name, type(v), v) for name, v in fields.items())
+    return keys
+
+
+_KEYABLE = (str, int, bool, type(None))
 
 
 class Together:
@@ -260,4 +311,5 @@ def compile_expression(text: str, view: dict[str, Ty], wanted: Ty, declared: Dec
     return Compiled(text, program, frozenset(program.variables()) & frozenset(view),
                     checked.needs, declared, roles,
                     any(name in text for name in OURS), checked.cost,
-                    None if checked.tree is None else closure(checked.tree))
+                    None if checked.tree is None else closure(checked.tree),
+                    tuple(sorted(frozenset(program.variables()) & PER_ACTION)))

@@ -6,6 +6,7 @@ never hands the state's data to CEL at all."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cel
@@ -14,7 +15,7 @@ from test_rulefile_expressions import DECLARED, state, value
 
 from domain import commands as cmd
 from domain.rulefiles.closures import Defer, closure
-from domain.rulefiles.evaluate import Unreadable, Views, compile_expression
+from domain.rulefiles.evaluate import Unreadable, Views, action_keys, compile_expression
 from domain.rulefiles.expression import _parser
 from domain.rulefiles.types import BOOL
 from domain.rulefiles.view import types
@@ -163,3 +164,49 @@ def test_a_view_read_by_closures_alone_hands_nothing_to_cel() -> None:
     with pytest.raises(Unreadable):
         deferred.run(Views([deferred]).view((deferred,), at, move, "red"))
 
+
+
+def counted(text: str) -> tuple[Any, list[int]]:
+    """A guard's expression whose closure counts its readings."""
+    view = types(DECLARED, ("move_unit",))
+    compiled = compile_expression(text, view, BOOL, DECLARED,
+                                  lambda s: {"attacker": "red", "defender": "blue"})
+    calls: list[int] = []
+    quick = compiled.quick
+    assert quick is not None
+
+    def counting(env: dict[str, Any]) -> Any:
+        calls.append(1)
+        return quick(env)
+    return replace(compiled, quick=counting), calls
+
+
+def test_a_reading_over_the_same_state_and_action_is_made_once() -> None:
+    """Its value is kept with the state's view, by what of the action it reads: the same
+    unit, actor and fields read give the kept value; another of any gives a new reading;
+    and an equal state that is not the same object is read anew."""
+    expression, calls = counted("unit.side == actor && action.unit_id != '' || role == ''")
+    views = Views([expression])
+    at = state()
+    move = cmd.MoveUnit(unit_id="a1", to=Position(hex="0202"))
+
+    def read(command: cmd.Command, actor: str, over: Any = None) -> Any:
+        return expression.run(views.view((expression,), over or at, command, actor))
+
+    assert read(move, "red") is True
+    assert read(cmd.MoveUnit(unit_id="a1", to=Position(hex="0202")), "red") is True
+    assert len(calls) == 1  # the same unit, actor, role and fields: read once
+    assert read(move, "blue") is False
+    assert read(cmd.MoveUnit(unit_id="b1", to=Position(hex="0202")), "red") is False
+    assert len(calls) == 3
+    assert read(move, "red", at.model_copy()) is True
+    assert len(calls) == 4
+
+
+def test_a_kept_value_tells_a_whole_number_from_true_and_never_keeps_a_map() -> None:
+    """The action's fields key a kept value with their types (1 == True in Python); an
+    action whose fields read include a map or a list is never kept."""
+    assert action_keys({"action": {"x": 1}}) != action_keys({"action": {"x": True}})
+    assert action_keys({"action": {"x": 1}}) == action_keys({"action": {"x": 1}})
+    assert "action" not in action_keys({"action": {"to": {"hex": "0101"}}})
+    assert "action" not in action_keys({"action": {"ids": ["a"]}})
