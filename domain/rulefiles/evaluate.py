@@ -30,7 +30,7 @@ from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.lists import distinct, join
 from domain.rulefiles.numbers import highest
 from domain.rulefiles.types import Ty
-from domain.rulefiles.view import Declared, command_unit, values
+from domain.rulefiles.view import Declared, action_value, command_unit, values
 from domain.state import MatchState
 
 # what CEL's evaluator raises on a value it cannot compute (a key a map lacks, a division
@@ -127,7 +127,6 @@ def _largest(data: dict[str, Any]) -> int:
 PER_ACTION = frozenset({"action", "actor", "role", "unit"})
 _NONE = object()  # no value kept
 RESULTS_KEPT = 4096  # (ours) the values of readings one state's view keeps (_Built.results)
-_OWN = PER_ACTION - {"unit"}  # (a unit's view is kept with the state's: _Built.units)
 READS_KEPT = 256  # (ours) the sets of expressions read together whose names one reader keeps
 KEPT = 4  # (ours) the states whose view one reader keeps: the answer's, and a few after it
 
@@ -139,6 +138,9 @@ class _Built:
     sizes: dict[str, int]  # the items of each of its lists and maps
     slot: dict[str, Any] = field(default_factory=dict)  # the executing reading's action
     units: dict[str | None, dict[str, Any]] = field(default_factory=dict)  # `unit` by its id
+    roles: dict[str, str] = field(default_factory=dict)  # `role` by the actor
+    # the items of the largest list or map that each set of expressions reads (Views._read)
+    largest: dict[tuple[int, ...], int] = field(default_factory=dict)
     lock: RLock = field(default_factory=RLock)
     # the value of each reading made over this state, by the expression and what of the
     # action it reads (View.key): a state never changes, so neither does a reading's value
@@ -207,10 +209,20 @@ class Views:
              command: Command | None = None, actor: str = "") -> View:
         """The view `expressions` (some of these) read over `state` and the action."""
         built = self._of(state)
-        names, costs = self._read(expressions)
+        read, names, costs = self._read(expressions)
         first = self.expressions[0]
-        action = values(state, first.declared, names & _OWN, first.roles, command, actor,
-                        self.needs)
+        action: dict[str, Any] = {}
+        if "actor" in names:
+            action["actor"] = actor
+        if "action" in names:
+            action["action"] = action_value(command, self.needs)
+        if "role" in names:  # the actor's role over this state, found once
+            role = built.roles.get(actor)
+            if role is None:
+                role = values(state, first.declared, frozenset({"role"}), first.roles,
+                              command, actor, self.needs)["role"]
+                built.roles[actor] = role
+            action["role"] = role
         if "unit" in names:  # the same unit's view for every action naming it
             unit_id = getattr(command, "unit_id", None)
             key = unit_id if isinstance(unit_id, str) else None
@@ -219,24 +231,30 @@ class Views:
                 unit = command_unit(state, command, first.declared, self.needs)
                 built.units[key] = unit
             action["unit"] = unit
-        largest = max([built.sizes.get(name, 0) for name in names]
-                      + [len(v) for v in action.values() if isinstance(v, list | dict)],
-                      default=0)
-        return View(built, action, total(costs, largest), largest, {**built.data, **action},
-                    action_keys(action))
+        largest = built.largest.get(read)
+        if largest is None:
+            largest = built.largest[read] = max(
+                [built.sizes.get(name, 0) for name in names], default=0)
+        for value in action.values():
+            if isinstance(value, list | dict):
+                largest = max(largest, len(value))
+        return View(built, action, total(costs, largest) if costs else 0, largest,
+                    {**built.data, **action}, action_keys(action))
 
-    def _read(self, expressions: Sequence[Compiled]) -> tuple[frozenset[str], list[Cost]]:
-        """The variables `expressions` read together and their costs (kept by their
-        identities, with the expressions themselves, so that no other takes them)."""
+    def _read(self, expressions: Sequence[Compiled]
+              ) -> tuple[tuple[int, ...], frozenset[str], list[Cost]]:
+        """The variables `expressions` read together and the costs of those with a list
+        function (kept by their identities, with the expressions themselves, so that no
+        other takes them)."""
         key = tuple(map(id, expressions))
         found = self._reads.get(key)
         if found is None:
             if len(self._reads) >= READS_KEPT:
                 self._reads.clear()
             found = (tuple(expressions), frozenset().union(*(e.names for e in expressions)),
-                     [e.cost for e in expressions])
+                     [e.cost for e in expressions if e.cost.sites])
             self._reads[key] = found
-        return found[1], found[2]
+        return key, found[1], found[2]
 
     def _of(self, state: MatchState) -> _Built:
         key = id(state)

@@ -274,7 +274,7 @@ _MAKERS: dict[str, Callable[[_Ask], Any]] = {
                         for side in _keys(a.needs, "side", a.state.side_ids())},
     "actor": lambda a: a.actor,
     "role": lambda a: next((r for r, s in a.roles(a.state).items() if s == a.actor), ""),
-    "action": lambda a: _action(a.command, a.needs),
+    "action": lambda a: action_value(a.command, a.needs),
     "unit": lambda a: command_unit(a.state, a.command, a.declared, a.needs),
 }
 
@@ -286,7 +286,8 @@ def _tracks(state: MatchState, declared: Declared) -> dict[str, Any]:
     return out
 
 
-def _action(command: Command | None, needs: Needs | None) -> dict[str, Any]:
+def action_value(command: Command | None, needs: Needs | None) -> dict[str, Any]:
+    """The view's `action`: the command's fields the expressions read (all: None)."""
     if command is None:
         return {}
     dumped = command.model_dump(mode="json")
