@@ -155,17 +155,20 @@ class _Built:
         self.results[key] = value
 
 
-@dataclass(frozen=True)
 class View:
     """The view several expressions read, and the steps they could take over it together
-    (each of them is bounded by all of them); `action`: what is the action's."""
+    (each of them is bounded by all of them); `action`: what is the action's; `env` the
+    state's and the action's data; `keys` each of the action's, as a key. (A plain class:
+    one is made for every reading of a legal answer.)"""
 
-    built: _Built
-    action: dict[str, Any]
-    steps: int
-    largest: int = 0  # the items of its largest list or map
-    env: dict[str, Any] = field(default_factory=dict)  # the state's and the action's data
-    keys: dict[str, Any] = field(default_factory=dict)  # each of the action's, as a key
+    __slots__ = ("action", "built", "env", "keys", "largest", "steps")
+
+    def __init__(self, built: _Built, action: dict[str, Any], steps: int, largest: int = 0,
+                 env: dict[str, Any] | None = None, keys: dict[str, Any] | None = None
+                 ) -> None:
+        self.built, self.action, self.steps, self.largest = built, action, steps, largest
+        self.env = {} if env is None else env
+        self.keys = {} if keys is None else keys
 
     def key(self, expression: Compiled) -> tuple[Any, ...] | None:
         """What `expression`'s value over this view is kept by (None: not kept)."""
@@ -203,6 +206,7 @@ class Views:
         self._reads: dict[tuple[int, ...], tuple[tuple[Compiled, ...], frozenset[str],
                                                  list[Cost]]] = {}
         self._lock = Lock()
+        self._last: _Built | None = None
         self.built = 0
 
     def view(self, expressions: Sequence[Compiled], state: MatchState,
@@ -257,11 +261,15 @@ class Views:
         return key, found[1], found[2]
 
     def _of(self, state: MatchState) -> _Built:
+        last = self._last  # the latest view is the last kept: found without the lock
+        if last is not None and last.state is state:
+            return last
         key = id(state)
         with self._lock:
             found = self._kept.get(key)
             if found is not None and found.state is state:
                 self._kept.move_to_end(key)
+                self._last = found
                 return found
         first = self.expressions[0]
         data = values(state, first.declared, self.names - PER_ACTION, first.roles,
@@ -274,6 +282,7 @@ class Views:
             self._kept.move_to_end(key)
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
+            self._last = built
         return built
 
 
@@ -281,16 +290,23 @@ def action_keys(action: dict[str, Any]) -> dict[str, Any]:
     """What of the action a reading's value is kept by: the action's fields read (when
     each is a whole number, a text, true or false or null: its type too, so that 1 and
     true differ), the actor, their role, and the unit's view (kept with the state's)."""
-    keys: dict[str, Any] = {name: action[name] for name in ("actor", "role") if name in action}
-    if "unit" in action:
-        keys["unit"] = id(action["unit"])
-    fields = action.get("action")
-    if isinstance(fields, dict) and all(type(v) in _KEYABLE for v in fields.values()):
-        keys["action"] = tuple((name, type(v), v) for name, v in fields.items())
+    keys: dict[str, Any] = {}
+    for name, value in action.items():
+        if name == "action":
+            parts = []
+            for field_name, field_value in value.items():
+                kind = type(field_value)
+                if kind not in _KEYABLE:
+                    break
+                parts.append((field_name, kind, field_value))
+            else:
+                keys[name] = tuple(parts)
+        else:
+            keys[name] = id(value) if name == "unit" else value
     return keys
 
 
-_KEYABLE = (str, int, bool, type(None))
+_KEYABLE = frozenset({str, int, bool, type(None)})
 
 
 class Together:

@@ -290,9 +290,17 @@ def action_value(command: Command | None, needs: Needs | None) -> dict[str, Any]
     """The view's `action`: the command's fields the expressions read (all: None)."""
     if command is None:
         return {}
-    dumped = command.model_dump(mode="json")
     keys = None if needs is None else needs.get("action", frozenset())
+    if keys is not None:  # read field by field while each is plain: as its JSON says it
+        fields = type(command).model_fields
+        out = {name: getattr(command, name) if name in fields else None for name in keys}
+        if all(type(value) in _PLAIN for value in out.values()):
+            return out
+    dumped = command.model_dump(mode="json")
     return dumped if keys is None else {name: dumped.get(name) for name in keys}
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
 
 
 def command_unit(state: MatchState, command: Command | None, declared: Declared,
