@@ -17,7 +17,7 @@ from domain.rulefiles.compile import compile_file
 from domain.rulesets import Ruleset, play_from_file
 from projections.rulefile_load import BUILT_IN, check_file
 
-GAMES = {"battlegroup": "battlegroup.yaml"}  # a built-in game's id -> its file
+GAMES = {"battlegroup": "battlegroup.yaml", "wing-command": "wing-command.yaml"}  # id -> file
 
 
 @lru_cache(maxsize=len(GAMES))

@@ -137,9 +137,10 @@ def test_an_import_whose_units_do_not_fit_the_carried_file_is_refused_and_stores
     assert events_stored(matches) == before
 
 
+@pytest.mark.parametrize("demo_id", ["battlegroup-demo", "wing-command-demo"])
 def test_a_built_in_game_played_from_its_file_is_refused_a_unit_its_file_does_not_declare(
-        client: TestClient, matches: Matches) -> None:
-    demo = scenario("battlegroup-demo")
+        client: TestClient, matches: Matches, demo_id: str) -> None:
+    demo = scenario(demo_id)
     assert Played(client, demo).board["ruleset_title"]  # the shipped demo fits its file
     before = events_stored(matches)
     hale = {**demo["units"][0], "kind": "cavalry"}
