@@ -107,10 +107,8 @@ def _of(node: Part) -> Closure:
         return _of(parts[0])
     if kind == "expr":
         return _choice(_of(parts[0]), _of(parts[1]), _of(parts[2]))
-    if kind == "conditionalor":
-        return _or(_of(parts[0]), _of(parts[1]))
-    if kind == "conditionaland":
-        return _and(_of(parts[0]), _of(parts[1]))
+    if kind in ("conditionalor", "conditionaland"):
+        return _logic(kind == "conditionalor", _of(parts[0]), _of(parts[1]))
     if kind in ("relation", "addition", "multiplication"):
         operator = parts[0]
         assert isinstance(operator, Tree)
@@ -144,31 +142,18 @@ def _choice(test: Closure, yes: Closure, no: Closure) -> Closure:
     return lambda env: yes(env) if _bool(test(env)) else no(env)
 
 
-def _or(left: Closure, right: Closure) -> Closure:
-    # a failure on the left is CEL's to weigh against the right (`error || true` is true)
+def _logic(settles: bool, left: Closure, right: Closure) -> Closure:
+    """`||` (settled by true on the left) or `&&` (by false). A failure on the left is
+    CEL's to weigh against the right (`error || true` is true): the closure defers."""
     def read(env: Env) -> bool:
         first = left(env)
-        if first is True:
-            return True
-        if first is not False:
+        if first is settles:
+            return bool(settles)
+        if first is not (not settles):
             raise Defer
         second = right(env)
         if second is True or second is False:
-            return second
-        raise Defer
-    return read
-
-
-def _and(left: Closure, right: Closure) -> Closure:
-    def read(env: Env) -> bool:
-        first = left(env)
-        if first is False:
-            return False
-        if first is not True:
-            raise Defer
-        second = right(env)
-        if second is True or second is False:
-            return second
+            return bool(second)
         raise Defer
     return read
 
