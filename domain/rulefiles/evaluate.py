@@ -207,6 +207,8 @@ class Views:
                                                  list[Cost]]] = {}
         self._lock = Lock()
         self._last: _Built | None = None
+        self._last_read: tuple[Sequence[Compiled], tuple[int, ...], frozenset[str],
+                               list[Cost]] | None = None
         self.built = 0
 
     def view(self, expressions: Sequence[Compiled], state: MatchState,
@@ -250,6 +252,9 @@ class Views:
         """The variables `expressions` read together and the costs of those with a list
         function (kept by their identities, with the expressions themselves, so that no
         other takes them)."""
+        last = self._last_read  # a legal answer reads one set again and again
+        if last is not None and last[0] is expressions:
+            return last[1], last[2], last[3]
         key = tuple(map(id, expressions))
         found = self._reads.get(key)
         if found is None:
@@ -258,6 +263,7 @@ class Views:
             found = (tuple(expressions), frozenset().union(*(e.names for e in expressions)),
                      [e.cost for e in expressions if e.cost.sites])
             self._reads[key] = found
+        self._last_read = (expressions, key, found[1], found[2])
         return key, found[1], found[2]
 
     def _of(self, state: MatchState) -> _Built:
