@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.commands import ACTION_TYPES
+from domain.rulefiles.after_action import check_after_action
 from domain.rulefiles.cards_checks import check_cards, conditions_made
 from domain.rulefiles.does_checks import check_does
 from domain.rulefiles.end_checks import check_ending
@@ -63,7 +64,8 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
                 *check_expressions(data, near, budget), *check_rolls(data, near, budget),
                 *check_ending(data, near, budget), *check_initiative(data, near, budget),
                 *check_cards(data, near, budget), *check_words(data, near, budget),
-                *check_shows(data, near, budget), *check_does(data, near, budget)]
+                *check_shows(data, near, budget), *check_does(data, near, budget),
+                *check_after_action(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

@@ -9,13 +9,18 @@ from it, so the service refuses to store it."""
 
 from __future__ import annotations
 
-from domain.rulefiles.behaviour import behaviour
+from typing import Any
+
+from domain.rulefiles.after_action import reactions
+from domain.rulefiles.behaviour import behaviour, merged
 from domain.rulefiles.fits import declared_check, fits
 from domain.rulefiles.model import RulesetFile
 from domain.rulefiles.model_pieces import Track
 from domain.rulefiles.problems import Problem
 from domain.rulefiles.sequence import sequence_of
+from domain.rulefiles.view import Declared
 from domain.rulesets.base import Ruleset, Sides, TrackValues
+from domain.sequence import current_roles
 
 
 def compile_file(file: RulesetFile, *, declared_in_play: bool = True) -> Ruleset:
@@ -32,13 +37,25 @@ def compile_file(file: RulesetFile, *, declared_in_play: bool = True) -> Ruleset
         "where": {name: (action.rule or "core-sequence", action.where)
                   for name, action in file.actions.items() if action.where},
     }
-    built = behaviour(file)
+    built = merged(behaviour(file), _after_action(file))
+    served = tuple(die.rule for action in file.actions.values() if action.does
+                   for die in action.does.dice if die.rule)
+    if served:  # a die's own rule is the service's, as a roll's is
+        built["rolled_by_service"] = (*built.get("rolled_by_service", ()), *served)
     check = declared_check(file) if declared_in_play else None
     if check is not None:  # the core's refusal before the file's own guards
         built["checks"] = (check, *built.get("checks", ()))
     if declared_in_play:
         fields |= {"marker_kinds": tuple(file.marker_kinds), "statuses": tuple(file.statuses)}
     return Ruleset(**{**fields, **built, "fits": fits(file)})
+
+
+def _after_action(file: RulesetFile) -> dict[str, Any]:
+    """The `react` hook of the file's `after_action` (roles read from its sequence)."""
+    sequence = sequence_of(file)
+    tracks = {name: tuple(_values(track)) for name, track in file.tracks.items()}
+    return reactions(file.after_action, tracks, Declared.of(file.model_dump(mode="json")),
+                     lambda state: current_roles(sequence, state))
 
 
 def _values(track: Track) -> TrackValues:

@@ -17,14 +17,15 @@ from domain import events as ev
 from domain.commands import Command
 from domain.context import Emit
 from domain.context import unit as unit_in_play
+from domain.dice import parse
 from domain.errors import InvalidAction
 from domain.rulefiles.effects import Tracks, apply, effect_words
 from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
 from domain.rulefiles.model import Action, RulesetFile
-from domain.rulefiles.model_does import ActionDie, Does
+from domain.rulefiles.model_does import THROWN, ActionDie, Does
 from domain.rulefiles.sequence import sequence_of
 from domain.rulefiles.template import Template, compile_template
-from domain.rulefiles.types import DYN, INT, STRING
+from domain.rulefiles.types import BOOL, DYN, INT, STRING
 from domain.rulefiles.view import Declared, types, values
 from domain.rulesets.base import roll
 from domain.sequence import SequenceOfPlay
@@ -47,6 +48,7 @@ class _Thrown:
     units: Compiled
     modifier: Compiled
     purpose: Template
+    when: Compiled | None = None
 
 
 def actions_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, Procedure]:
@@ -66,10 +68,14 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
     thrown = [_Thrown(die, compile_expression(die.unit or die.each or "", view, DYN, declared,
                                               roles),
                       compile_expression(die.modifier, with_each, INT, declared, roles),
-                      compile_template(die.purpose, with_each, declared, roles))
+                      compile_template(die.purpose, with_each, declared, roles),
+                      compile_expression(die.when, view, BOOL, declared, roles)
+                      if die.when else None)
               for die in does.dice]
     awaits = compile_template(does.awaits, view, declared, roles) if does.awaits else None
-    words = effect_words([*does.first, *does.effects], view, declared, roles)
+    words = effect_words(list(does.first), view, declared, roles)
+    # the last effects also read the faces of the dice thrown (`faces`)
+    after = effect_words(list(does.effects), {**view, **THROWN}, declared, roles)
 
     def procedure(command: Command, state: MatchState, emit: Emit) -> None:
         rule = (sequence.step(state.turn.step).rule if does.names == "step" else action.rule
@@ -79,17 +85,21 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
         def data(names: frozenset[str], each: str = "") -> dict[str, Any]:
             return {**values(state, declared, names, roles, command, actor), "each": each}
 
-        def read(what: Compiled | Template, each: str = "") -> Any:
-            """An expression's value, or words said, for the die of `each`."""
+        def read(what: Compiled | Template, each: str = "",
+                 faces: list[int] | None = None) -> Any:
+            """An expression's value, or words said, for the die of `each` (after the dice,
+            with their `faces`)."""
             try:
-                given = data(what.names, each)
+                given = {**data(what.names, each), "faces": faces or []}
                 return what.say(given) if isinstance(what, Template) else what.run(given)
             except Unreadable as error:
                 raise InvalidAction(f"{rule}: this action cannot be read now: {error}",
                                     rule=rule) from None
 
-        dice: list[tuple[str, str, int, str]] = []  # unit, notation, modifier, purpose
-        for one in thrown:
+        dice: list[tuple[str, str, int, str, str]] = []  # unit, notation, modifier, purpose,
+        for one in thrown:                                  # rule
+            if one.when is not None and read(one.when) is not True:
+                continue
             listed = read(one.units)
             ids = [listed] if one.spec.unit is not None else listed
             if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
@@ -100,8 +110,9 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
                 if isinstance(modifier, bool) or not isinstance(modifier, int):
                     raise InvalidAction(f"{rule}: a die's modifier read {modifier!r}",
                                         rule=rule)
-                dice.append((unit_id, one.spec.dice, modifier, read(one.purpose, unit_id)))
-        faces = _faces(command, len(dice))
+                dice.append((unit_id, one.spec.dice, modifier, read(one.purpose, unit_id),
+                             one.spec.rule or rule))
+        faces = _faces(command, [notation for _, notation, _, _, _ in dice])
         waiting = read(awaits) if awaits is not None else None
         unit_id = getattr(command, "unit_id", None)
         unit = state.units.get(unit_id) if isinstance(unit_id, str) else None
@@ -109,29 +120,42 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
             apply(effect, unit, state, emit, rule, tracks, command, words)
         if does.own:
             _own(command, state, emit, rule, does)
-        for index, ((rolled, notation, modifier, purpose), die) in enumerate(
+        thrown_faces: list[int] = []
+        for index, ((rolled, notation, modifier, purpose, named), die) in enumerate(
                 zip(dice, faces, strict=True)):
-            roll(die, notation, emit, purpose, rule, (rolled,), modifier,
-                 awaits=waiting if index == len(dice) - 1 else None)
+            thrown_faces += roll(die, notation, emit, purpose, named, (rolled,), modifier,
+                                 awaits=waiting if index == len(dice) - 1 else None)
         for effect in does.effects:
-            apply(effect, unit, state, emit, rule, tracks, command, words)
+            if effect.when is not None:
+                if read(after.whens[effect.when], faces=thrown_faces) is not True:
+                    continue
+                effect = effect.model_copy(update={"when": None})  # read with the faces
+            apply(effect, unit, state, emit, rule, tracks, command, after)
     return procedure
 
 
-def _faces(command: Command, count: int) -> list[_Die]:
-    """The action's dice one by one; table dice need one face per die, in order."""
+def _faces(command: Command, notations: list[str]) -> list[_Die]:
+    """The action's rolls one by one; table dice need one face per die, in order."""
     source = getattr(command, "source", "server")
     results = getattr(command, "results", None)
     if source == "server":
-        return [_Die("server", results)] * count  # results given are refused by the roll
-    if results is None or len(results) != count:
-        raise InvalidAction(f"table dice: {count} result(s), one per die, in the order the "
-                            "file throws them", rule="core-dice")
-    return [_Die("table", [face]) for face in results]
+        return [_Die("server", results)] * len(notations)  # results are refused by the roll
+    counts = [parse(notation).count for notation in notations]
+    if results is None or len(results) != sum(counts):
+        raise InvalidAction(f"table dice: {sum(counts)} result(s), one per die, in the order "
+                            "the file throws them", rule="core-dice")
+    starts = [sum(counts[:i]) for i in range(len(counts))]
+    return [_Die("table", list(results[at:at + n])) for at, n in zip(starts, counts,
+                                                                      strict=True)]
 
 
 def _own(command: Any, state: MatchState, emit: Emit, rule: str, does: Does) -> None:
     """The action's own event, as the core makes it, naming `rule`."""
+    if command.type == "announce_reinforcements":
+        units = [unit_in_play(state, unit_id) for unit_id in command.unit_ids]
+        emit(ev.ReinforcementsAnnounced, side=units[0].side, unit_ids=tuple(command.unit_ids),
+             entry=command.entry, rule=rule)
+        return
     unit = unit_in_play(state, command.unit_id)
     if command.type == "move_unit":
         emit(ev.UnitMoved, unit_id=unit.id, origin=unit.position, to=command.to, rule=rule)

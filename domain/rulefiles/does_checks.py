@@ -1,6 +1,7 @@
 """The checks at load of what a file's actions do (`does:`, model_does.py): their dice's
 units, modifiers and words, their effects (the names they give, their expressions and
-words) over the view with the action, the casualty marker's kind (`undeclared-name`), and
+words) over the view with the action (the last effects with the dice's `faces` too), the
+casualty marker's kind (`undeclared-name`), and
 `own` on an action that has no own event to make (`invalid-value`)."""
 
 from __future__ import annotations
@@ -8,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulefiles.expression_checks import Budget, check_one
-from domain.rulefiles.model_does import OWN
+from domain.rulefiles.model_does import OWN, THROWN
 from domain.rulefiles.problems import Near, Problem
 from domain.rulefiles.rolls_checks import effects_problems
 from domain.rulefiles.spend_checks import effect_expressions, listed, undeclared
 from domain.rulefiles.template import check_template
-from domain.rulefiles.types import DYN, INT, STRING
+from domain.rulefiles.types import BOOL, DYN, INT, STRING
 from domain.rulefiles.view import COMMANDS, Declared, types
 
 
@@ -41,11 +42,12 @@ def check_does(data: dict[Any, Any], near: Near, budget: Budget) -> list[Problem
                 problems += check_one(die.get(key), (*path, key), view, near, budget, DYN)
             problems += check_one(die.get("modifier"), (*path, "modifier"), with_each, near,
                                   budget, INT)
+            problems += check_one(die.get("when"), (*path, "when"), view, near, budget, BOOL)
             problems += check_template(die.get("purpose"), (*path, "purpose"), with_each,
                                        near, budget)
         problems += check_template(does.get("awaits"), (*here, "awaits"), view, near, budget)
-        for key in ("first", "effects"):
+        for key, read in (("first", view), ("effects", {**view, **THROWN})):
             problems += effects_problems(does.get(key), (*here, key), declared, near)
-            problems += effect_expressions(listed(does.get(key), (*here, key)), view, near,
+            problems += effect_expressions(listed(does.get(key), (*here, key)), read, near,
                                            budget)
     return problems

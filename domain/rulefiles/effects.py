@@ -53,6 +53,7 @@ def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule
             tracks: Tracks, command: Command | None, words: Words) -> None:
     """One effect, read against the board as the dice were thrown (ours: the effects of one
     roll do not read one another's)."""
+    rule = effect.rule or rule
     if effect.when is not None and not _holds(words.whens[effect.when], state, command,
                                               emit.context.actor, rule):
         return
@@ -114,6 +115,11 @@ def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
         if count:
             emit(ev.MarkerRemoved, kind=effect.remove_marker.kind, count=count,
                  unit_id=held.id, rule=rule)
+    elif effect.clear_markers is not None:
+        for kind in effect.clear_markers:
+            if held.markers.get(kind, 0):
+                emit(ev.MarkerRemoved, kind=kind, count=held.markers[kind], unit_id=held.id,
+                     rule=rule)
     elif effect.set_status is not None:
         if effect.set_status not in held.status:
             emit(ev.UnitStatusChanged, unit_id=held.id, set=(effect.set_status,), rule=rule)

@@ -21,6 +21,7 @@ from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from domain.commands import SAFE_INT
 from domain.rulefiles.model_activation import Activation
+from domain.rulefiles.model_after import AfterAction
 from domain.rulefiles.model_cards import Cards
 from domain.rulefiles.model_does import Does
 from domain.rulefiles.model_end import End, Scoring
@@ -292,6 +293,8 @@ class RulesetFile(_Part):
     """Groups of units activated in turn (`activate_battlegroup`)."""
     on_enter: Annotated[tuple[Arrive, ...], Field(max_length=MAX_ITEMS)] = ()
     """What the service does itself as the marker arrives at a step."""
+    after_action: Annotated[tuple[AfterAction, ...], Field(max_length=20)] = ()
+    """What the service does itself after every action that made events."""
     expects: Annotated[tuple[Expect, ...], Field(max_length=MAX_ITEMS)] = ()
     """What each step waits for, in the players' words (the first entry that holds)."""
     unit_info: Annotated[tuple[Shown, ...], Field(max_length=40)] = ()

@@ -10,30 +10,39 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from domain.rulefiles.model_rolls import Die, Effect
+from domain.rulefiles.model_rolls import Dice, Effect
 from domain.rulefiles.model_spend import Template
-from domain.rulefiles.parts import Expression, Name
+from domain.rulefiles.parts import Expression, Name, Rule
 from domain.rulefiles.parts import Part as _Part
+from domain.rulefiles.types import INT, list_of
 
-OWN = ("move_unit", "remove_unit")  # the actions whose own event `own` makes
+# the actions whose own event `own` makes (a move's, a removal's, an announcement's)
+OWN = ("move_unit", "remove_unit", "announce_reinforcements")
+THROWN = {"faces": list_of(INT)}  # what an action's last effects read besides the view
 
 
 class ActionDie(_Part):
     """One die the action throws for the unit whose id `unit` gives, or one for each unit
     whose id the list `each` gives (in its order; `each` in its words is that id), with
-    its `modifier` and its `purpose` (words with placeholders). With table dice, the
-    action's `results` hold one face per die, in the order they are thrown."""
+    its `modifier` and its `purpose` (words with placeholders), only when `when` holds,
+    naming its own `rule` if it gives one. With table dice, the action's `results` hold
+    one face per die, in the order they are thrown."""
 
     unit: Expression | None = None
     """An expression giving the id of the unit the die is thrown for."""
     each: Expression | None = None
     """Instead of `unit`: a list of ids, one die for each (`each` in its words)."""
-    dice: Die = "d6"
-    """The die."""
+    dice: Dice = "d6"
+    """The die, or dice thrown together as one roll (`2d6`)."""
     modifier: Expression = "0"
     """A whole-number expression added to the die."""
     purpose: Template
     """The die's purpose (words with placeholders)."""
+    when: Expression | None = None
+    """An expression: the die is thrown only when it holds."""
+    rule: Rule | None = None
+    """The rule its roll names (and tags the unit's facts with: `<rule>:<unit>`), if not the
+    action's; the players' own `roll_dice` may not name it."""
 
     @model_validator(mode="after")
     def _one(self) -> ActionDie:
@@ -58,14 +67,16 @@ class Does(_Part):
     """What the action does, in order: the `first` effects, its own event (`own`: a move's
     `UnitMoved`, a removal's `UnitRemoved`), its `dice` (the last awaiting the players'
     result when `awaits` is given), then its `effects`; each naming the action's rule, or
-    the current step's (`names: step`)."""
+    the current step's (`names: step`). The `effects` also read `faces`, the faces of the
+    dice thrown, in order."""
 
     names: Literal["action", "step"] = "action"
     """Whose rule its events name: the action's, or the current step's."""
     first: Annotated[tuple[Effect, ...], Field(max_length=20)] = ()
     """Effects made first."""
     own: bool = False
-    """Whether it makes its own event (a move's `UnitMoved`, a removal's `UnitRemoved`)."""
+    """Whether it makes its own event (a move's `UnitMoved`, a removal's `UnitRemoved`, an
+    announcement's `ReinforcementsAnnounced`)."""
     casualty: Casualty | None = None
     """A marker a removal leaves where the unit stood."""
     dice: Annotated[tuple[ActionDie, ...], Field(max_length=10)] = ()

@@ -91,8 +91,8 @@ class On(_Part):
         return self
 
 
-UNIT_EFFECTS = ("place_marker", "remove_marker", "set_status", "clear_status", "remove_unit",
-                "activate")
+UNIT_EFFECTS = ("place_marker", "remove_marker", "clear_markers", "set_status", "clear_status",
+                "remove_unit", "activate")
 
 
 class Effect(_Part):
@@ -103,6 +103,9 @@ class Effect(_Part):
     """Place markers on the unit."""
     remove_marker: Marker | None = None
     """Take markers off the unit (as many as it has, at most)."""
+    clear_markers: Annotated[tuple[Name, ...], Field(min_length=1, max_length=20)] | None = None
+    """Take every marker of these kinds off the unit, kind by kind in this order (one
+    `MarkerRemoved` for each kind it carries)."""
     set_status: Name | None = None
     """Set a status (declared under `statuses`) on the unit."""
     clear_status: Name | None = None
@@ -119,14 +122,17 @@ class Effect(_Part):
     """The units a unit's effect falls on, if not the rolling unit."""
     when: Expression | None = None
     """An expression: the effect is made only when it holds."""
+    rule: Rule | None = None
+    """The rule its event names, if not the one of the roll, action or arrival it is part of."""
 
     @model_validator(mode="after")
     def _one(self) -> Effect:
         given = [name for name, value in self.__dict__.items()
-                 if value is not None and name not in ("falls_on", "when")]
+                 if value is not None and name not in ("falls_on", "when", "rule")]
         if len(given) != 1:
-            raise ValueError("an effect is one of: place_marker, remove_marker, set_status, "
-                             "clear_status, set_track, move_track, remove_unit, activate")
+            raise ValueError("an effect is one of: place_marker, remove_marker, "
+                             "clear_markers, set_status, clear_status, set_track, "
+                             "move_track, remove_unit, activate")
         if self.falls_on is not None and given[0] not in UNIT_EFFECTS:
             raise ValueError("'falls_on' names the units an effect falls on: a track's effect "
                              "falls on the match")

@@ -99,6 +99,11 @@ def effects_problems(effects: Any, path: Path, declared: Declared, near: Near) -
             continue
         at = (*path, index)
         for key, value in effect.items():
+            if key == "clear_markers" and isinstance(value, list):
+                problems += [Problem("undeclared-name", (*at, key, i), f"'{kind}' is no marker "
+                                     "kind the file declares")
+                             for i, kind in enumerate(value) if kind not in declared.markers]
+                continue
             named = _named(key, value, declared)
             if named is None:
                 continue

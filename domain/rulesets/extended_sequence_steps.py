@@ -19,6 +19,7 @@ from domain.state import MatchState
 
 MOVE = ("move_unit", "remove_unit", "set_status", "place_marker", "remove_marker", "roll_dice")
 FIRE = ("fire", "enter_result", "place_marker", "remove_marker", "set_status", "roll_dice")
+MOVE_AND_FIRE = tuple(dict.fromkeys((*MOVE, *FIRE)))  # each action type once
 ROLES = ("attacker", "defender")
 
 
@@ -57,11 +58,11 @@ def _sequence(fixed: bool) -> SequenceOfPlay:
             Step(id="prepared_fire", title="Attacker's prepared fire", rule="ES-4",
                  advanced_by="attacker", allows=FIRE),
             Step(id="routed_movement", title="Attacker moves routed units", rule="ES-4",
-                 advanced_by="attacker", allows=(*MOVE, *FIRE)),
+                 advanced_by="attacker", allows=MOVE_AND_FIRE),
             Step(id="broken_movement", title="Attacker moves broken units", rule="ES-4",
-                 advanced_by="attacker", allows=(*MOVE, *FIRE)),
+                 advanced_by="attacker", allows=MOVE_AND_FIRE),
             Step(id="move_and_fire", title="Attacker moves and fires", rule="ES-4",
-                 advanced_by="attacker", allows=(*MOVE, *FIRE)),
+                 advanced_by="attacker", allows=MOVE_AND_FIRE),
             Step(id="defensive_fire", title="Defender's fire", rule="ES-4",
                  advanced_by="defender", allows=FIRE),
             Step(id="advancing_fire", title="Attacker's advancing fire", rule="ES-4",
