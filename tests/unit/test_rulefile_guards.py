@@ -103,5 +103,7 @@ def test_a_guard_refuses_with_its_rule_and_its_sentence() -> None:
     with pytest.raises(DomainError) as refused:
         file_check()(cmd.PlaceMarker(kind="halted", unit_id="g-hmg"), state, "germans")
     assert refused.value.rule == "ES-5"
-    assert refused.value.detail == ("ES-5: the service places and removes the fire markers "
+    # the kind named, as the Python ruleset names it (the legal actions read a refusal that
+    # names the value tried as one about that value)
+    assert refused.value.detail == ("ES-5: the service places and removes 'halted' markers "
                                     "itself")
