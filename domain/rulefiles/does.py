@@ -73,9 +73,11 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
                       if die.when else None)
               for die in does.dice]
     awaits = compile_template(does.awaits, view, declared, roles) if does.awaits else None
-    words = effect_words(list(does.first), view, declared, roles)
-    # the last effects also read the faces of the dice thrown (`faces`)
-    after = effect_words(list(does.effects), {**view, **THROWN}, declared, roles)
+    words = effect_words([*does.first, *(e.model_copy(update={"when": None})
+                                         for e in does.effects)], view, declared, roles)
+    # whether one of the last effects is made also reads the faces of the dice (`faces`)
+    thrown_whens = {e.when: compile_expression(e.when, {**view, **THROWN}, BOOL, declared, roles)
+                    for e in does.effects if e.when}
 
     def procedure(command: Command, state: MatchState, emit: Emit) -> None:
         rule = (sequence.step(state.turn.step).rule if does.names == "step" else action.rule
@@ -127,10 +129,10 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
                                  awaits=waiting if index == len(dice) - 1 else None)
         for effect in does.effects:
             if effect.when is not None:
-                if read(after.whens[effect.when], faces=thrown_faces) is not True:
+                if read(thrown_whens[effect.when], faces=thrown_faces) is not True:
                     continue
                 effect = effect.model_copy(update={"when": None})  # read with the faces
-            apply(effect, unit, state, emit, rule, tracks, command, after)
+            apply(effect, unit, state, emit, rule, tracks, command, words)
     return procedure
 
 

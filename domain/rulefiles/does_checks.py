@@ -1,7 +1,7 @@
 """The checks at load of what a file's actions do (`does:`, model_does.py): their dice's
 units, modifiers and words, their effects (the names they give, their expressions and
-words) over the view with the action (the last effects with the dice's `faces` too), the
-casualty marker's kind (`undeclared-name`), and
+words) over the view with the action (whether each of the last effects is made with the
+dice's `faces` too), the casualty marker's kind (`undeclared-name`), and
 `own` on an action that has no own event to make (`invalid-value`)."""
 
 from __future__ import annotations
@@ -46,8 +46,14 @@ def check_does(data: dict[Any, Any], near: Near, budget: Budget) -> list[Problem
             problems += check_template(die.get("purpose"), (*path, "purpose"), with_each,
                                        near, budget)
         problems += check_template(does.get("awaits"), (*here, "awaits"), view, near, budget)
-        for key, read in (("first", view), ("effects", {**view, **THROWN})):
+        for key in ("first", "effects"):
+            effects = listed(does.get(key), (*here, key))
             problems += effects_problems(does.get(key), (*here, key), declared, near)
-            problems += effect_expressions(listed(does.get(key), (*here, key)), read, near,
-                                           budget)
+            if key == "effects":  # whether each is made reads the dice's faces too
+                problems += [p for path, effect in effects for p in check_one(
+                    effect.get("when"), (*path, "when"), {**view, **THROWN}, near, budget,
+                    BOOL)]
+                effects = [(path, {k: v for k, v in effect.items() if k != "when"})
+                           for path, effect in effects]
+            problems += effect_expressions(effects, view, near, budget)
     return problems

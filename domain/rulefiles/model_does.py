@@ -18,7 +18,7 @@ from domain.rulefiles.types import INT, list_of
 
 # the actions whose own event `own` makes (a move's, a removal's, an announcement's)
 OWN = ("move_unit", "remove_unit", "announce_reinforcements")
-THROWN = {"faces": list_of(INT)}  # what an action's last effects read besides the view
+THROWN = {"faces": list_of(INT)}  # what the `when` of its last effects reads besides the view
 
 
 class ActionDie(_Part):
@@ -67,8 +67,8 @@ class Does(_Part):
     """What the action does, in order: the `first` effects, its own event (`own`: a move's
     `UnitMoved`, a removal's `UnitRemoved`), its `dice` (the last awaiting the players'
     result when `awaits` is given), then its `effects`; each naming the action's rule, or
-    the current step's (`names: step`). The `effects` also read `faces`, the faces of the
-    dice thrown, in order."""
+    the current step's (`names: step`). Whether each of the `effects` is made (`when`) also
+    reads `faces`, the faces of the dice thrown, in order."""
 
     names: Literal["action", "step"] = "action"
     """Whose rule its events name: the action's, or the current step's."""

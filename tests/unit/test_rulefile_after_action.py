@@ -53,12 +53,16 @@ def test_a_defect_in_the_new_blocks_is_refused_at_its_line(good: str, bad: str,
     assert [(f.check, f.line) for f in report.findings] == [(check, _line(text, at))]
 
 
-def test_the_faces_are_read_only_after_the_dice() -> None:
-    text = SHIPPED.replace("    does: {own: true}",
-                           "    does: {own: true, first: [{set_status: pinned, "
-                           "falls_on: {units: '[]'}, when: 'faces[0] > 0'}]}", 1)
+@pytest.mark.parametrize(("effect", "read"), [
+    ("first: [{set_status: pinned, falls_on: {units: '[]'}, when: 'faces[0] > 0'}]", False),
+    ("effects: [{set_status: pinned, falls_on: {units: '[]'}, when: 'faces[0] > 0'}]", True),
+    ("effects: [{set_status: pinned, falls_on: {units: \"faces.map(f, 'x')\"}}]", False),
+])
+def test_the_faces_are_read_only_by_whether_an_effect_after_the_dice_is_made(
+        effect: str, read: bool) -> None:
+    text = SHIPPED.replace("    does: {own: true}", f"    does: {{own: true, {effect}}}", 1)
     report = check_text(text, "es.yaml")
-    assert [f.check for f in report.findings] == ["undeclared-name"]
+    assert [f.check for f in report.findings] == ([] if read else ["undeclared-name"])
 
 
 def _file() -> Ruleset:
