@@ -17,7 +17,8 @@ at no cost (the part before it was checked by the earlier walk)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from random import Random
@@ -314,3 +315,24 @@ def sequences(count: int, start: Callable[[int], Twin], trunk_every: int, trunk_
             twin = trunk.branch(rnd.choice([1, *made.lengths]))
             walk = play(twin, rnd, branch_moves, endings=endings)
         yield twin, walk
+
+
+@dataclass
+class Tally:
+    """What random walks went through: the actions taken, the furthest turn reached, and
+    the events made in every sequence, counted as `<event type>:<rule>`."""
+
+    taken: int = 0
+    reached: int = 0
+    made: Counter[str] = field(default_factory=Counter)
+
+
+def tally(walks: Iterable[tuple[Twin, Walk]]) -> Tally:
+    """The tally of `walks` (each checked as `sequences` yields it)."""
+    out = Tally()
+    for twin, walk in walks:
+        out.taken += walk.taken
+        out.reached = max(out.reached, twin.state.turn.turn)
+        out.made.update(f"{type(e).__name__}:{getattr(e, 'rule', None)}"
+                        for e in twin.python.log)
+    return out

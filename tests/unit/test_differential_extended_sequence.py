@@ -22,13 +22,12 @@ walks neither end nor concede the match themselves (as Wing Command's)."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from typing import Any
 
 from domain.history import first_frame
 from domain.rulesets import Ruleset
 from domain.rulesets.extended_sequence import extended_sequence
-from tests.unit.differential import Copy, Twin, created, sequences, shipped
+from tests.unit.differential import Copy, Twin, created, sequences, shipped, tally
 
 SEQUENCES = 100
 TRUNK_EVERY = 20
@@ -68,18 +67,14 @@ def test_the_extended_sequence_plays_the_same_on_its_file_as_on_the_python_rules
         twin = Twin.of(DEMO, python, file, f"extended-sequence-{index}".encode())
         return near_elimination(twin) if index // TRUNK_EVERY % 2 == 0 else twin
 
-    taken = reached = 0
-    made: Counter[str] = Counter()  # the rules the walks' events name, in every sequence
-    for twin, walk in sequences(SEQUENCES, start, TRUNK_EVERY, TRUNK_MOVES, BRANCH_MOVES,
-                                endings=False):
-        taken += walk.taken
-        reached = max(reached, twin.state.turn.turn)
-        made.update(f"{type(e).__name__}:{getattr(e, 'rule', None)}" for e in twin.python.log)
+    walked = tally(sequences(SEQUENCES, start, TRUNK_EVERY, TRUNK_MOVES, BRANCH_MOVES,
+                             endings=False))
+    made = walked.made  # the rules the walks' events name, in every sequence
     # the walks went through the game: actions taken, a later turn reached; fire (its rolls,
     # the fire markers, a halt), announcements, artillery, the markers cleared (ES-6) and a
     # routed unit eliminated (ES-4) made somewhere
-    assert taken > SEQUENCES * 2
-    assert reached >= 2
+    assert walked.taken > SEQUENCES * 2
+    assert walked.reached >= 2
     assert made["DiceRolled:ES-4"] > 0 and made["DiceRolled:ES-4a"] > 0
     assert made["MarkerPlaced:ES-5"] > 0 and made["MarkerPlaced:ES-4"] > 0  # ROF; halted
     assert made["ReinforcementsAnnounced:ES-1"] > 0
