@@ -9,8 +9,8 @@ Expressions: the extended sequence's Combat Phase refusals, as the Python rulese
 over the states of its demo (every step of two game turns, for both sides): (1) the check
 alone, for a move and a marker of every unit; (2) `decide` plus the legal actions of both
 sides, the Python ruleset against the file's own ruleset (its guards, fire, announcements,
-repair, arrivals and after-action effects; the artillery procedure and the two rallies it
-does not say yet lent from Python) (issue 28's target: the data file within 1.5x);
+repair and leader's rally, arrivals and after-action effects; the artillery procedure and
+the self-rally it does not say yet lent from Python) (issue 28's target: the data file within 1.5x);
 (3) ES-2's repair roll decided, the Python procedure against the file's roll. And one
 expression of each shape evaluated alone (a comparison, a macro over every unit) beside
 the anchor check. Battlegroup: `decide` plus the legal actions per action on the Python
@@ -105,13 +105,12 @@ def expressions(rounds: int) -> None:
     # the Python ruleset with what the file says in its place: its guards for the Python
     # check, its repair roll for the Python repair
     data = replace(python, checks=built["checks"], rolls={**python.rolls, **built["rolls"]})
-    # decide + legal actions: the file's own ruleset, with the procedure and the two rolls it
-    # does not say yet lent from Python (the gaps, docs/rulesets/authoring.md)
+    # decide + legal actions: the file's own ruleset, with the procedure and the roll it does
+    # not say yet lent from Python (the gaps, docs/rulesets/authoring.md)
     compiled = compile_file(report.ruleset, declared_in_play=False)
     played = replace(compiled, actions={**compiled.actions,
                                         "call_artillery": python.actions["call_artillery"]},
-                     rolls={**compiled.rolls, **{n: python.rolls[n]
-                                                 for n in ("self_rally", "leader_rally")}})
+                     rolls={**compiled.rolls, "self_rally": python.rolls["self_rally"]})
     states = demo_states()
     sides = [side.id for side in states[0].sides]
     work = [(state, command, side) for state in states for command in commands(state)

@@ -123,6 +123,10 @@ def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
     elif effect.set_status is not None:
         if effect.set_status not in held.status:
             emit(ev.UnitStatusChanged, unit_id=held.id, set=(effect.set_status,), rule=rule)
+    elif effect.clear_statuses is not None:
+        held_now = tuple(s for s in effect.clear_statuses if s in held.status)
+        if held_now:
+            emit(ev.UnitStatusChanged, unit_id=held.id, cleared=held_now, rule=rule)
     elif effect.clear_status is not None:
         if effect.clear_status in held.status:
             emit(ev.UnitStatusChanged, unit_id=held.id, cleared=(effect.clear_status,),

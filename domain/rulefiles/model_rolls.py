@@ -92,7 +92,7 @@ class On(_Part):
 
 
 UNIT_EFFECTS = ("place_marker", "remove_marker", "clear_markers", "set_status", "clear_status",
-                "remove_unit", "activate")
+                "clear_statuses", "remove_unit", "activate")
 
 
 class Effect(_Part):
@@ -110,6 +110,8 @@ class Effect(_Part):
     """Set a status (declared under `statuses`) on the unit."""
     clear_status: Name | None = None
     """Clear a status from the unit."""
+    clear_statuses: Annotated[tuple[Name, ...], Field(min_length=1, max_length=20)] | None = None
+    """Clear those of these statuses the unit has, in one change (in this order)."""
     set_track: SetTrack | None = None
     """Set a track of the match."""
     move_track: MoveTrack | None = None
@@ -131,8 +133,8 @@ class Effect(_Part):
                  if value is not None and name not in ("falls_on", "when", "rule")]
         if len(given) != 1:
             raise ValueError("an effect is one of: place_marker, remove_marker, "
-                             "clear_markers, set_status, clear_status, set_track, "
-                             "move_track, remove_unit, activate")
+                             "clear_markers, set_status, clear_status, clear_statuses, "
+                             "set_track, move_track, remove_unit, activate")
         if self.falls_on is not None and given[0] not in UNIT_EFFECTS:
             raise ValueError("'falls_on' names the units an effect falls on: a track's effect "
                              "falls on the match")
@@ -213,6 +215,9 @@ class Roll(_Part):
     """The steps it is rolled in."""
     unit: bool = True  # a unit rolls it (`unit_id`): `unit` in its expressions
     """Whether a unit rolls it (`unit_id`; `unit` in its expressions)."""
+    helped_by: Expression | None = None
+    """An expression giving the ids of the units that help roll it (a leader): its dice
+    name them after the rolling unit, and `facts` holds `<tag>:<id>` for each of them too."""
     when: Expression | None = None  # must hold to roll
     """An expression that must hold to roll."""
     refused: Template = "this roll is not open now"

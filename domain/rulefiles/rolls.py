@@ -50,10 +50,12 @@ class _Compiled:
     column: Compiled | None
     count: Compiled | None = None
     each_die: Compiled | None = None
+    helped_by: Compiled | None = None
 
     def all(self) -> list[Compiled]:
         return [e for e in (self.when, *self.modifiers, self.start, self.shift, self.target,
-                            self.column, self.count, self.each_die) if e is not None]
+                            self.column, self.count, self.each_die, self.helped_by)
+                if e is not None]
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,8 @@ def rolls_of(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str, R
             compiled((target.at_most or target.at_least) if target else None, INT),
             compiled(roll.table.column, DYN) if roll.table else None,
             compiled(roll.count, INT),
-            compiled(roll.each_die.at_least, INT) if roll.each_die else None)
+            compiled(roll.each_die.at_least, INT) if roll.each_die else None,
+            compiled(roll.helped_by, DYN))
         steps = tuple(p for p in paths if p.rsplit("/", 1)[-1] in roll.steps)
         out[name] = RulesetRoll(roll.rule, steps, _procedure(
             name, roll, expressions, tracks, _words(roll, view, declared, roles)))
@@ -159,6 +162,10 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks, words
         at_least = _whole(read(compiled.each_die, view), rule) if compiled.each_die else None
         rows = (_column(roll, read(compiled.column, view), rule) if compiled.column
                 else None)
+        helpers = read(compiled.helped_by, view) if compiled.helped_by else []
+        if not isinstance(helpers, list) or not all(isinstance(h, str) for h in helpers):
+            raise InvalidAction(f"{rule}: the units helping read {helpers!r}, not unit ids",
+                                rule=rule)
         spent = spend(roll.spend, command, state, unit, emit, rule) if roll.spend else 0
         if roll.spend is not None and roll.spend.to == "total":
             modifier += spent
@@ -172,7 +179,7 @@ def _procedure(name: str, roll: Roll, compiled: _Compiled, tracks: Tracks, words
                 "" if target is None or roll.target is None else
                 f", passes at {target} or {'less' if roll.target.at_most else 'more'}"))
         faces = throw(command, notation, emit, purpose, roll.tag or rule,
-                      (unit.id,) if unit else (), modifier,
+                      ((unit.id,) if unit else ()) + tuple(helpers), modifier,
                       awaits=f"{what}: {roll.awaits}" if roll.awaits else None)
         if roll.awaits:
             return

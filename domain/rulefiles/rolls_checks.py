@@ -11,7 +11,7 @@ from typing import Any
 from domain.rulefiles.expression_checks import Budget, check_one
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.spend_checks import check_spend
-from domain.rulefiles.types import BOOL, DYN, INT, STRING, Ty
+from domain.rulefiles.types import BOOL, DYN, INT, STRING, Ty, list_of
 from domain.rulefiles.view import Declared, types
 
 DICE = re.compile(r"^([1-9]|10)?d(4|6|8|10|12|20)$")
@@ -43,6 +43,7 @@ def _roll(roll: dict[Any, Any], here: Path, declared: Declared, view: dict[str, 
         problems.extend(check_one(value, path, view, near, budget, wanted))
 
     expression(roll.get("when"), (*here, "when"), BOOL)
+    expression(roll.get("helped_by"), (*here, "helped_by"), list_of(STRING))
     modifiers = roll.get("modifiers")
     for index, modifier in enumerate(modifiers if isinstance(modifiers, list) else ()):
         expression(modifier, (*here, "modifiers", index), INT)
@@ -99,10 +100,12 @@ def effects_problems(effects: Any, path: Path, declared: Declared, near: Near) -
             continue
         at = (*path, index)
         for key, value in effect.items():
-            if key == "clear_markers" and isinstance(value, list):
-                problems += [Problem("undeclared-name", (*at, key, i), f"'{kind}' is no marker "
-                                     "kind the file declares")
-                             for i, kind in enumerate(value) if kind not in declared.markers]
+            if key in ("clear_markers", "clear_statuses") and isinstance(value, list):
+                known, what = ((declared.markers, "marker kind") if key == "clear_markers"
+                               else (declared.statuses, "status"))
+                problems += [Problem("undeclared-name", (*at, key, i), f"'{name}' is no {what} "
+                                     "the file declares")
+                             for i, name in enumerate(value) if name not in known]
                 continue
             named = _named(key, value, declared)
             if named is None:

@@ -1,7 +1,9 @@
 """The blocks the extended sequence's file needed (issue 28): what the service does after
 every action (`after_action`), an effect that takes every marker of some kinds off a unit
-(`clear_markers`) and names its own rule, and an action's dice thrown together (`2d6`),
-only when `when` holds, under their own rule, with the last effects reading their `faces`.
+(`clear_markers`) or several statuses in one change (`clear_statuses`) and names its own
+rule, an action's dice thrown together (`2d6`), only when `when` holds, under their own
+rule, with the last effects reading their `faces`, and a roll's helping units
+(`helped_by`).
 Each is checked at load at its line, and does on a board of the demo what the Python
 ruleset does."""
 
@@ -15,6 +17,7 @@ from domain import commands as cmd
 from domain.context import Context
 from domain.decide import decide
 from domain.dice import SeededDice
+from domain.errors import DomainError
 from domain.rulefiles.compile import compile_file
 from domain.rulesets import Ruleset, get_ruleset
 from domain.state import MatchState
@@ -37,7 +40,11 @@ def _line(text: str, fragment: str) -> int:
 @pytest.mark.parametrize(("good", "bad", "check"), [
     ("      - clear_markers: [prepared_fire, rof_spent, halted, shots]",
      "      - clear_markers: [prepared_fire, rof_spent, haltd, shots]", "undeclared-name"),
-    (AFTER_UNITS, "        when: 'true'\n", "invalid-value"),  # at the effect
+    (AFTER_UNITS, "", "invalid-value"),  # at the effect
+    ('    helped_by: "[action.leader_id]"', '    helped_by: "action.leader_id"',
+     "expression-type"),
+    ("    passes: {effects: [clear_statuses: [broken, routed]]}",
+     "    passes: {effects: [clear_statuses: [broken, routd]]}", "undeclared-name"),
     ("          when: step != 'advancing_fire'", "          when: step", "expression-type"),
     ("        - {set_status: broken_down, rule: ES-2, when: \"faces[0] + faces[1] == 12\"}",
      "        - {set_status: broken_down, rule: ES-2, when: \"fcaes[0] + faces[1] == 12\"}",
@@ -117,3 +124,31 @@ def test_the_fire_markers_come_off_unit_by_unit_as_the_next_player_turn_begins()
     assert removed == [("g-hmg", "prepared_fire", 1), ("g-hmg", "rof_spent", 1),
                        ("g-hmg", "shots", 2), ("s-hmg", "prepared_fire", 1),
                        ("s-hmg", "rof_spent", 1), ("s-hmg", "shots", 2)]
+
+
+@pytest.mark.parametrize(("status", "faces", "leader"), [
+    (["broken", "routed"], [1, 1], "g-leader"),  # both cleared in one change
+    (["routed"], [6, 6], "g-leader"),  # failed: nothing cleared
+    (["broken"], [1, 1], "g-hmg"),  # not a leader
+    (["broken"], [1, 1], "nobody"),  # no such unit
+])
+def test_a_leaders_rally_does_what_the_python_rally_does(status: list[str], faces: list[int],
+                                                         leader: str) -> None:
+    state = next(s for s in demo_states() if s.turn.step == "rally/leader_rally")
+    state = state.model_copy(update={"units": {**state.units, "g-rifles-1": state.units[
+        "g-rifles-1"].model_copy(update={"status": tuple(status)})}})
+    rally = cmd.RuleRoll(roll="leader_rally", unit_id="g-rifles-1", leader_id=leader,
+                         source="table", results=faces)
+
+    def outcome(ruleset: Ruleset) -> Any:
+        try:
+            return _said(ruleset, rally, state, "germans")
+        except DomainError as error:
+            return type(error).__name__, error.rule
+
+    python = outcome(get_ruleset("extended-sequence", {}))
+    assert outcome(_file()) == python
+    if leader == "g-leader":  # the dice name the leader too (its rallies are counted)
+        assert python[0][1]["unit_ids"] == ["g-rifles-1", "g-leader"]
+    if status == ["broken", "routed"]:
+        assert python[-1][1]["cleared"] == ["broken", "routed"]
