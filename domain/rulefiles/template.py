@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
-from domain.rulefiles.expression import check_expression
+from domain.rulefiles.expression import Needs, check_expression, merge
 from domain.rulefiles.expression_checks import Budget
 from domain.rulefiles.problems import Near, Path, Problem
 from domain.rulefiles.types import DYN, INT, Ty, list_of
@@ -70,6 +70,11 @@ class Template:
     def names(self) -> frozenset[str]:
         return frozenset().union(*(p[0].names for p in self.pieces if isinstance(p, tuple)))
 
+    @property
+    def needs(self) -> Needs:
+        """What of the view's maps and units its placeholders read."""
+        return merge(*(p[0].needs for p in self.pieces if isinstance(p, tuple)))
+
     def say(self, data: Mapping[str, Any]) -> str:
         out = []
         for piece in self.pieces:
@@ -109,9 +114,11 @@ def _said(value: Any, how: str) -> str:
 
 def view_of(templates: list[Template], state: Any, declared: Declared, roles: Roles,
             command: Any, actor: str, extra: Mapping[str, Any]) -> dict[str, Any]:
-    """The values the templates read: the view's (all of what they name) and `extra`."""
+    """The values the templates read: the view's (of its maps and units only what they
+    read) and `extra`."""
     names = frozenset().union(*(t.names for t in templates))
-    data = values(state, declared, names, roles, command, actor)
+    data = values(state, declared, names, roles, command, actor,
+                  merge(*(t.needs for t in templates)))
     return {**data, **{k: v for k, v in extra.items() if k in names}}
 
 
