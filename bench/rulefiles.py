@@ -15,7 +15,8 @@ the self-rally it does not say yet lent from Python) (issue 28's target: the dat
 expression of each shape evaluated alone (a comparison, a macro over every unit) beside
 the anchor check. Battlegroup: `decide` plus the legal actions per action on the Python
 ruleset (anchor) and on its file, over the states of random walks through its demo; the same for
-Wing command. Each pair's rounds are taken in turn, so that a busy machine slows both.
+Wing command. Each pair is timed in CPU time of this process (other processes of a shared
+machine are not counted), its rounds taken in turn, so that what still slows the machine slows both.
 
 The evaluation budget's table is bench/rulefiles_budget.py's (run here too, before the games' own).
 
