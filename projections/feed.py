@@ -60,7 +60,7 @@ class MatchFeed:
 
     def start(self) -> None:
         self._ticker.start()
-        # A save wakes the feed's thread only when a page follows some match: otherwise
+        # A save wakes the feed's thread only when a page follows a match it saved: otherwise
         # that thread would wake (and take the GIL) after every action for nothing.
         self.matches.saved_listeners.append(self._wake_if_followed)
 
@@ -69,9 +69,11 @@ class MatchFeed:
             self.matches.saved_listeners.remove(self._wake_if_followed)
         self._ticker.stop()
 
-    def _wake_if_followed(self) -> None:
-        if self._subscribers:  # (read without the lock: a page that subscribes meanwhile
-            self._ticker.wake()  # reads the head after subscribing, see `subscribe`)
+    def _wake_if_followed(self, saved: frozenset[UUID]) -> None:
+        # (read without the lock: a page that subscribes meanwhile reads the head after
+        # subscribing, see `subscribe`)
+        if not (saved.isdisjoint(self._subscribers) and saved.isdisjoint(self._notes)):
+            self._ticker.wake()
 
     def subscribe(self, match_id: UUID, loop: asyncio.AbstractEventLoop) -> Subscription:
         """Follow `match_id` from now on (blocking: call it off the event loop). Read the

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from uuid import UUID
 
 from domain.app import Matches
 from projections.egress import Egress, EgressConfig
@@ -87,16 +88,18 @@ class NotifyService:
         self._delivering.start()
         self._started = True
 
-    def _saved(self) -> None:
-        """A save of this process: the outbox has work only if a match has a
-        registration (as it last found; `registered` when one is made here)."""
-        if self.outbox.registered:
+    def _saved(self, saved: frozenset[UUID]) -> None:
+        """A save of this process: the outbox has work only if a match saved has a
+        registration (as it last found; `registered` when one is made here; one made by
+        another process is found at its next look, every `poll` seconds)."""
+        known = self.outbox.registered
+        if known is None or any(str(match_id) in known for match_id in saved):
             self._projecting.wake()
 
-    def registered(self) -> None:
-        """A registration was just made in this process: the outbox follows the saves
-        again from now on."""
-        self.outbox.registered = True
+    def registered(self, match_id: UUID) -> None:
+        """A registration was just made in this process: the outbox follows that match's
+        saves from now on."""
+        self.outbox.registered = (self.outbox.registered or frozenset()) | {str(match_id)}
         self._projecting.wake()
 
     def stop(self) -> None:

@@ -99,7 +99,10 @@ class Outbox:
         self._known: int | None = None  # the recorded position, as last read
         self._recorded = time.monotonic()
         self.written = 0  # outbox rows and sets written so far (the delivery is woken on them)
-        self.registered = True  # whether a match had a registration when last looked
+        # the matches that had a registration when last looked (a save of another does
+        # not wake the outbox: `NotifyService._saved`)
+        # (None: not looked yet; every save wakes it)
+        self.registered: frozenset[str] | None = None
         self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
 
     def position(self) -> int:
@@ -115,17 +118,19 @@ class Outbox:
         moved it: a lost race for the tracking record)."""
         self._known = None
 
-    def catch_up(self, batch: int = 50) -> int:
-        """Apply every event not yet applied, `batch` to a transaction; how many. Events
-        that make no row (no registration in their matches) write nothing: the position
-        moves on in memory and is recorded with the next rows, or after `RECORD_EVERY`
-        seconds (so that an action on SQLite is not followed by a second commit for
-        nothing; applying such events again after a restart makes nothing either).
+    def catch_up(self, batch: int = 50, window: int = 2000) -> int:
+        """Apply every event not yet applied; how many. The log is read `window` events at a
+        time, and of those only the events of matches with registrations, chosen by the
+        store (`read_log`'s `only`), `batch` to a transaction. Events that make no row write
+        nothing: the position moves on in memory and is recorded with the next rows, or
+        after `RECORD_EVERY` seconds (so that an action on SQLite is not followed by a
+        second commit for nothing; applying such events again after a restart makes
+        nothing either).
 
-        Work no one asked for costs nothing: while no match has a registration, the new
-        events are not read at all, only the last one's position (read before the
-        registrations, so every event passed over was saved before any registration
-        there is now); the events of matches with none are never decoded."""
+        Work no one asked for costs nothing: the events of matches with no registration are
+        never read (while no match has one, not even the others', only the last event's
+        position). The position is read before the registrations, so every event passed
+        over was saved before any registration there is now."""
         done = 0
         while True:
             start = self.position() + 1
@@ -133,22 +138,20 @@ class Outbox:
             if last < start:
                 return done
             registered = self.view.registered_matches()
-            self.registered = bool(registered)
+            self.registered = frozenset(registered)
             if not registered:
                 self._pass(last, [])
                 return done + last - start + 1
-            # the plain read the catalogue makes (tuples, each match id parsed once), not
-            # the recorder's objects: most records are of matches with no registration
-            records = read_log(self.matches, start, batch)
-            if not records:
-                return done
-            wanted = {_uuid(m) for m in registered}
+            stop = min(last, start + window - 1)
+            records = read_log(self.matches, start, batch, stop=stop, only=registered)
+            if len(records) == batch:
+                stop = records[-1][0]  # a whole batch: the rest of the window is next
             stored = {(match_id, version): StoredEvent(match_id, version, topic, state)
-                      for _, match_id, version, topic, state in records if match_id in wanted}
-            if not self._applied(start, records[-1][0], stored):
+                      for _, match_id, version, topic, state in records}
+            if not self._applied(start, stop, stored):
                 continue
-            done += len(records)
-            if len(records) < batch:
+            done += stop - start + 1
+            if stop >= last:
                 return done
 
     def apply(self, records: Sequence[LogRecord], batch: int = 50) -> int:
@@ -163,7 +166,7 @@ class Outbox:
             if not new:
                 return done
             registered = self.view.registered_matches()
-            self.registered = bool(registered)
+            self.registered = frozenset(registered)
             stored = {(match_id, version): StoredEvent(match_id, version, topic, state)
                       for _, match_id, version, topic, state in new
                       if str(match_id) in registered}
@@ -382,6 +385,3 @@ class Outbox:
             self.view.execute(sqls)
         return len(sqls)
 
-
-def _uuid(value: Any) -> UUID:
-    return value if isinstance(value, UUID) else UUID(str(value))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from uuid import UUID
 
 from domain.app import Matches
 
@@ -36,10 +37,13 @@ class Ticker:
 
     def start(self) -> None:
         if self.follows_saves:
-            self.matches.saved_listeners.append(self.wake)
+            self.matches.saved_listeners.append(self._saved)
         self._thread.start()
 
     def wake(self) -> None:
+        self._wake.set()
+
+    def _saved(self, saved: frozenset[UUID]) -> None:
         self._wake.set()
 
     def stop(self) -> None:
@@ -47,8 +51,8 @@ class Ticker:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
-        if self.wake in self.matches.saved_listeners:
-            self.matches.saved_listeners.remove(self.wake)
+        if self._saved in self.matches.saved_listeners:
+            self.matches.saved_listeners.remove(self._saved)
 
     def _run(self) -> None:
         while not self._stop.is_set():

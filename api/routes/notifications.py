@@ -222,7 +222,7 @@ def register(match_id: uuid.UUID, body: RegistrationCreate, request: Request,
     if full == "match":
         raise TooManyRegistrations(f"a match has at most {settings.notify_max_per_match} "
                                    "registrations: delete one first", rule=RULE)
-    notify.registered()
+    notify.registered(match_id)
     return _public(reg, settings.notify_confirm_ttl, secret=True)
 
 

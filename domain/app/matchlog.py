@@ -74,7 +74,8 @@ class MatchLog(Application[UUID]):
         self._match_locks: dict[UUID, threading.Lock] = {}
         self._seeds: dict[tuple[UUID, int], str] = {}
         self._card_seeds: dict[tuple[UUID, int], tuple[str | None, str | None]] = {}
-        self.saved_listeners: list[Callable[[], None]] = []
+        # called after each save with the ids of the matches saved
+        self.saved_listeners: list[Callable[[frozenset[UUID]], None]] = []
 
     def construct_mapper(self) -> Mapper[UUID]:
         return PydanticMapper(transcoder=OrjsonTranscoder())
@@ -93,8 +94,10 @@ class MatchLog(Application[UUID]):
         return recordings
 
     def _notify(self, recordings: Any) -> None:
-        for listener in self.saved_listeners:
-            listener()
+        if self.saved_listeners:
+            saved = frozenset(r.domain_event.originator_id for r in recordings)
+            for listener in self.saved_listeners:
+                listener(saved)
 
     # ---- queries ---------------------------------------------------------------------
 
