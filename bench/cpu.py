@@ -17,12 +17,14 @@ matches a core serves.
   the default is one statement).
 - Work no one asked for: the same action's CPU on a server of 200 matches where 10 have
   a confirmed webhook registration and 10 a running clock (the action is taken on the
-  others), beside a server of 200 matches with neither.
+  others), beside a server of 200 matches with neither; and, in process, the notifier's
+  outbox's CPU per event of the matches with no registration, beside the catalogue's over
+  the same events (`bench/outbox.py`).
 
 Each block of requests is followed by a short settle (the catalogue trails the saves by a
 quarter second) that counts in the block: background work an action causes is its cost.
 
-    .venv/bin/python bench/cpu.py [--count 1500] [--rounds 5] [--only sqlite,postgres,idle]
+    .venv/bin/python bench/cpu.py [--count 1500] [--rounds 5] [--only sqlite,postgres,idle,outbox]
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import http_load
 import notify
+import outbox
 import scale
 from roundtrip import Connection, get, post
 
@@ -268,7 +271,7 @@ def idle_figures(tmp: str, count: int, rounds: int, matches: int = 200,
 
 
 def measure(tmp: str, count: int = 1500, rounds: int = 5,
-            only: Iterable[str] = ("sqlite", "postgres", "idle")) -> dict[str, float]:
+            only: Iterable[str] = ("sqlite", "postgres", "idle", "outbox")) -> dict[str, float]:
     figures: dict[str, float] = {"cpu_count": float(count)}
     hello = http_load.start_hello()
     try:
@@ -280,6 +283,8 @@ def measure(tmp: str, count: int = 1500, rounds: int = 5,
         hello.stop()
     if "idle" in only:
         figures.update(idle_figures(tmp, count, rounds))
+    if "outbox" in only:
+        figures.update(outbox.measure(tmp, 2 * count))
     return figures
 
 
@@ -316,6 +321,13 @@ def lines(f: dict[str, Any]) -> list[str]:
         out.append(f"SQLite action, 200 matches, 10 notified + 10 clocked "
                    f"{us('cpu_idle_loaded_action_s')}  none {us('cpu_idle_plain_action_s')}  "
                    f"{r:5.2f}x  target <= 1.1x {'PASS' if r <= 1.1 else 'MISS'}")
+    if "cpu_outbox_outbox_event_s" in f:
+        anchor = f["cpu_outbox_catalogue_event_s"]
+        out.append(f"in process, per event of a match with no registration (10 of 200 have "
+                   f"one): the notifier's outbox {f['cpu_outbox_outbox_event_s'] * 1e6:5.2f} us, "
+                   f"{f['cpu_outbox_outbox_event_s'] / anchor:4.2f}x the catalogue's "
+                   f"{anchor * 1e6:5.2f} us; a plain read of every event "
+                   f"{f['cpu_outbox_read_all_event_s'] / anchor:4.2f}x")
     return out
 
 
@@ -323,7 +335,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="sqlite,postgres,idle")
+    parser.add_argument("--only", default="sqlite,postgres,idle,outbox")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         got = measure(tmp, args.count, args.rounds, args.only.split(","))
