@@ -70,9 +70,10 @@ class MatchFeed:
         self._ticker.stop()
 
     def _wake_if_followed(self, saved: frozenset[UUID]) -> None:
-        # (read without the lock: a page that subscribes meanwhile reads the head after
+        # (read without the lock, a lookup per match saved, never iterating the maps that
+        # others change: a page that subscribes meanwhile reads the head after
         # subscribing, see `subscribe`)
-        if not (saved.isdisjoint(self._subscribers) and saved.isdisjoint(self._notes)):
+        if any(m in self._subscribers or m in self._notes for m in saved):
             self._ticker.wake()
 
     def subscribe(self, match_id: UUID, loop: asyncio.AbstractEventLoop) -> Subscription:
