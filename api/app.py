@@ -68,7 +68,9 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         app.state.feed = MatchFeed(app.state.matches)
         app.state.feed.start()
         app.state.notify = NotifyService(app.state.matches, settings.notify_config())
-        app.state.notify.start()  # "your turn" notices (docs/notifications.md)
+        # "your turn" notices (docs/notifications.md), on PostgreSQL fed by the catalogue's
+        # read of the log
+        app.state.notify.start(app.state.catalogue.projector)
         app.state.flags = FlagWatcher(app.state.matches, active_matches(app.state.catalogue.view))
         app.state.flags.start()  # flag falls recorded as they happen (docs/clock.md)
         app.state.ready = True

@@ -14,7 +14,8 @@ matches a core serves.
   processes' (postmaster and every child: backends, WAL writer, ...) beside theirs for raw
   single-row commits from one connection; and the same action on an API process with
   `BATTLELOG_PG_DB_FUNCTIONS=off` (eventsourcing's pipelined save: two round trips, where
-  the default is one statement).
+  the default is one statement); and an API process that keeps its read models itself
+  (`BATTLELOG_PROJECTIONS=inline`, its own database): the process and PostgreSQL's.
 - Work no one asked for: the same action's CPU on a server of 200 matches where 10 have
   a confirmed webhook registration and 10 a running clock (the action is taken on the
   others), beside a server of 200 matches with neither; and, in process, the notifier's
@@ -180,13 +181,19 @@ def postgres_figures(tmp: str, hello: http_load.Server, count: int,
         one = http_load.start_server("unused.db", {
             **scale.new_database(pg, "cpu_pipelined"), "BATTLELOG_PROJECTIONS": "external",
             "BATTLELOG_PG_DB_FUNCTIONS": "off"})
+        # one process keeping its read models itself (the catalogue's and the notifier's
+        # runner in a thread), on a database of its own
+        inline = http_load.start_server("unused.db", {
+            **scale.new_database(pg, "cpu_inline"), "BATTLELOG_PROJECTIONS": "inline"})
         try:
             (_, match, token), = http_load.create_matches([server], 1)
             (_, match1, token1), = http_load.create_matches([one], 1)
+            (_, match2, token2), = http_load.create_matches([inline], 1)
             ours, bare = Connection(server.port), Connection(hello.port)
-            ours1 = Connection(one.port)
+            ours1, ours2 = Connection(one.port), Connection(inline.port)
             note = post(f"/api/matches/{match}/actions", json.dumps(NOTE).encode(), token)
             note1 = post(f"/api/matches/{match1}/actions", json.dumps(NOTE).encode(), token1)
+            note2 = post(f"/api/matches/{match2}/actions", json.dumps(NOTE).encode(), token2)
             bare_post = post(f"/api/matches/{match}/actions", json.dumps(NOTE).encode())
             body = b"x" * 300
 
@@ -196,24 +203,26 @@ def postgres_figures(tmp: str, hello: http_load.Server, count: int,
             kinds: Kinds = {
                 "action": (ours, lambda i: note, 201, [server.proc.pid]),
                 "action_pipelined": (ours1, lambda i: note1, 201, [one.proc.pid]),
+                "action_inline": (ours2, lambda i: note2, 201, [inline.proc.pid]),
                 "bare_post": (bare, lambda i: bare_post, 201, [hello.proc.pid]),
                 "raw_commit": (commit, lambda i: b"", 0, []),
             }
             got = alternate(kinds, count, rounds,
                             {"pg": [postmaster], "runner": [projector.pid]})
-            ours.close()
-            ours1.close()
-            bare.close()
+            for conn in (ours, ours1, ours2, bare):
+                conn.close()
         finally:
             server.stop()
             one.stop()
+            inline.stop()
             projector.terminate()
             projector.wait(timeout=15)
             raw.close()
     # the bench's own raw commits count only in PostgreSQL's processes
     return {f"cpu_pg_{k}_s": v for k, v in got.items()
             if k != "raw_commit" and not k.startswith(
-                ("bare_post_", "raw_commit_runner", "action_pipelined_runner"))}
+                ("bare_post_", "raw_commit_runner", "action_pipelined_runner",
+                 "action_inline_runner"))}
 
 
 def idle_figures(tmp: str, count: int, rounds: int, matches: int = 200,
@@ -316,6 +325,10 @@ def lines(f: dict[str, Any]) -> list[str]:
         out.append(f"PostgreSQL, BATTLELOG_PG_DB_FUNCTIONS=off: API process per action "
                    f"{us('cpu_pg_action_pipelined_s')}  {r:5.2f}x bare POST; PostgreSQL's "
                    f"{us('cpu_pg_action_pipelined_pg_s')} (no runner on that database)")
+        r = f["cpu_pg_action_inline_s"] / f["cpu_pg_bare_post_s"]
+        out.append(f"PostgreSQL, BATTLELOG_PROJECTIONS=inline (one process): per action "
+                   f"{us('cpu_pg_action_inline_s')}  {r:5.2f}x bare POST; PostgreSQL's "
+                   f"{us('cpu_pg_action_inline_pg_s')}")
     if "cpu_idle_plain_action_s" in f:
         r = f["cpu_idle_loaded_action_s"] / f["cpu_idle_plain_action_s"]
         out.append(f"SQLite action, 200 matches, 10 notified + 10 clocked "

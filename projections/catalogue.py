@@ -4,7 +4,8 @@ The row and the projection's tracking position are written in one transaction, s
 event is applied exactly once and a restarted runner resumes where it stopped. On SQLite
 (whose recorder has no subscriptions) a small polling thread drives the projection, woken
 after every save of this process and every half second for other processes; on PostgreSQL,
-eventsourcing's `ProjectionRunner` does.
+a `projections.projector.Projector` does, whose one read of the new events also feeds the
+notifier's outbox (issue 30).
 
 With several API processes on one PostgreSQL, exactly one process should run the
 projection: two runners would both apply each event, and the second's tracking record
@@ -27,7 +28,6 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import StoredEvent, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
-from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from domain.app import Matches
@@ -40,8 +40,9 @@ from projections.catalogue_rows import (
     coalesce,
     row_change,
 )
-from projections.isolation import Failing, TolerantMatches, Unreadable
+from projections.isolation import Failing
 from projections.log_read import LogRecord, read_log
+from projections.projector import Projector
 from projections.store import QueuedSchema, projections_inline
 from projections.ticker import Ticker
 
@@ -170,27 +171,6 @@ class PostgresCatalogueView(_CatalogueSQL, QueuedSchema, PostgresTrackingRecorde
             return list(curs.fetchall())
 
 
-class CatalogueProjection(Projection[Any]):
-    """An event that does not load, or whose row change fails, is passed over (its match
-    marked in `failing`, logged once); the others go on (docs/deploy.md)."""
-
-    name = "catalogue"
-
-    def __init__(self, view: Any) -> None:
-        super().__init__(view)
-        self.failing = Failing("catalogue")
-
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        changes: list[Change | CatalogueEntry] = []
-        try:
-            if isinstance(domain_event, Unreadable):
-                raise domain_event.error
-            changes = [row_change(domain_event)]
-        except Exception as error:  # noqa: BLE001 - this match's problem, not the others'
-            self.failing.failed(domain_event.originator_id, error)
-        self.view.record_many(self.view.statements(coalesce(changes)), tracking)
-
-
 # How long the SQLite catalogue trails behind the saves that woke it: it writes what
 # `TRAIL` seconds of actions changed in one transaction, instead of an fsync'd commit beside
 # each action's own (two writers taking turns at SQLite's one write lock). A reader that
@@ -206,7 +186,10 @@ class CatalogueService:
         self.matches = matches
         self._postgres = matches.env.get("PERSISTENCE_MODULE", "").startswith(
             "eventsourcing.postgres")
-        self._runner: ProjectionRunner[Matches, Any] | None = None
+        # PostgreSQL: the runner of this process's read models (`start`), one read of the
+        # log for the catalogue and the notifier's outbox (the notifier attaches to it)
+        self.projector: Projector | None = None
+        self._projecting: threading.Thread | None = None
         self.trail = trail
         self._inline = False  # this process's ticker runs the projection (SQLite)
         self._stopping = threading.Event()
@@ -215,7 +198,10 @@ class CatalogueService:
         self.view: CatalogueView
         view_class = PostgresCatalogueView if self._postgres else SQLiteCatalogueView
         self.view = cast(CatalogueView, matches.factory.tracking_recorder(view_class))
-        self.projection = CatalogueProjection(view=self.view)
+        # the matches whose events it passed over: an event that does not load, or whose
+        # row change fails, is passed over and its match marked (logged once); the others
+        # go on (docs/deploy.md)
+        self.failing = Failing("catalogue")
 
     def start(self) -> None:
         """Run the projection in this process, unless another process runs it
@@ -223,18 +209,20 @@ class CatalogueService:
         if not projections_inline():
             return
         if self._postgres:
-            self._runner = ProjectionRunner(
-                application_class=TolerantMatches, projection_class=CatalogueProjection,
-                view_class=PostgresCatalogueView, env=dict(self.matches.env),
-            )
+            self.projector = Projector(self.matches, self)
+            self._projecting = threading.Thread(target=self.projector.run_forever,
+                                                args=(self._stopping,), name="projector",
+                                                daemon=True)
+            self._projecting.start()
         else:
             self._ticker.start()
             self._inline = True
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._runner is not None:
-            self._runner.stop()
+        if self._projecting is not None:
+            self._projecting.join(timeout=30)
+            self._projecting = None
         self._ticker.stop()
         if self._inline:
             self._inline = False
@@ -253,13 +241,6 @@ class CatalogueService:
         with self._applying:
             return self.catch_up()
 
-    @property
-    def failing(self) -> Failing:
-        """The matches whose events the catalogue passed over (this process's runner)."""
-        runner = self._runner
-        projection = runner.projection if runner is not None else self.projection
-        return cast(CatalogueProjection, projection).failing
-
     def position(self) -> int:
         return self.view.max_tracking_id(self.matches.name) or 0
 
@@ -268,6 +249,8 @@ class CatalogueService:
         target = self.matches.recorder.max_notification_id() or 0
         if self._inline and self.position() < target:
             self._apply()  # this process runs the projection: apply now, not in `trail`
+        elif self.projector is not None and self.position() < target:
+            self.projector.step()  # the same (PostgreSQL): now, not after its `trail`
         deadline = time.monotonic() + timeout
         while self.position() < target and time.monotonic() < deadline:
             self._ticker.wake()
@@ -308,7 +291,7 @@ class CatalogueService:
                     changes.append(row_change(mapper.to_domain_event(
                         StoredEvent(match_id, version, topic, state))))
             except Exception as error:  # noqa: BLE001 - this match's, not the others'
-                self.projection.failing.failed(match_id, error)
+                self.failing.failed(match_id, error)
         self.view.record_many(self.view.statements(coalesce(changes)),
                               Tracking(self.matches.name, records[-1][0]))
         return len(records)

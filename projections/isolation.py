@@ -20,12 +20,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
-
-from eventsourcing.persistence import Mapper, StoredEvent
-
-from domain.app import Matches
-from domain.app.persistence import OrjsonTranscoder, PydanticMapper, UnreadableEvent
 
 log = logging.getLogger("battlelog.isolation")
 
@@ -92,34 +86,3 @@ class Failing:
 
 def _said(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"[:500]
-
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A stored event that does not load, in its place in a projection runner's stream."""
-
-    originator_id: UUID
-    originator_version: int
-    error: UnreadableEvent
-
-
-class TolerantMapper(PydanticMapper):
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        try:
-            return super().to_domain_event(stored_event)
-        except UnreadableEvent as error:
-            match_id = stored_event.originator_id
-            return Unreadable(match_id if isinstance(match_id, UUID) else UUID(match_id),
-                              stored_event.originator_version, error)
-
-
-class TolerantMatches(Matches):
-    """The application eventsourcing's projection runner reads the log with: an event that
-    does not load comes as an `Unreadable` for the projection to pass over, instead of an
-    error that stops the runner for every match."""
-
-    name = Matches.name  # the same application (its tables, its tracking name)
-
-    def construct_mapper(self) -> Mapper[UUID]:
-        return TolerantMapper(transcoder=OrjsonTranscoder())

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from domain.app import Matches
@@ -24,6 +25,9 @@ from projections.notify_outbox import Outbox, OutboxConfig
 from projections.notify_store import NotifyView, open_view
 from projections.store import projections_inline
 from projections.ticker import Ticker
+
+if TYPE_CHECKING:
+    from projections.projector import Projector
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +66,12 @@ class NotifyService:
         self._delivering = Ticker(matches, "notify-delivery", self._deliver, self.config.poll,
                                   follows_saves=False)
         self._started = False
+        self._feed: Projector | None = None  # the runner that feeds the outbox (PostgreSQL)
         self._wrote = threading.Event()  # the outbox wrote rows (`battlelog project`)
+
+    def position(self) -> int:
+        """The outbox's: the last event it applied."""
+        return self.outbox.position()
 
     def vapid_public_key(self) -> str:
         return self.view.vapid(make_vapid)[1]
@@ -78,13 +87,17 @@ class NotifyService:
             self._deliverer.wake = self._delivering.wake  # a sender is free: claim again
         return self._deliverer
 
-    def start(self) -> None:
+    def start(self, feed: Projector | None = None) -> None:
         """Run the notifier in this process, unless another process does
-        (`BATTLELOG_PROJECTIONS=external`)."""
+        (`BATTLELOG_PROJECTIONS=external`): its outbox fed by `feed` (on PostgreSQL, the
+        catalogue's runner: one read of the log for both), else by its own thread."""
         if not projections_inline():
             return
-        self.matches.saved_listeners.append(self._saved)
-        self._projecting.start()
+        if feed is not None:
+            self._feed, feed.notify = feed, self
+        else:
+            self.matches.saved_listeners.append(self._saved)
+            self._projecting.start()
         self._delivering.start()
         self._started = True
 
@@ -104,6 +117,10 @@ class NotifyService:
 
     def stop(self) -> None:
         if self._started:
+            if self._feed is not None:
+                self._feed.notify, self._feed = None, None
+                with self._lock:  # a step of the feed's under way ends first
+                    pass
             if self._saved in self.matches.saved_listeners:
                 self.matches.saved_listeners.remove(self._saved)
             self._projecting.stop()
@@ -142,6 +159,7 @@ class NotifyService:
                 self.outbox.schedule_reminders()
             if self.outbox.written != written:
                 self._wrote.set()
+                self._delivering.wake()  # (its thread runs when fed by the catalogue's runner)
             return done
 
     def deliver_forever(self, stopping: threading.Event) -> None:

@@ -156,17 +156,17 @@ class Outbox:
 
     def apply(self, records: Sequence[LogRecord], batch: int = 50) -> int:
         """Apply those of `records` past this outbox's position (one read of the log shared
-        with the catalogue: `battlelog project`), `batch` to a transaction; how many. The
-        registrations are read after the records, so every event of a match with none was
-        saved before any registration it may have now (see `catch_up`)."""
+        with the catalogue: `projections.projector`), `batch` to a transaction; how many.
+        The registrations are read once, after the records, so every event of a match with
+        none was saved before any registration it may have now (see `catch_up`)."""
+        registered = self.view.registered_matches()
+        self.registered = frozenset(registered)
         done = 0
         while True:
             start = self.position() + 1
             new = [r for r in records if r[0] >= start][:batch]
             if not new:
                 return done
-            registered = self.view.registered_matches()
-            self.registered = frozenset(registered)
             stored = {(match_id, version): StoredEvent(match_id, version, topic, state)
                       for _, match_id, version, topic, state in new
                       if str(match_id) in registered}

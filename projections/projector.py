@@ -15,27 +15,52 @@ it (the saves of those seconds are read in one go, not one read and one catalogu
 transaction per action), and every `poll` seconds in any case (on SQLite, which has no
 notifications, that is all). The delivery of notices runs in a thread of its own
 (`NotifyService.deliver_forever`).
+
+An API process on PostgreSQL that keeps its read models itself (`BATTLELOG_PROJECTIONS=
+inline`) runs one too, started by its catalogue with no notifier: the notifier attaches its
+outbox when it starts (`NotifyService.start`) and detaches it when it stops, and delivers
+with its own thread.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
+from typing import Protocol
 
 from eventsourcing.postgres import PostgresApplicationRecorder
 
 from domain.app import Matches
-from projections.catalogue import CatalogueService
-from projections.log_read import read_log
-from projections.notify import NotifyService
+from projections.log_read import LogRecord, read_log
 from projections.store_pg import listen_for_saves
+
+
+class Catalogue(Protocol):
+    """What the runner feeds first (`projections.catalogue.CatalogueService`)."""
+
+    def position(self) -> int: ...
+
+    def apply(self, records: Sequence[LogRecord]) -> int: ...
+
+
+class Notifier(Protocol):
+    """What it feeds beside (`projections.notify.NotifyService`): its outbox's position,
+    a step of the outbox over records, and the delivery of what the outbox wrote."""
+
+    def position(self) -> int: ...
+
+    def step_outbox(self, records: Sequence[LogRecord] | None = None) -> int: ...
+
+    def deliver_forever(self, stopping: threading.Event) -> None: ...
 
 log = logging.getLogger(__name__)
 
 
 class Projector:
-    def __init__(self, matches: Matches, catalogue: CatalogueService, notify: NotifyService,
-                 poll: float = 0.25, trail: float = 0.1, batch: int = 500) -> None:
+    def __init__(self, matches: Matches, catalogue: Catalogue,
+                 notify: Notifier | None = None, poll: float = 0.25, trail: float = 0.1,
+                 batch: int = 500) -> None:
         self.matches = matches
         self.catalogue = catalogue
         self.notify = notify
@@ -44,32 +69,38 @@ class Projector:
         self.batch = batch
         self.reads = 0  # reads of the log that brought records (one per step that did)
         self._saved = threading.Event()
+        self._stepping = threading.Lock()  # one step at a time: one writer of each position
 
     def step(self) -> int:
         """Read the new records once and feed both projections; how many were read. What
         fails in one is logged and the other is fed: the catalogue's failure is raised
-        after the outbox's turn (the caller waits before the next step)."""
-        applied = self.catalogue.position()
-        records = read_log(self.matches, min(applied, self.notify.outbox.position()) + 1,
-                           self.batch)
-        if not records:
-            return 0
-        self.reads += 1
-        failed: Exception | None = None
-        try:
-            self.catalogue.apply([r for r in records if r[0] > applied])
-        except Exception as error:  # noqa: BLE001 - raised below, after the outbox's turn
-            failed = error
-        self.notify.step_outbox(records)  # its own failures are its own (a lost race)
-        if failed is not None:
-            raise failed
-        return len(records)
+        after the outbox's turn (the caller waits before the next step). With no notifier
+        (none attached), the catalogue's alone."""
+        with self._stepping:
+            notify = self.notify
+            applied = self.catalogue.position()
+            start = applied if notify is None else min(applied, notify.position())
+            records = read_log(self.matches, start + 1, self.batch)
+            if not records:
+                return 0
+            self.reads += 1
+            failed: Exception | None = None
+            try:
+                self.catalogue.apply([r for r in records if r[0] > applied])
+            except Exception as error:  # noqa: BLE001 - raised below, after the outbox's turn
+                failed = error
+            if notify is not None:
+                notify.step_outbox(records)  # its own failures are its own (a lost race)
+            if failed is not None:
+                raise failed
+            return len(records)
 
     def run_forever(self, stopping: threading.Event) -> None:
-        """Step until `stopping`; the delivery of notices and the PostgreSQL listener in
-        threads of their own, joined before it returns."""
-        threads = [threading.Thread(target=self.notify.deliver_forever, args=(stopping,),
-                                    name="notify-delivery")]
+        """Step until `stopping`; the delivery of notices (of the notifier given at the
+        start) and the PostgreSQL listener in threads of their own, joined before it
+        returns."""
+        threads = [] if self.notify is None else [threading.Thread(
+            target=self.notify.deliver_forever, args=(stopping,), name="notify-delivery")]
         recorder = self.matches.recorder
         if isinstance(recorder, PostgresApplicationRecorder):
             threads.append(threading.Thread(target=listen_for_saves, name="log-listener",

@@ -1,10 +1,12 @@
 """`battlelog project`'s runner (issue 30, projections/projector.py), on each store: one read
 of the log's new events feeds both the match catalogue and the notifier's outbox (the
-outbox reads nothing on its own), each kept at its own position; and two runners on one
-database still write each handoff's notice once."""
+outbox reads nothing on its own), each kept at its own position; two runners on one
+database still write each handoff's notice once; and an API process on PostgreSQL that keeps
+its read models itself runs one too, its notifier attached while it runs."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -16,6 +18,7 @@ from notify_confirming import confirm, seated
 from api.app import create_app
 from api.settings import Settings
 from domain.app import Matches
+from projections import notify_outbox
 from projections import projector as runner_module
 from projections.catalogue import CatalogueService
 from projections.notify import NotifyConfig, NotifyService
@@ -112,3 +115,43 @@ def test_two_runners_on_one_database_write_each_handoff_once(
     assert len({n.delivery_id for n in notices}) == 3
     row = first.catalogue.get(UUID(match))
     assert row is not None and row.version == matches.head(UUID(match)).version
+
+
+@pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
+def test_an_api_process_on_postgresql_reads_the_log_once_for_its_catalogue_and_notifier(
+        matches: Matches, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared: list[int] = []  # the catalogue's runner's reads
+    alone: list[int] = []  # the outbox's own reads: none
+    read_log = runner_module.read_log
+
+    def counted(into: list[int]) -> Any:
+        def read(store: Matches, start: int, limit: int, **kwargs: Any) -> Any:
+            into.append(start)
+            return read_log(store, start, limit, **kwargs)
+        return read
+
+    monkeypatch.setattr(runner_module, "read_log", counted(shared))
+    monkeypatch.setattr(notify_outbox, "read_log", counted(alone))
+    settings = Settings(admin_token="admin-token", notify_allow_private=True)
+    with TestClient(create_app(settings, matches=matches)) as client:
+        notify = client.app.state.notify
+        projector = client.app.state.catalogue.projector
+        assert projector is not None and projector.notify is notify
+        match, tokens = seated(client)
+        registered(client, match, tokens["blue"])
+        act(client, match, tokens["red"], "actions", {"type": "activate_unit", "unit_id": "sq1"})
+        handed = act(client, match, tokens["red"], "actions", {"type": "advance"})  # to blue
+        deadline = time.monotonic() + 30
+        while not [n for n in notify.view.notices(match) if n.reminder == 0]:
+            assert time.monotonic() < deadline, "no notice of the handoff"
+            time.sleep(0.02)
+        notices = [n for n in notify.view.notices(match) if n.reminder == 0]
+        assert [(n.seat, n.version) for n in notices] == [("blue", handed)]
+        listed = client.get("/api/matches", headers=auth("admin-token")).json()
+        assert [m["version"] for m in listed if m["match_id"] == match] == [handed]
+        assert shared and alone == []
+        notify.stop()  # the notifier detaches: the runner goes on with the catalogue alone
+        assert projector.notify is None
+        act(client, match, tokens["red"], "actions", {"type": "add_note", "text": "after"})
+        listed = client.get("/api/matches", headers=auth("admin-token")).json()
+        assert [m["version"] for m in listed if m["match_id"] == match] == [handed + 1]
