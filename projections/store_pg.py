@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import logging
 from threading import Event
+from typing import Any
 
+import psycopg
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg.sql import SQL, Identifier
 
@@ -68,11 +70,12 @@ def listen_for_saves(recorder: PostgresApplicationRecorder, saved: Event,
                      stopping: Event) -> None:
     """Set `saved` whenever an append is committed (each sends a NOTIFY on the recorder's
     channel: eventsourcing's pipelined transaction and the function above alike), until
-    `stopping`; one connection of the store's pool held meanwhile, opened again after an
-    error. Only that something was saved is taken: what was saved is read by the caller."""
+    `stopping`; one connection of its own held meanwhile (not one of the pool's, which an
+    API process keeps for its requests), opened again after an error. Only that something
+    was saved is taken: what was saved is read by the caller."""
     while not stopping.is_set():
         try:
-            with recorder.datastore.get_connection() as conn:
+            with psycopg.connect(**_connect_kwargs(recorder), autocommit=True) as conn:
                 conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
                 while not stopping.is_set():
                     for _ in conn.notifies(timeout=0.5, stop_after=1):
@@ -81,3 +84,12 @@ def listen_for_saves(recorder: PostgresApplicationRecorder, saved: Event,
             log.warning("no LISTEN on %s (trying again): the runner polls meanwhile",
                         recorder.channel_name, exc_info=True)
             stopping.wait(5.0)
+
+
+def _connect_kwargs(recorder: PostgresApplicationRecorder) -> dict[str, Any]:
+    """What the store's pool connects with (its password asked again, where it asks)."""
+    pool = recorder.datastore.pool
+    kwargs = pool.kwargs() if callable(pool.kwargs) else dict(pool.kwargs or {})
+    if pool.get_password_func is not None:
+        kwargs["password"] = pool.get_password_func()
+    return {**kwargs, "connect_timeout": 5}

@@ -6,6 +6,7 @@ its read models itself runs one too, its notifier attached while it runs."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,11 +19,13 @@ from notify_confirming import confirm, seated
 from api.app import create_app
 from api.settings import Settings
 from domain.app import Matches
+from domain.commands import CreateMatch
 from projections import notify_outbox
 from projections import projector as runner_module
 from projections.catalogue import CatalogueService
 from projections.notify import NotifyConfig, NotifyService
 from projections.projector import Projector
+from projections.store_pg import listen_for_saves
 
 CLOSED = "http://127.0.0.1:9/hook"  # the discard port: nobody listens
 
@@ -155,3 +158,39 @@ def test_an_api_process_on_postgresql_reads_the_log_once_for_its_catalogue_and_n
         act(client, match, tokens["red"], "actions", {"type": "add_note", "text": "after"})
         listed = client.get("/api/matches", headers=auth("admin-token")).json()
         assert [m["version"] for m in listed if m["match_id"] == match] == [handed + 1]
+
+
+@pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
+def test_the_runner_of_an_api_process_listens_on_a_connection_of_its_own(
+        matches: Matches) -> None:
+    """Every connection of the process's pool stays for its requests: the LISTEN that wakes
+    the runner holds one of its own."""
+    with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)):
+        pool = matches.recorder.datastore.pool
+        deadline = time.monotonic() + 30
+        while not pool.get_stats().get("connections_num", 0):  # the app's first queries
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.5)  # the runner's listener is up
+        taken = [pool.getconn(timeout=3) for _ in range(pool.max_size)]
+        for conn in taken:
+            pool.putconn(conn)
+
+
+@pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
+def test_a_save_wakes_the_runner_s_listener(matches: Matches) -> None:
+    saved, stopping = threading.Event(), threading.Event()
+    listening = threading.Thread(target=listen_for_saves,
+                                 args=(matches.recorder, saved, stopping))
+    listening.start()
+    try:
+        deadline = time.monotonic() + 15
+        while not saved.wait(0.2):  # a save every 0.2 s until one is heard (the LISTEN
+            assert time.monotonic() < deadline, "no save was heard"  # may come after some)
+            matches.create_match(CreateMatch.model_validate(
+                {"scenario": "heard", "sides": [{"id": "red", "name": "Red"},
+                                                {"id": "blue", "name": "Blue"}]}))
+    finally:
+        stopping.set()
+        listening.join(timeout=10)
+    assert not listening.is_alive()
