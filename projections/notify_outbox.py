@@ -100,8 +100,7 @@ class Outbox:
         self._recorded = time.monotonic()
         self.written = 0  # outbox rows and sets written so far (the delivery is woken on them)
         # the matches that had a registration when last looked (a save of another does
-        # not wake the outbox: `NotifyService._saved`)
-        # (None: not looked yet; every save wakes it)
+        # not wake the outbox: `NotifyService._saved`); None until the first look
         self.registered: frozenset[str] | None = None
         self.failing = Failing("notifier outbox")  # matches whose events fail (isolation)
 

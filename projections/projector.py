@@ -35,6 +35,8 @@ from domain.app import Matches
 from projections.log_read import LogRecord, read_log
 from projections.store_pg import listen_for_saves
 
+log = logging.getLogger(__name__)
+
 
 class Catalogue(Protocol):
     """What the runner feeds first (`projections.catalogue.CatalogueService`)."""
@@ -53,8 +55,6 @@ class Notifier(Protocol):
     def step_outbox(self, records: Sequence[LogRecord] | None = None) -> int: ...
 
     def deliver_forever(self, stopping: threading.Event) -> None: ...
-
-log = logging.getLogger(__name__)
 
 
 class Projector:
