@@ -220,6 +220,8 @@ class CatalogueService:
 
     def stop(self) -> None:
         self._stopping.set()
+        if self.projector is not None:
+            self.projector.wake()  # it sees `_stopping` now, not at its next poll
         if self._projecting is not None:
             self._projecting.join(timeout=30)
             self._projecting = None

@@ -95,6 +95,10 @@ class Projector:
                 raise failed
             return len(records)
 
+    def wake(self) -> None:
+        """Look at once (at `stopping`, say), not at the next save or poll."""
+        self._saved.set()
+
     def run_forever(self, stopping: threading.Event) -> None:
         """Step until `stopping`; the delivery of notices (of the notifier given at the
         start) and the PostgreSQL listener in threads of their own, joined before it

@@ -66,6 +66,9 @@ class OrderedFunctionRecorder(PostgresApplicationRecorder):
             self.sql_create_pg_function_insert_events)
 
 
+HEARD_EVERY = 0.1  # seconds between the listener's looks at `stopping` (a stop waits so long)
+
+
 def listen_for_saves(recorder: PostgresApplicationRecorder, saved: Event,
                      stopping: Event) -> None:
     """Set `saved` whenever an append is committed (each sends a NOTIFY on the recorder's
@@ -78,7 +81,7 @@ def listen_for_saves(recorder: PostgresApplicationRecorder, saved: Event,
             with psycopg.connect(**_connect_kwargs(recorder), autocommit=True) as conn:
                 conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
                 while not stopping.is_set():
-                    for _ in conn.notifies(timeout=0.5, stop_after=1):
+                    for _ in conn.notifies(timeout=HEARD_EVERY, stop_after=1):
                         saved.set()
         except Exception:  # the store is away: the caller polls meanwhile
             log.warning("no LISTEN on %s (trying again): the runner polls meanwhile",
