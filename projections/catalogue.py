@@ -157,7 +157,7 @@ class PostgresCatalogueView(_CatalogueSQL, QueuedSchema, PostgresTrackingRecorde
     def _create_table(self, curs: Any) -> None:
         super()._create_table(curs)
         for statement in self._statements():
-            curs.execute(statement)
+            self._ddl(curs, statement)
 
     def record_many(self, sqls: list[tuple[str, tuple[Any, ...]]], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as curs:

@@ -91,10 +91,10 @@ class PostgresNotifyView(RegistrationsSQL, _NotifySQL, QueuedSchema, PostgresTra
     def _create_table(self, curs: Any) -> None:
         super()._create_table(curs)
         for statement in self._statements():
-            curs.execute(statement)
+            self._ddl(curs, statement)
         for column, kind in REG_ADDED:
-            curs.execute(f"ALTER TABLE {REG} ADD COLUMN IF NOT EXISTS {column} "
-                         f"{kind.format(r=self.REAL)}")
+            self._ddl(curs, f"ALTER TABLE {REG} ADD COLUMN IF NOT EXISTS {column} "
+                            f"{kind.format(r=self.REAL)}")
 
     def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self.datastore.transaction(commit=False) as curs:

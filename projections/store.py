@@ -49,6 +49,7 @@ Variables put into the returned env (read by eventsourcing, all timeouts in whol
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import threading
 from collections import deque
@@ -333,11 +334,31 @@ class QueuedSchema:
     to run at the same moment on an empty database (a duplicate key in pg_type, a deadlock),
     so creation takes one advisory lock for its transaction; and an opener that read "no
     table yet" before the lock and then meets the record another opener wrote (the tracking
-    table's migration record) opens again, finding the table there."""
+    table's migration record) opens again, finding the table there.
+
+    An opener that finds the schema there changes nothing (`_ddl`): an index or a column
+    that exists is not asked for again, since even `IF NOT EXISTS` first locks its table
+    (a share lock for an index, an exclusive one for a column), and several of those in
+    one transaction deadlock with the writers already at work on those tables."""
 
     def _create_table(self, curs: Any) -> None:
         curs.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
         super()._create_table(curs)  # type: ignore[misc]
+
+    @staticmethod
+    def _ddl(curs: Any, statement: str) -> None:
+        """Run `statement` (ours, of `_create_table`) unless what it makes is there."""
+        index = re.match(r"CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+)", statement)
+        column = re.match(r"ALTER TABLE (\w+) ADD COLUMN IF NOT EXISTS (\w+)", statement)
+        if index is not None:
+            curs.execute("SELECT to_regclass(%s) IS NOT NULL AS there", (index[1],))
+        elif column is not None:
+            curs.execute("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE "
+                         "table_schema = current_schema() AND table_name = %s AND "
+                         "column_name = %s) AS there", (column[1], column[2]))
+        if (index or column) is not None and curs.fetchone()["there"]:
+            return
+        curs.execute(statement)
 
     def create_table(self) -> None:
         try:
