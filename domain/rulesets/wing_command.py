@@ -164,8 +164,8 @@ def _phase_passes(state: MatchState, emit: Emit) -> None:
 # ---- who may do what, step by step --------------------------------------------------------
 
 def _move(command: cmd.MoveUnit, state: MatchState, emit: Emit) -> None:
-    """Who moves in each step: officers in (a); a piece that disengaged in (d); the
-    activated unit in its actions (not a piece left out of it, WC-5) and after close
+    """Who moves in each step: officers in (a); a piece that disengaged in (d); in (e) any
+    piece but one still corner-locked; the activated unit in its actions (not a piece left out of it, WC-5) and after close
     combat; officers in WC-8's step."""
     moved = unit_in_play(state, command.unit_id)
     step = state.turn.step
@@ -179,6 +179,9 @@ def _move(command: cmd.MoveUnit, state: MatchState, emit: Emit) -> None:
             not state.done(f"WC-5:{moved.id}") or "corner_locked" in moved.status):
         raise InvalidAction(f"WC-5: only a piece that has disengaged moves back here "
                             f"('{moved.id}' has not)", rule="WC-5")
+    if step == f"{PRE}/e_line_command" and "corner_locked" in moved.status:
+        raise InvalidAction(f"WC-5: '{moved.id}' is still corner-locked: it stays where it is "
+                            f"until it breaks free", rule="WC-5")  # (ours), docs/rulesets
     if step in (ACTIONS, CLOSE_COMBAT) and phasing and (active is None
                                                         or not of_unit(moved, active)):
         raise InvalidAction(f"WC-7: only the unit now activating and its pieces move "

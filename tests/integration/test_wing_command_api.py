@@ -150,6 +150,20 @@ def test_wc5_a_disengaged_piece_moves_back_one_length(client: TestClient) -> Non
     assert moved["rule"] == "WC-5"
 
 
+def test_wc5_a_piece_still_corner_locked_is_not_repositioned_in_e(client: TestClient) -> None:
+    """(ours) A piece that failed to break free stays where it is locked until a later try
+    succeeds: (e) repositions the line command's other pieces, not that one."""
+    m = wc(client)
+    to_corner_lock(m)
+    m.act("french", type="rule_roll", roll="disengage", unit_id="f-hussars-1", **table(1))
+    m.act("french", type="advance")
+    assert m.turn["step"] == f"{PRE}/e_line_command"
+    m.refused("french", 422, "WC-5", type="move_unit", unit_id="f-hussars-1",
+              to={"x": 16, "y": 13})
+    [moved] = m.act("french", type="move_unit", unit_id="f-hussars-2", to={"x": 17, "y": 13})
+    assert moved["type"] == "UnitMoved"
+
+
 # ---- WC-10, WC-11 -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("step", ["initiative", f"{PRE}/a_reposition", f"{PRE}/b_unit_morale",
