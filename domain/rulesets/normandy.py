@@ -33,7 +33,7 @@ from domain.rulesets.base import (
     roles_option,
 )
 from domain.sequence import Phase, SequenceOfPlay, Step
-from domain.state import MatchState
+from domain.state import MatchState, Unit
 
 # (ours) The values of the Weather and Sea Condition display, which the text names but does
 # not list: four of each, from best to worst, for the players to read off their own table.
@@ -160,6 +160,13 @@ def _expects(state: MatchState) -> list[str]:
     return [hints.get(step, f"{side}: {step.split('/')[-1].replace('_', ' ')}, then go on")]
 
 
+def _fits(options: Mapping[str, Any], units: tuple[Unit, ...]) -> None:
+    """A scenario starts no unit on an Operation side but an Allied HQ's (NO-1)."""
+    for unit in units:
+        if rules.OPERATION_SIDE in unit.status:
+            procedures.check_operation_side(unit.side, unit.kind, dict(options["roles"]))
+
+
 def _options(options: Mapping[str, Any]) -> tuple[dict[str, str], int | None, tuple[str, ...]]:
     roles = roles_option(options, ("allied", "german"), "NO-1")
     turns = number_option(options, "turns", 1, 200, "a number of Game-Turns")
@@ -205,6 +212,7 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
             "carpet_resolved": lambda s: not rules.carpet_targets(s),
         },
         checks=(procedures.check,),
+        fits=_fits,
         actions={"declare_operation": procedures.declare, "set_supply": procedures.set_supply,
                  "resolve_combat": procedures.resolve_combat},
         on_enter={rules.WEATHER_STEP: rules.new_weather, rules.OPERATIONS: rules.new_operations,

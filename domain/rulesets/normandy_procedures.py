@@ -22,6 +22,7 @@ from domain.rulesets.normandy_rules import (
     HQ_FLIPS,
     MOVED,
     MOVED_IN_RESERVE,
+    OPERATION_SIDE,
     OPERATIONS,
     REPLACEMENT,
     REPLACEMENT_COST,
@@ -87,7 +88,7 @@ def declare(command: cmd.DeclareOperation, state: MatchState, emit: Emit) -> Non
          carpet_bombing=command.carpet_bombing, rule="NO-5" if command.first else "NO-1")
     if actor in (sides[role] for role in HQ_FLIPS):  # turned to its Operation side
         for hq_id in command.hqs:
-            emit(ev.UnitStatusChanged, unit_id=hq_id, set=("operation",), rule="NO-1")
+            emit(ev.UnitStatusChanged, unit_id=hq_id, set=(OPERATION_SIDE,), rule="NO-1")
     if command.carpet_bombing is not None:  # the air units go on the target hex
         emit(ev.MarkerPlaced, kind=CARPET, count=1, location=command.carpet_bombing,
              rule="NO-1")
@@ -143,10 +144,21 @@ def check(command: cmd.Command, state: MatchState, actor: str) -> None:
         _check_move(command, state)
     elif isinstance(command, cmd.PlaceMarker):
         _check_marker(command, state)
+    elif isinstance(command, cmd.DeployUnit) and OPERATION_SIDE in command.unit.status:
+        check_operation_side(command.unit.side, command.unit.kind, roles(state))
     elif isinstance(command, cmd.RollDice) and state.turn.step == CARPET_STEP and (
             not carpet_targets(state)):
         raise InvalidAction("NO-2: no carpet bombing is waiting to be resolved (it is announced "
                             "in Operation Determination)", rule="NO-2")
+
+
+def check_operation_side(side: str, kind: str, sides: dict[str, str]) -> None:
+    """NO-1: only an HQ of a role whose HQs flip (the Allied) shows its Operation side
+    (`operation`), whether a player deploys a unit with it or a scenario starts one so (no
+    step of the game allows set_status)."""
+    if kind != "hq" or side not in (sides.get(role) for role in HQ_FLIPS):
+        raise InvalidAction("NO-1: only an Allied HQ turns to its Operation side "
+                            f"('{OPERATION_SIDE}')", rule="NO-1")
 
 
 def _check_done(state: MatchState, actor: str) -> None:

@@ -40,6 +40,7 @@ MOVE_FLAGS: dict[str, tuple[str, str | None]] = {
     TACTICAL: (MOVED, None), RESERVE_STEP: (MOVED_IN_RESERVE, RESERVE)}
 # NO-1: the roles whose HQs in an operation turn to their Operation side (the Allied only)
 HQ_FLIPS = ("allied",)
+OPERATION_SIDE = "operation"  # the status an HQ turned to its Operation side carries
 # NO-2: the role whose roll in Carpet Bombing Resolution resolves the bombing (or the
 # referee's, who may act for it); the other side's rolls there resolve nothing
 CARPET_ROLLER = "allied"
@@ -134,8 +135,8 @@ def new_weather(state: MatchState, emit: Emit) -> None:
 def new_operations(state: MatchState, emit: Emit) -> None:
     """NO-1: last turn's operations end; the Allied HQs turn back."""
     for unit in state.in_play():
-        if "operation" in unit.status:
-            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=("operation",), rule="NO-1")
+        if OPERATION_SIDE in unit.status:
+            emit(ev.UnitStatusChanged, unit_id=unit.id, cleared=(OPERATION_SIDE,), rule="NO-1")
 
 
 def new_supply(state: MatchState, emit: Emit) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 from normandy_setup import SUPPLIED, advance_to, no, on_map, supply_all, through_mutual
+from rulesets_helpers import scenario
 
 # ---- NO-1 mutual segments -----------------------------------------------------------------
 
@@ -103,6 +104,30 @@ def test_no1_only_allied_hqs_turn_to_their_operation_side(client: TestClient) ->
     advance_to(m, "player_turn/tactical_movement", "german")
     m.act("german", type="place_marker", kind="reserve", unit_id="g-716")
     assert m.unit("g-716")["markers"] == {"reserve": 1}
+
+
+def test_no1_no_german_hq_shows_an_operation_side_by_deployment_or_scenario(
+        client: TestClient) -> None:
+    """Only the declaration turns an HQ, and only an Allied one: `operation` cannot be put on
+    a German HQ (or on a unit that is no HQ) by deploy_unit or a scenario."""
+    m = no(client)
+    through_mutual(m)
+    advance_to(m, "player_turn/replacement", "german")
+    m.refused("german", 422, "NO-1", type="deploy_unit", unit={
+        "id": "g-84corps", "side": "german", "name": "LXXXIV Corps HQ", "kind": "hq",
+        "status": ["operation"], "position": {"hex": "1204"}})
+    m.refused("german", 422, "NO-1", type="deploy_unit", unit={
+        "id": "g-709", "side": "german", "name": "709. Infanterie-Division", "kind": "division",
+        "steps": 2, "status": ["operation"], "position": {"hex": "1204"}})
+    [deployed] = m.act("german", type="deploy_unit", unit={
+        "id": "g-84corps", "side": "german", "name": "LXXXIV Corps HQ", "kind": "hq",
+        "position": {"hex": "1204"}})
+    assert deployed["type"] == "UnitDeployed"
+    body = scenario("normandy-demo")
+    units = [dict(u, status=["in_supply", "operation"]) if u["id"] == "g-86corps" else u
+             for u in body["units"]]
+    r = client.post("/api/matches", json={**body, "units": units})
+    assert r.status_code == 422 and r.json()["rule"] == "NO-1", r.text
 
 
 def test_no1_supply_is_determined_again_in_every_turns_supply_segment(
