@@ -247,6 +247,7 @@ def check_advance(sequence: SequenceOfPlay, state: MatchState, actor: str) -> No
         return
     if actor in state.turn.done:
         raise _done(sequence, state, actor, step)
+    check_untied(state, actor, step)
     allowed = movers(sequence, state)
     if actor not in allowed:
         mover = step.advanced_by or step.acting
@@ -254,6 +255,18 @@ def check_advance(sequence: SequenceOfPlay, state: MatchState, actor: str) -> No
             f"in step '{state.turn.step}' only the {mover} seat moves the turn marker on"
             + (f" ({', '.join(allowed[:-1])})" if allowed[:-1] else ""),
             rule=step.rule or "core-sequence", allowed=allowed)
+
+
+def check_untied(state: MatchState, actor: str, step: Step) -> None:
+    """(ours) A side tied for the initiative owes the throw that breaks the tie: it is not
+    done with the step until the tie is thrown again, so that it can still throw its own die
+    (a side that had said done could no longer act there)."""
+    tied = next((g for g in state.initiative_groups if len(g) > 1 and actor in g), None)
+    if tied is not None:
+        others = ", ".join(side for side in tied if side != actor)
+        raise InvalidAction(f"side '{actor}' is tied for the initiative with {others}: the tie "
+                            "is thrown again before it is done", rule=step.rule or "core-sequence",
+                            allowed=["roll_initiative"])
 
 
 def _done(sequence: SequenceOfPlay, state: MatchState, actor: str, step: Step) -> NotYourTurn:

@@ -58,6 +58,23 @@ def test_a_three_way_tie_is_re_rolled_by_the_tied_players_only(client: TestClien
     m.refused("west", 422, "BG-2", type="roll_initiative")  # settled for the round
 
 
+def test_a_tied_side_is_not_done_until_its_tie_is_thrown_and_throws_its_own_die(
+        client: TestClient) -> None:
+    """(ours) A tied side owes the throw that breaks the tie: it cannot say it is done (and
+    so be shut out of the step) before it; a side already placed can."""
+    m = bg(client)
+    m.act("north", type="roll_initiative", source="table",
+          results={"north": 1, "south": 4, "west": 4})  # 3, 4, 4: south and west tied
+    m.refused("south", 422, "BG-2", type="advance")
+    m.act("north", type="advance")  # placed last: done
+    [settled] = m.act("south", type="roll_initiative", source="table",
+                      results={"south": 5, "west": 2})
+    assert settled["actor"] == "south" and settled["ranking"] == [["south"], ["west"], ["north"]]
+    m.act("south", type="advance")
+    m.act("west", type="advance")
+    assert m.turn["step"] != "initiation/initiative"
+
+
 def test_server_dice_settle_the_initiative_and_record_the_roll_index(client: TestClient) -> None:
     m = bg(client)
     while not m.turn["expects"][0].startswith(("north may", "south may", "west may")):

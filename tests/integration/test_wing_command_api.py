@@ -25,10 +25,12 @@ def test_wc1_initiative_is_d6_plus_the_cos_lv_and_ties_are_re_rolled(client: Tes
                   results={"french": 3, "british": 4})  # 3 + 2 = 4 + 1
     assert tie["cv"] == {"french": 2, "british": 1} and tie["rule"] == "WC-1"
     assert tie["ranking"] == [["french", "british"]]
-    m.act("french", type="advance")  # the French are done; the British are not
-    m.refused("british", 422, "WC-1", type="advance")  # the order is not settled
-    [settled] = m.act("british", type="roll_initiative", source="table",
+    # a tied side owes the re-roll: neither is done before it (ours), and each may throw it
+    m.refused("french", 422, "WC-1", type="advance")
+    m.refused("british", 422, "WC-1", type="advance")
+    [settled] = m.act("french", type="roll_initiative", source="table",
                       results={"french": 1, "british": 3})  # 3 against 4
+    m.act("french", type="advance")
     assert settled["ranking"] == [["british"], ["french"]]
     assert m.turn["initiative"] == ["british", "french"]
     m.act("british", type="advance")
