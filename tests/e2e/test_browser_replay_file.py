@@ -17,7 +17,8 @@ from replay_offline import Offline, referee_get, shown, to_first, written
 from replay_steps import play_to_turn
 from table_steps import low_contrast, small_targets, unlabelled_controls
 
-from api.replay_page import DATA_OPEN, data_block, export_of
+from api.replay_page import DATA_OPEN, data_block
+from api.replay_read import export_of
 
 DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
          "wing-command-demo"]
