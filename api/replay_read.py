@@ -73,11 +73,11 @@ class _Reader(HTMLParser):
             self._in_block = None
 
     def handle_data(self, data: str) -> None:
-        if self.cdata_elem is not None:  # type: ignore[attr-defined]  # set while in one
+        if self.cdata_elem is not None:  # set while in one
             lowered = data.lower()
             for sign in ("<!--", "</script", "</style"):
                 if sign in lowered:
-                    self._refuse(f"a <{self.cdata_elem}> holds '{sign}'")  # type: ignore[attr-defined]
+                    self._refuse(f"a <{self.cdata_elem}> holds '{sign}'")
             if self._in_block is not None:
                 self._in_block.append(data)
         elif "<" in data:
@@ -121,8 +121,8 @@ def data_text(text: str) -> str:
     reader = _Reader()
     reader.feed(text)
     reader.close()
-    if reader.cdata_elem is not None:  # type: ignore[attr-defined]
-        reader._refuse(f"the file ends inside a <{reader.cdata_elem}>")  # type: ignore[attr-defined]
+    if reader.cdata_elem is not None:
+        reader._refuse(f"the file ends inside a <{reader.cdata_elem}>")
     if reader.problems:
         raise NotAReplay("this replay file is refused: a browser could read another match "
                          f"in it than this check does ({reader.problems[0]})")
