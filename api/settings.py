@@ -87,7 +87,7 @@ class Settings(BaseModel):
         "REPLAY_RATE", "30/minute;300/hour", str,
         "replay files (GET .../replay) per client address, cached or not, or 'off'; else 429")
     replay_build_rate: str = _env(
-        "REPLAY_BUILD_RATE", "60/hour", str,
+        "REPLAY_BUILD_RATE", "20/hour", str,
         "replay files written (not from the cache) per match, or 'off'; else 429")
     replay_max_work: PositiveInt = _env(
         "REPLAY_MAX_WORK", 250_000, int,

@@ -20,6 +20,7 @@ the head's board already says so (versions x units), else as soon as the count p
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
@@ -41,7 +42,7 @@ from projections.sentences import Narrator
 from projections.views import board_view, side_views
 
 CHUNK = 1000
-MAX_WORK = 250_000  # board units x versions: about 9 s of one core here (bench/replay.py)
+MAX_WORK = 250_000  # the server's default bound, board units x versions (docs/replay.md "Cost")
 
 
 class ReplayTooLarge(DomainError):
@@ -57,7 +58,7 @@ class Work:
     versions), at most `most`; `between` runs after each version (a worker thread lets
     other requests' threads run there)."""
 
-    most: int = MAX_WORK
+    most: int = sys.maxsize  # none: `battlelog replay` reads its own store
     between: Callable[[], None] = lambda: None
     spent: int = 0
 
@@ -81,7 +82,8 @@ class Work:
 
 def replay_data(matches: Matches, match_id: UUID, viewer: str,
                 work: Work | None = None) -> dict[str, Any]:
-    """The replay of a match as `viewer` sees it, up to its head now, within `work`."""
+    """The replay of a match as `viewer` sees it, up to its head now, within `work` (by
+    default, unbounded)."""
     work = work or Work()
     now = matches.head(match_id)
     work.ahead(now.version, len(now.state.units))
