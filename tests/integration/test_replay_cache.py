@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,7 +23,8 @@ from projections import replay_file
 
 @pytest.fixture
 def built(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The match ids whose main line was played for a file (one per file written)."""
+    """The match ids played from their first version for a file: a file's main line (one
+    per file written), and a what-if's when it inherits no events."""
     calls: list[str] = []
     played = replay_file.played
 
@@ -127,3 +129,65 @@ def test_files_count_against_the_address_and_the_match(
         past = replay(other)  # the address's fourth file this minute
         assert past.status_code == 429 and "from one address" in past.json()["detail"]
         assert int(past.headers["Retry-After"]) >= 1 and len(built) == 2
+
+
+def test_past_the_lane_and_its_queue_a_file_is_busy_not_held(
+        matches: Matches, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file written at a time and none waiting: another match's file asked meanwhile is
+    503, and is written once the lane is free."""
+    from api.replay_files import ReplayBusy, ReplayFiles
+
+    with serving(matches) as client:
+        first = Played(client, scenario("atomic-africa-demo"))
+        second = Played(client, scenario("atomic-africa-demo"))
+    files = ReplayFiles(lanes=1, queue=0)
+    entered, release = threading.Event(), threading.Event()
+    played = replay_file.played
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        release.wait(30)
+        return played(*args, **kwargs)
+
+    monkeypatch.setattr(replay_file, "played", held)
+    writing = threading.Thread(target=files.file, args=(matches, UUID(first.match), "referee"))
+    writing.start()
+    assert entered.wait(30)
+    with pytest.raises(ReplayBusy):
+        files.file(matches, UUID(second.match), "referee")
+    release.set()
+    writing.join(60)
+    assert files.file(matches, UUID(second.match), "referee").startswith(b"<!doctype html>")
+    assert files.built == 2
+
+
+def test_a_what_if_counts_in_the_work_and_its_moves_write_the_file_anew(
+        client: TestClient, matches: Matches, built: list[str]) -> None:
+    """A variation's events count in a file's work as they are written (the first look
+    counts the main line only), and a new event in the what-if makes the next request
+    write the main line's file again."""
+    m = Played(client, scenario("atomic-africa-demo"))
+    r = client.post(f"/api/matches/{m.match}/fork", params={"at": m.version},
+                    headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    fork = Played.__new__(Played)
+    fork.client, fork.body = client, m.body
+    fork.match, fork.tokens = str(r.json()["match_id"]), dict(r.json()["tokens"])
+    for _ in range(4):
+        fork.act("referee", type="roll_dice", notation="d6", purpose="luck")
+    r = client.post(f"/api/matches/{m.match}/annotations", headers=m.auth("referee"), json={
+        "kind": "variation", "fork": fork.match, "at_version": m.version,
+        "visibility": "public"})
+    assert r.status_code == 201, r.text
+    assert replay(m, "referee").status_code == 200 and built.count(m.match) == 1
+    head = matches.head(UUID(m.match))
+    main = head.version * (len(head.state.units) + 1)
+    work = replay_file.Work(most=main + 1)  # the main line's work passes the first look
+    with pytest.raises(replay_file.ReplayTooLarge):
+        replay_file.replay_data(matches, UUID(m.match), "referee", work)
+    assert work.spent > main
+    built.clear()
+    assert replay(m, "referee").status_code == 200 and built.count(m.match) == 0  # kept
+    fork.act("referee", type="roll_dice", notation="d6", purpose="luck")
+    again = replay(m, "referee")
+    assert again.status_code == 200 and built.count(m.match) == 1  # the what-if moved
