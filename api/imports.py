@@ -138,10 +138,10 @@ class ImportFile:
         when `isolate`, in a child process (blocking: a server runs it in a worker thread).
         `now`, the import's own time, is the application's clock's by default."""
         now = now or matches.clock()
-        carried = self._replay_export()
-        if carried is not None:  # a replay file: the export it carries
-            try:
-                return carried.import_into(matches, isolate=isolate, now=now)
+        carried = None if self._isolated(matches, isolate) else self._replay_export()
+        if carried is not None:  # a replay file: the export it carries (a large one's is
+            try:  # read by the child process, with the rest)
+                return carried.import_into(matches, isolate=False, now=now)
             finally:
                 carried.close()
         ruleset_file = self._ruleset_file()
@@ -171,9 +171,13 @@ class ImportFile:
         first = next(self.lines(), None)
         return carried(first) if first is not None else None
 
+    def _isolated(self, matches: Matches, isolate: bool) -> bool:
+        """Whether the file is imported by a child process."""
+        return (isolate and self.size > ISOLATE_ABOVE and self.path is not None
+                and not _in_memory(matches))
+
     def _import(self, matches: Matches, *, isolate: bool, now: datetime) -> Imported:
-        if (isolate and self.size > ISOLATE_ABOVE and self.path is not None
-                and not _in_memory(matches)):
+        if self._isolated(matches, isolate) and self.path is not None:
             self.file.flush()
             with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as child:
                 outcome = child.submit(_import_in_child, dict(matches.env), self.path,

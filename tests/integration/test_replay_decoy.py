@@ -15,6 +15,7 @@ from rulesets_helpers import Played, scenario
 
 from api.app import create_app
 from api.cli import main as cli
+from api.imports import ISOLATE_ABOVE
 from api.replay_page import DATA_OPEN, data_block
 from api.replay_read import export_of
 from api.settings import Settings
@@ -120,3 +121,21 @@ def test_a_forged_block_read_where_the_browser_reads_it_names_the_event(
     assert export_of(bad.read_text(encoding="utf-8")) != export_of(text)
     assert cli(["verify", str(bad)]) == 1
     assert f"event {version}" in capsys.readouterr().out
+
+
+def test_a_large_replay_file_is_read_by_the_import_child_too(
+        film: tuple[Path, str], client: TestClient) -> None:
+    """Past ISOLATE_ABOVE the import route hands the file to a child process: it reads the
+    replay file as HTML there, the same way (a comment without markup pads the file)."""
+    path, match = film
+    text = path.read_text(encoding="utf-8")
+    padding = "<!-- " + "padding " * (ISOLATE_ABOVE // 8) + "-->\n"
+    for forged in decoys(text).values():
+        big = forged.replace("<html", padding + "<html", 1).encode("utf-8")
+        assert len(big) > ISOLATE_ABOVE
+        r = client.post("/api/matches/import", content=big)
+        assert r.status_code == 422 and "refused" in r.json()["detail"], r.text
+    r = client.post("/api/matches/import", content=text.replace(
+        "<html", padding + "<html", 1).encode("utf-8"))
+    assert r.status_code == 201, r.text
+    assert r.json()["match_id"] == match
