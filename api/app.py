@@ -12,7 +12,8 @@ from fastapi_offline import FastAPIOffline
 from api import docs_pages, hot_action, hot_board, problems
 from api.deps import known_query_only
 from api.limits import in_front
-from api.quotas import Quotas
+from api.quotas import Quota, Quotas
+from api.replay_files import ReplayFiles
 from api.routes import (
     actions,
     disputes,
@@ -100,6 +101,10 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.state.stopping = lambda: False
     app.state.importing = asyncio.Semaphore(settings.imports_at_once)
     app.state.legal_answers = LegalAnswers()  # the legal actions, cached (api/routes/legal.py)
+    # the replay files, cached, bounded and counted (api/routes/disputes.py)
+    app.state.replay_files = ReplayFiles(work=settings.replay_max_work,
+                                         per_match=settings.replay_build_rate)
+    app.state.replay_quota = Quota(settings.replay_rate, "replay files from one address")
     # One layer, in front of the framework's own, for what is checked before any route:
     # quotas refuse before any body is read (429); then the body's size and nesting (413,
     # 422), all of it within the body deadline (408) (api/limits.py). A ruleset file's

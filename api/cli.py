@@ -125,6 +125,7 @@ def verify(path: str, ruleset: str | None = None) -> int:
     from functools import partial
 
     from api.cli_replay import replay_export
+    from api.replay_read import NotAReplay
     from domain.integrity import revealed_seeds
     from domain.integrity import verify as verify_lines
     from domain.rulefiles.identity import file_hash
@@ -155,6 +156,9 @@ def verify(path: str, ruleset: str | None = None) -> int:
                 seeds = revealed_seeds(lines)
             with open(path, encoding="utf-8", newline="") as lines:
                 report = check(lines, seeds)
+    except NotAReplay as error:  # a replay file read as HTML: none, or more than one log
+        print(f"battlelog verify: {path}: {error}\nFAILED", file=sys.stderr)
+        return 1
     except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         print(f"battlelog verify: cannot read {path}: {error}", file=sys.stderr)
         return 2

@@ -1,12 +1,9 @@
-"""The replay files (docs/replay.md) `battlelog verify` and `battlelog import` are given in
-place of an export: the JSON Lines they carry."""
+"""The replay files (docs/replay.md) `battlelog verify` is given in place of an export: the
+JSON Lines they carry (`battlelog import` reads them through `api.imports`)."""
 
 from __future__ import annotations
 
-import io
-from typing import IO
-
-from api.replay_page import export_of, is_replay
+from api.replay_read import export_of, is_replay
 
 
 def replay_export(path: str) -> str | None:
@@ -19,7 +16,3 @@ def replay_export(path: str) -> str | None:
             return None
     with open(path, encoding="utf-8", newline="") as file:
         return export_of(file.read())
-
-
-def export_stream(export: str) -> IO[bytes]:
-    return io.BytesIO(export.encode("utf-8"))

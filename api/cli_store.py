@@ -179,18 +179,11 @@ def _unreadable(where: str, error: PersistenceError) -> str:
 
 
 def import_file(path: str, db: str | None) -> int:
-    from api.cli_replay import export_stream, replay_export
     from api.imports import ImportFile
     from domain.errors import DomainError
 
-    try:
-        carried = replay_export(path)
-        upload = (ImportFile.copy_of(sys.stdin.buffer) if path == "-"
-                  else ImportFile.open(path) if carried is None
-                  else ImportFile.copy_of(export_stream(carried)))
-    except ValueError as error:
-        print(f"battlelog import: {error}", file=sys.stderr)
-        return 2
+    try:  # a replay file is read as HTML there, for the export it carries
+        upload = ImportFile.copy_of(sys.stdin.buffer) if path == "-" else ImportFile.open(path)
     except OSError as error:
         print(f"battlelog import: cannot read {path}: {error}", file=sys.stderr)
         return 2

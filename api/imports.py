@@ -28,6 +28,7 @@ from typing import IO, Any, Self
 from uuid import UUID
 
 from api.nesting import MAX_DEPTH, too_deep
+from api.replay_read import NotAReplay, export_of, is_replay
 from domain import errors
 from domain.app import Matches
 from domain.errors import DomainError, InvalidAction
@@ -137,20 +138,46 @@ class ImportFile:
         when `isolate`, in a child process (blocking: a server runs it in a worker thread).
         `now`, the import's own time, is the application's clock's by default."""
         now = now or matches.clock()
+        carried = None if self._isolated(matches, isolate) else self._replay_export()
+        if carried is not None:  # a replay file: the export it carries (a large one's is
+            try:  # read by the child process, with the rest)
+                return carried.import_into(matches, isolate=False, now=now)
+            finally:
+                carried.close()
         ruleset_file = self._ruleset_file()
         imported = self._import(matches, isolate=isolate, now=now)
         if ruleset_file is not None:  # kept once the match is: a refused import keeps nothing
             store_of(matches).add_data(ruleset_file)
         return imported
 
+    def _replay_export(self) -> ImportFile | None:
+        """The export a replay file carries, spooled; None when the file is an export.
+        A replay file is read whole and parsed as HTML (`api.replay_read`): one refused
+        there (no data block, several, one a browser could read otherwise) is refused."""
+        self.file.seek(0)
+        if not is_replay(self.file.read(64)):
+            return None
+        self.file.seek(0)
+        try:
+            export = export_of(self.file.read().decode("utf-8"))
+        except UnicodeDecodeError:
+            raise refused("the replay file is not UTF-8 text") from None
+        except NotAReplay as error:
+            raise refused(str(error)) from None
+        return ImportFile.copy_of(io.BytesIO(export.encode("utf-8")))
+
     def _ruleset_file(self) -> Any:
         """The ruleset file the header carries, registered (projections.ruleset_store)."""
         first = next(self.lines(), None)
         return carried(first) if first is not None else None
 
+    def _isolated(self, matches: Matches, isolate: bool) -> bool:
+        """Whether the file is imported by a child process."""
+        return (isolate and self.size > ISOLATE_ABOVE and self.path is not None
+                and not _in_memory(matches))
+
     def _import(self, matches: Matches, *, isolate: bool, now: datetime) -> Imported:
-        if (isolate and self.size > ISOLATE_ABOVE and self.path is not None
-                and not _in_memory(matches)):
+        if self._isolated(matches, isolate) and self.path is not None:
             self.file.flush()
             with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as child:
                 outcome = child.submit(_import_in_child, dict(matches.env), self.path,

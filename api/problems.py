@@ -145,6 +145,9 @@ def domain_problem(exc: DomainError, path: str) -> JSONResponse:
                        instance=path, rule=exc.rule, allowed=exc.allowed)
     if exc.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="battlelog"'
+    retry = getattr(exc, "retry_after", None)
+    if retry is not None:  # a quota's (api.quotas.TooManyRequests)
+        response.headers["Retry-After"] = str(retry)
     return response
 
 

@@ -1,7 +1,9 @@
 """Quotas per client address on what anyone may do without a token: creating a match and
 importing one. Counted in this process's memory with the `limits` library (a moving
 window: at most N in any window of the period); past a quota the answer is 429 with
-`Retry-After`, before the body is read, and nothing is appended."""
+`Retry-After`, before the body is read, and nothing is appended. A route whose cost is
+known only once it runs (a replay file: served from the cache or written) counts in a
+`Quota` of its own, per key (a client address, a match), and raises `TooManyRequests`."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Scope
 
 from api.problems import problem
+from domain.errors import DomainError
 
 
 def client_key(scope: Scope) -> str | None:
@@ -61,14 +64,54 @@ class Quotas:
         return None
 
     def _refuse(self, item: RateLimitItem, path: str, who: str) -> JSONResponse:
-        reset = self.limiter.get_window_stats(item, path, who).reset_time
-        wait = max(1, math.ceil(reset - time.time()))
+        wait = _wait(self.limiter, item, path, who)
         response = problem(429, "Too many requests",
                            f"at most {item.amount} per {_period(item)} from one address "
                            f"here; try again in {wait} s", code="too-many-requests",
                            instance=path, rule="core-quotas")
         response.headers["Retry-After"] = str(wait)
         return response
+
+
+class TooManyRequests(DomainError):
+    """Past a quota: 429, with `Retry-After` (`retry_after` seconds)."""
+
+    status = 429
+    title = "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail, rule="core-quotas")
+        self.retry_after = retry_after
+
+
+class Quota:
+    """One quota a route counts itself, per key: `rate` in the `limits` notation, or "off";
+    `what` names what it counts, in the refusal."""
+
+    def __init__(self, rate: str, what: str) -> None:
+        self.items = [] if rate.strip().lower() == "off" else list(parse_many(rate))
+        self.what = what
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def spend(self, key: str | None) -> None:
+        """Count one for `key` (None: not counted); TooManyRequests when past the quota,
+        counting nothing."""
+        if key is None:
+            return
+        for item in self.items:
+            if not self.limiter.test(item, self.what, key):
+                wait = _wait(self.limiter, item, self.what, key)
+                raise TooManyRequests(f"at most {item.amount} {self.what} per "
+                                      f"{_period(item)}; try again in {wait} s",
+                                      retry_after=wait)
+        for item in self.items:
+            self.limiter.hit(item, self.what, key)
+
+
+def _wait(limiter: MovingWindowRateLimiter, item: RateLimitItem, *keys: str) -> int:
+    """Seconds until `item`'s window for `keys` has room again (at least 1)."""
+    reset = limiter.get_window_stats(item, *keys).reset_time
+    return max(1, math.ceil(reset - time.time()))
 
 
 def _period(item: RateLimitItem) -> str:

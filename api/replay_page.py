@@ -9,8 +9,8 @@ first; a small loader makes each a Blob URL with its `./name.js` imports pointed
 URLs made before it, and imports replay.js (a page opened from disk may not load module
 files, but may import what it made itself). The match's data is one JSON object in
 `<script type="application/json" id="battlelog-replay">` with every `<` written `\\u003c`,
-so nothing in it can end the block; `export_of` reads the export's JSON Lines back out of
-a file, for `battlelog import` and `battlelog verify`."""
+so nothing in it can end the block; `api.replay_read.export_of` reads the export's JSON
+Lines back out of a file (its HTML parsed as HTML), for `battlelog import` and `verify`."""
 
 from __future__ import annotations
 
@@ -107,23 +107,3 @@ is inside it: `battlelog verify` and `battlelog import` read this file.</noscrip
 </html>
 """
 
-
-def is_replay(head: bytes) -> bool:
-    """Whether a file's first bytes are those of an HTML page (a replay file) rather than
-    JSON Lines."""
-    return head.lstrip()[:15].lower().startswith(b"<!doctype html")
-
-
-def export_of(text: str) -> str:
-    """The export's JSON Lines a replay file carries; ValueError when it holds none."""
-    start = text.find(DATA_OPEN)
-    end = text.find(CLOSE, start + len(DATA_OPEN)) if start >= 0 else -1
-    if end < 0:
-        raise ValueError("this HTML file is not a battlelog replay (it holds no match data)")
-    try:
-        data = json.loads(text[start + len(DATA_OPEN):end])
-    except json.JSONDecodeError as error:
-        raise ValueError(f"the replay's match data is not JSON: {error}") from None
-    if isinstance(data, dict) and isinstance(data.get("export"), str):
-        return str(data["export"])
-    raise ValueError("the replay holds no match file")

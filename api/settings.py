@@ -82,6 +82,17 @@ class Settings(BaseModel):
         "match creations per client address, e.g. '30/minute;500/day', or 'off'; else 429")
     import_rate: str = _env(
         "IMPORT_RATE", "5/minute;30/hour", str, "imports per client address, or 'off'")
+    # Replay files (docs/replay.md, "Cost"): written once per version, within a bound.
+    replay_rate: str = _env(
+        "REPLAY_RATE", "30/minute;300/hour", str,
+        "replay files (GET .../replay) per client address, cached or not, or 'off'; else 429")
+    replay_build_rate: str = _env(
+        "REPLAY_BUILD_RATE", "20/hour", str,
+        "replay files written (not from the cache) per match, or 'off'; else 429")
+    replay_max_work: PositiveInt = _env(
+        "REPLAY_MAX_WORK", 250_000, int,
+        "a replay file's work at most: the units on the board, summed over its versions; "
+        "else 413")
     # Ruleset files (docs/rulesets/authoring.md, docs/seats.md).
     rulesets_dir: str = _env(
         "RULESETS_DIR", "", str,
@@ -110,7 +121,8 @@ class Settings(BaseModel):
     max_connections: PositiveInt = _env(
         "MAX_CONNECTIONS", 512, int, "connections (and requests) served at once, else 503")
 
-    @field_validator("create_rate", "import_rate", "notify_register_rate",
+    @field_validator("create_rate", "import_rate", "replay_rate", "replay_build_rate",
+                     "notify_register_rate",
                      "notify_budget_match", "notify_budget_creator")
     @classmethod
     def _rate(cls, value: str) -> str:

@@ -14,6 +14,7 @@ import hostile
 import legal
 import notify
 import notify_lanes
+import replay_cache
 import scale
 import targets
 
@@ -119,14 +120,15 @@ def rows(f: dict[str, float]) -> list[tuple[str, str, str, str]]:
             f"idle server {f['memory_idle_rss_mib']:.0f} MiB: "
             f"{(f['memory_peak_rss_mib'] - f['memory_idle_rss_mib']) * 1024 / f['memory_matches']:.0f}"
             " KiB per match")
-    return out + hostile.rows(f) + notify.rows(f) + legal.rows(f) + notify_lanes.rows(f)
+    return (out + hostile.rows(f) + notify.rows(f) + legal.rows(f) + notify_lanes.rows(f)
+            + replay_cache.rows(f))
 
 
 def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
     """The hostile clients' checks; issue 18's targets and what must not regress are in
     bench/targets.py (they replace the older throughput targets here); the legal actions'
-    bounds (issue 25)."""
-    return hostile.checks(f) + legal.checks(f)
+    bounds (issue 25); the replay file's cache (issue 37)."""
+    return hostile.checks(f) + legal.checks(f) + replay_cache.checks(f)
 
 
 def run_order(path: Path) -> tuple[str, int]:

@@ -26,6 +26,8 @@
     FastAPI's CPU; an action beside matches with notices and clocks.
 (l) legal actions on large boards (bench/legal.py): the answer's time and size at 25, 100
     and 250 units a side; another match's action while 8 clients read a large board's.
+(r) the replay file of a big match (bench/replay_cache.py): first request (written) and
+    cached, beside the board read; four asked at once; another match's action meanwhile.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 Issue 18's targets (bench/targets.py) close the report: figure, anchor, ratio, PASS/MISS.
 """
@@ -51,6 +53,7 @@ import live
 import notify
 import notify_lanes
 import rebuild as rebuilding
+import replay_cache
 import roundtrip
 import scale
 from inprocess import (
@@ -72,7 +75,7 @@ os.environ.setdefault("BATTLELOG_CREATE_RATE", "off")
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("oneclient", "cpu", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory", "hostile", "notify", "legal")
+            "memory", "hostile", "notify", "legal", "replay_cache")
 
 
 def main() -> int:
@@ -158,6 +161,9 @@ def main() -> int:
         if "legal" in only:
             print("legal actions on large boards, and beside another match ...", flush=True)
             figures.update(legal_bench.measure(3, 20 if args.quick else 40))
+        if "replay_cache" in only:
+            print("the replay file of a big match, written and cached ...", flush=True)
+            figures.update(replay_cache.measure(100 if args.quick else 300))
         if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
             figures.update(notify.measure(tmp, 50 if args.quick else 200))
             print("notify: a notice beside a blackholed target (bench/notify_lanes.py) ...",

@@ -6,19 +6,19 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Path, Query, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from api import replay_page
 from api.deps import MatchesDep, ReaderDep, RefereeDep, TokenDep
+from api.problems import RATE_LIMITED
+from api.quotas import client_key
 from api.schemas import ActedPublic, MatchCreated
 from domain import events as ev
 from domain.authority import check_viewpoint
 from domain.commands import MAX_INT
 from domain.errors import InvalidAction, VersionNotFound
 from projections.diff import MAX_REPLAY_STEPS, diff, replay_steps
-from projections.replay_file import replay_data
 from projections.sentences import Narrator, public_line
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["disputes"])
@@ -50,8 +50,9 @@ def event(match_id: UUID, version: Annotated[int, Path(ge=1, le=MAX_INT)],
     return found.public(who.name)
 
 
-@router.get("/replay", responses={200: {"content": {"text/html": {}, "application/json": {}}}})
-def replay(match_id: UUID, matches: MatchesDep, who: ReaderDep,
+@router.get("/replay", responses={
+    200: {"content": {"text/html": {}, "application/json": {}}}, **RATE_LIMITED})
+def replay(match_id: UUID, matches: MatchesDep, who: ReaderDep, request: Request,
            start: Annotated[int | None, Query(alias="from", ge=1, le=MAX_INT)] = None,
            to: Annotated[int | None, Query(ge=1, le=MAX_INT)] = None,
            viewpoint: Annotated[str | None, Query(max_length=64, description=(
@@ -61,9 +62,10 @@ def replay(match_id: UUID, matches: MatchesDep, who: ReaderDep,
     the match back offline, as your seat sees it (the referee may choose a `viewpoint`),
     and checks its own log. With both: step from version `from` to `to`, forwards or
     backwards: each event with what it changed in that direction (at most 500 steps per
-    call)."""
+    call). A file is written once per version and kept; one too large to write is 413, and
+    files count against quotas per address and per match (429)."""
     if start is None and to is None:
-        return _replay_file(matches, match_id, who.name, viewpoint)
+        return _replay_file(request, matches, match_id, who.name, viewpoint)
     if start is None or to is None:
         raise InvalidAction("give both `from` and `to` for a step replay, or neither for the "
                             "replay file", rule="core-replay")
@@ -75,11 +77,13 @@ def replay(match_id: UUID, matches: MatchesDep, who: ReaderDep,
             "steps": list(replay_steps(matches, match_id, start, to, who.name))}
 
 
-def _replay_file(matches: MatchesDep, match_id: UUID, asker: str,
+def _replay_file(request: Request, matches: MatchesDep, match_id: UUID, asker: str,
                  viewpoint: str | None) -> HTMLResponse:
+    """The file, from the cache or written in this worker thread (api/replay_files.py)."""
     seat = viewpoint or asker
     check_viewpoint(asker, seat, matches.head(match_id).state.side_ids())
-    body = replay_page.page(replay_data(matches, match_id, seat))
+    request.app.state.replay_quota.spend(client_key(request.scope))
+    body = request.app.state.replay_files.file(matches, match_id, seat)
     return HTMLResponse(body, headers={
         "Content-Disposition": f'attachment; filename="{match_id}-{seat}-replay.html"'})
 

@@ -12,13 +12,15 @@ import { checkExport } from "./integrity.js";
 import { marksAt } from "./marks.js";
 import { applyPatch } from "./patch.js";
 import { chartFigures, chartsShown } from "./replay_charts.js";
+import { dataBlock } from "./replay_block.js";
 import { rollProof } from "./replay_proof.js";
 import { variationControls, variationDoors, variationEvent, variationLine } from "./replay_variation.js";
 import { renderBoard, renderUnits } from "./units.js";
 
 const SPEEDS = [["Slow", 2000], ["Normal", 1000], ["Fast", 400]];
 
-const data = JSON.parse($("#battlelog-replay").textContent);
+const block = dataBlock();  // exactly one, outside comments, or never "Verified"
+const data = JSON.parse(block.text);
 const lines = data.export.split("\n");
 lines.pop();  // the file ends in "\n"
 const byVersion = new Map();
@@ -251,7 +253,7 @@ window.addEventListener("hashchange", fromHash);
 
 /** The check of the log the file carries, said. */
 async function verify() {
-  const found = await checkExport(lines);
+  const found = block.problem ? { problem: block.problem } : await checkExport(lines);
   if (!found.problem && found.head !== data.chain_head) {
     found.problem = { version: 0, kind: "file", detail: "does not end in the chain head the replay shows" };
   }

@@ -94,9 +94,11 @@ def serve() -> Serve:
     return serving
 
 
-# Creations and imports are not counted on the shared server: its tests make many matches a
-# minute from one address (the quotas are tested on servers of their own, test_quotas.py).
-SHARED_ENV = {"BATTLELOG_CREATE_RATE": "off", "BATTLELOG_IMPORT_RATE": "off"}
+# Creations, imports and replay files are not counted on the shared server: its tests make
+# many a minute from one address (the quotas are tested on servers of their own,
+# test_quotas.py, test_replay_cache.py).
+SHARED_ENV = {"BATTLELOG_CREATE_RATE": "off", "BATTLELOG_IMPORT_RATE": "off",
+              "BATTLELOG_REPLAY_RATE": "off", "BATTLELOG_REPLAY_BUILD_RATE": "off"}
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,12 @@ from typing import Any
 import httpx
 import pytest
 from phone import assert_no_overflow, new_match
-from replay_offline import Offline, referee_get, shown, to_first, written
+from replay_offline import Offline, referee_act, referee_get, shown, to_first, written
 from replay_steps import play_to_turn
 from table_steps import low_contrast, small_targets, unlabelled_controls
 
-from api.replay_page import DATA_OPEN, data_block, export_of
+from api.replay_page import DATA_OPEN, data_block
+from api.replay_read import export_of
 
 DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
          "wing-command-demo"]
@@ -212,3 +213,37 @@ def test_annotations_show_at_their_versions_and_chapters_are_its_contents(
     screenshots(page, "annotated")
     page.locator("#turn-forward").click()
     assert "No annotation at this event" in page.locator("#notes").inner_text()
+
+
+def test_a_second_data_block_is_never_verified(
+        server: str, tmp_path: Path, offline: Callable[[], Offline],
+        screenshots: Callable[[Any, str], Path]) -> None:
+    """(issue 37, finding 3) The page reads its one data block as `battlelog verify` does:
+    with a second block after it, or a forged block in a comment, it says the file is not
+    verified, whichever block it shows."""
+    match = new_match(server, "atomic-africa-demo")
+    referee_act(server, match, {"type": "roll_dice", "notation": "2d6", "purpose": "fire"})
+    path = written(server, match, tmp_path, "untouched")
+    text = path.read_text(encoding="utf-8")
+    end = text.index("</script>", text.index(DATA_OPEN)) + len("</script>")
+
+    def edit_die(lines: list[str]) -> list[str]:
+        at = next(i for i, line in enumerate(lines) if '"DiceRolled"' in line)
+        face = json.loads(lines[at])["dice"][0]
+        lines[at] = lines[at].replace(f'"dice":[{face}', f'"dice":[{face % 6 + 1}', 1)
+        return lines
+
+    forged = with_export(path, edit_die, "forged.html").read_text(encoding="utf-8")
+    block = forged[forged.index(DATA_OPEN):forged.index("</script>", forged.index(DATA_OPEN))
+                   + len("</script>")]
+    assert block != text[text.index(DATA_OPEN):end]
+    phone = offline()
+    assert phone.open(path).evaluate("document.body.dataset.verified") == "yes"
+    for name, extra in (("two-blocks", block), ("in-a-comment", f"<!-- {block} -->")):
+        bad = tmp_path / f"{name}.html"
+        bad.write_text(text[:end] + extra + text[end:], encoding="utf-8")
+        page = phone.open(bad)
+        words = page.locator("#verified").inner_text()
+        assert words.startswith("Not verified: the match file holds "), (name, words)
+        assert page.evaluate("document.body.dataset.verified") == "no"
+        screenshots(page, name)

@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played
 
-from api.replay_page import CLOSE, DATA_OPEN, export_of
+from api.replay_page import CLOSE, DATA_OPEN
+from api.replay_read import export_of
 from domain.app import Matches
 from domain.integrity import verify
 from projections.store import sqlite_env

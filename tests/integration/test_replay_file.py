@@ -19,7 +19,7 @@ from rulesets_helpers import node as node_path
 
 from api.app import create_app
 from api.cli import main as cli
-from api.replay_page import export_of
+from api.replay_read import export_of
 from api.settings import Settings
 from domain import events as ev
 from domain.app import Matches
