@@ -162,12 +162,17 @@ class Settings(BaseModel):
     notify_per_host: PositiveInt = _env(
         "NOTIFY_PER_HOST", 4, int,
         "notices sent at once to one host (a webhook's or push endpoint's; the SMTP relay)")
+    notify_per_target: PositiveInt = _env(
+        "NOTIFY_PER_TARGET", 2, int,
+        "notices sent at once to one webhook, push endpoint or e-mail address, within its "
+        "host's share (keep it below NOTIFY_PER_HOST: the rest is for the host's others)")
     notify_breaker_failures: PositiveInt = _env(
         "NOTIFY_BREAKER_FAILURES", 5, int,
-        "failures in a row after which a host gets nothing until its cool-down has passed")
+        "failures in a row after which a target (or a host, when from two targets or "
+        "more) gets nothing until its cool-down has passed")
     notify_breaker_cool_down: PositiveFloat = _env(
         "NOTIFY_BREAKER_COOL_DOWN", 60.0, float,
-        "seconds a failing host gets nothing before one notice tries it again")
+        "seconds a failing target or host gets nothing before one notice tries it again")
     notify_poll: PositiveFloat = _env(
         "NOTIFY_POLL", 0.25, float, "seconds between the notifier's looks at the store")
     notify_allow_private: bool = _env(
@@ -215,6 +220,7 @@ class Settings(BaseModel):
                                     lanes=LaneConfig(
                                         senders=self.notify_senders,
                                         per_host=self.notify_per_host,
+                                        per_target=self.notify_per_target,
                                         failures=self.notify_breaker_failures,
                                         cool_down=self.notify_breaker_cool_down)),
             smtp=SmtpConfig(host=self.smtp_host, port=self.smtp_port, tls=self.smtp_tls,
