@@ -28,6 +28,7 @@ from domain.app.results import (
     seat_of,
     token_hash,
 )
+from domain.authority import check_reissue
 from domain.commands import Command, CreateMatch
 from domain.decide import (
     REFEREE,
@@ -147,18 +148,29 @@ class MatchUseCases(MatchLog):
     def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE,
                 token: str | None = None) -> Result:
         """Revoke every token of `seat` and issue a new one (the referee's remedy for a
-        leaked or lost token). The old tokens stop working at once."""
+        leaked or lost token). The old tokens stop working at once. A side's reissue also
+        ends its join link, joined or not (else the old link would join the seat again, with
+        a second working token), and its standing pass (its new holder chooses its own);
+        the notifier ends the seat's registrations on the new token's issue."""
         issued = self.token_source()
 
         def reissued(head: Frame, context: Context) -> list[ev.Event]:
-            known = {REFEREE, SPECTATOR, *head.state.side_ids(),
-                     *(f"{JOIN}{s}" for s in head.state.side_ids())}
+            check_reissue(context.actor)
+            sides = head.state.side_ids()
+            known = {REFEREE, SPECTATOR, *sides, *(f"{JOIN}{s}" for s in sides)}
             if seat not in known:
                 raise InvalidAction(f"there is no seat '{seat}'", rule="core-seats",
                                     allowed=sorted(known))
+            ended = {seat, f"{JOIN}{seat}"} if seat in sides else {seat}
             stamp = envelopes(head, context)
-            return [*(ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
-                      for hashed, owner in head.tokens if owner == seat),
+            events: list[ev.Event] = [
+                ev.SeatTokenRevoked(**stamp(), seat=owner, token_hash=hashed)
+                for hashed, owner in head.tokens if owner in ended]
+            if seat in head.state.passing:
+                events.append(ev.StandingPassEnded(**stamp(), side=seat, why="cancelled",
+                                                   reason="its seat was reissued",
+                                                   rule="core-seats"))
+            return [*events,
                     ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(issued))]
 
         result = self._execute(match_id, reissued, actor=actor, token=token)
