@@ -19,6 +19,7 @@ from pydantic import (
     field_validator,
 )
 
+from domain.annotations import CAPS, Caps
 from projections.egress import EgressConfig, parse_ports
 from projections.notify import NotifyConfig
 from projections.notify_channels import SmtpConfig
@@ -109,8 +110,26 @@ class Settings(BaseModel):
         "KEEP_ALIVE_TIMEOUT", 5, int, "seconds an idle connection is kept between requests")
     max_connections: PositiveInt = _env(
         "MAX_CONNECTIONS", 512, int, "connections (and requests) served at once, else 503")
+    # Annotations (docs/replay.md): a rate per seat of a match, and what a match holds.
+    annotation_rate: str = _env(
+        "ANNOTATION_RATE", "30/minute;300/hour", str,
+        "annotations added, edited or deleted per seat of a match, or 'off'; else 429")
+    annotations_per_match: PositiveInt = _env(
+        "ANNOTATIONS_PER_MATCH", CAPS.per_match, int,
+        "annotations a match holds at once; past it an add is refused (422)")
+    annotation_edits: PositiveInt = _env(
+        "ANNOTATION_EDITS", CAPS.edits, int,
+        "edits of one annotation at most; past it an edit is refused (422)")
+    annotation_events: PositiveInt = _env(
+        "ANNOTATION_EVENTS", CAPS.events, int,
+        "changes (adds, edits, deletes) a match's annotations keep; past it adds and "
+        "edits are refused (422)")
 
-    @field_validator("create_rate", "import_rate", "notify_register_rate",
+    def annotation_caps(self) -> Caps:
+        return Caps(per_match=self.annotations_per_match, edits=self.annotation_edits,
+                    events=self.annotation_events)
+
+    @field_validator("create_rate", "import_rate", "annotation_rate", "notify_register_rate",
                      "notify_budget_match", "notify_budget_creator")
     @classmethod
     def _rate(cls, value: str) -> str:
