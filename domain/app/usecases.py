@@ -25,6 +25,7 @@ from domain.app.results import (
     _Replayed,
     envelopes,
     request_digest,
+    seat_ended,
     seat_of,
     token_hash,
 )
@@ -121,7 +122,9 @@ class MatchUseCases(MatchLog):
     def join(self, match_id: UUID, *, side: str | None, player: str,
              entropy: str | None = None, token: str | None = None) -> Result:
         """`player` takes the seat of `side` (None: the referee's). A side's join token is
-        used up: the player gets a seat token of their own (ours: one player per join).
+        used up: the player gets a seat token of their own (ours: one player per join). A
+        join with a join link the referee reissued after the side had joined replaces its
+        player: the previous holder's tokens and standing pass end, as in a reissue.
         `entropy`, if given, is mixed into every later server roll (recorded publicly).
         With `token` (the join token, or the referee's), the join happens only while that
         token is live: of racing joins with one join token, exactly one gets the seat."""
@@ -134,9 +137,8 @@ class MatchUseCases(MatchLog):
             stamp = envelopes(head, context)
             events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player,
                                                     entropy=entropy)]
-            if side is not None:
-                events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
-                           for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
+            if side is not None:  # the join link is used up; a previous holder is replaced
+                events += seat_ended(head, stamp, side, "a new player joined")
                 events.append(ev.SeatTokenIssued(**stamp(), seat=side,
                                                  token_hash=token_hash(issued)))
             return events
@@ -161,16 +163,11 @@ class MatchUseCases(MatchLog):
             if seat not in known:
                 raise InvalidAction(f"there is no seat '{seat}'", rule="core-seats",
                                     allowed=sorted(known))
-            ended = {seat, f"{JOIN}{seat}"} if seat in sides else {seat}
             stamp = envelopes(head, context)
-            events: list[ev.Event] = [
-                ev.SeatTokenRevoked(**stamp(), seat=owner, token_hash=hashed)
-                for hashed, owner in head.tokens if owner in ended]
-            if seat in head.state.passing:
-                events.append(ev.StandingPassEnded(**stamp(), side=seat, why="cancelled",
-                                                   reason="its seat was reissued",
-                                                   rule="core-seats"))
-            return [*events,
+            ended = (seat_ended(head, stamp, seat, "its seat was reissued") if seat in sides
+                     else [ev.SeatTokenRevoked(**stamp(), seat=owner, token_hash=hashed)
+                           for hashed, owner in head.tokens if owner == seat])
+            return [*ended,
                     ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(issued))]
 
         result = self._execute(match_id, reissued, actor=actor, token=token)

@@ -125,6 +125,24 @@ def test_a_reissue_of_a_side_nobody_joined_ends_its_join_link(client: TestClient
     assert other.status_code == 201, other.text
 
 
+def test_a_join_with_a_reissued_link_replaces_the_sides_player(client: TestClient) -> None:
+    """A side's new join link (the referee's way to seat a replacement player) seats one
+    player: the previous holder's token ends when the replacement joins (before: both
+    tokens worked, two players on one seat)."""
+    match = _create(client)
+    old = auth(match, "allies")
+    made = client.post(f"/api/matches/{match}/tokens", json={"seat": "join:allies"},
+                       headers=auth(match))
+    assert made.status_code == 201, made.text
+    assert client.get(f"/api/matches/{match}/board", headers=old).status_code == 200
+    joined = client.post(f"/api/matches/{match}/seats", json={"player": "Bea"},
+                         headers={"Authorization": f"Bearer {made.json()['token']}"})
+    assert joined.status_code == 201, joined.text
+    assert client.get(f"/api/matches/{match}/board", headers=old).status_code == 401
+    new = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert client.get(f"/api/matches/{match}/board", headers=new).status_code == 200
+
+
 def _idempotent(client: TestClient, match: str, key: str, seat: str = "referee",
                 **action: Any) -> Any:
     return client.post(f"/api/matches/{match}/actions", json=action,
