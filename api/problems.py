@@ -59,11 +59,16 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _rate_limited(title: str) -> dict[int | str, dict[str, Any]]:
+    return {429: {**_documented(title), "headers": {"Retry-After": {
+        "description": "seconds to wait", "schema": {"type": "integer"}}}}}
+
+
 # The routes under a quota per client address (api/quotas.py) answer 429 past it.
-RATE_LIMITED: dict[int | str, dict[str, Any]] = {429: {
-    **_documented("Too many from this address: try again after `Retry-After` seconds"),
-    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
-}}
+RATE_LIMITED = _rate_limited("Too many from this address: try again after `Retry-After` seconds")
+# The routes under a rate per seat of a match (api/quotas.py `Quota`) too.
+SEAT_RATE_LIMITED = _rate_limited(
+    "Too many changes by this seat in this match: try again after `Retry-After` seconds")
 
 
 def problem(status: int, title: str, detail: str, *, code: str, instance: str = "",

@@ -2,8 +2,10 @@
 importing one. Counted in this process's memory with the `limits` library (a moving
 window: at most N in any window of the period); past a quota the answer is 429 with
 `Retry-After`, before the body is read, and nothing is appended. A route whose cost is
-known only once it runs (a replay file: served from the cache or written) counts in a
-`Quota` of its own, per key (a client address, a match), and raises `TooManyRequests`."""
+known only once it runs (a replay file: served from the cache or written), or that counts
+per seat of a match (what a seat writes beside the match's log: its annotations), counts
+in a `Quota` of its own, per key (a client address, a match, a match and a seat), and
+raises `TooManyRequests`."""
 
 from __future__ import annotations
 
@@ -79,33 +81,34 @@ class TooManyRequests(DomainError):
     status = 429
     title = "Too many requests"
 
-    def __init__(self, detail: str, *, retry_after: int) -> None:
-        super().__init__(detail, rule="core-quotas")
+    def __init__(self, detail: str, *, retry_after: int, rule: str = "core-quotas") -> None:
+        super().__init__(detail, rule=rule)
         self.retry_after = retry_after
 
 
 class Quota:
     """One quota a route counts itself, per key: `rate` in the `limits` notation, or "off";
-    `what` names what it counts, in the refusal."""
+    `what` names what it counts, in the refusal (which names `rule`)."""
 
-    def __init__(self, rate: str, what: str) -> None:
+    def __init__(self, rate: str, what: str, rule: str = "core-quotas") -> None:
         self.items = [] if rate.strip().lower() == "off" else list(parse_many(rate))
-        self.what = what
+        self.what, self.rule = what, rule
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
-    def spend(self, key: str | None) -> None:
-        """Count one for `key` (None: not counted); TooManyRequests when past the quota,
-        counting nothing."""
-        if key is None:
+    def spend(self, *key: str | None) -> None:
+        """Count one for `key` (its parts: a client address; a match and a seat; None: not
+        counted); TooManyRequests when past the quota, counting nothing."""
+        if not key or None in key:
             return
+        parts = [str(part) for part in key]
         for item in self.items:
-            if not self.limiter.test(item, self.what, key):
-                wait = _wait(self.limiter, item, self.what, key)
+            if not self.limiter.test(item, self.what, *parts):
+                wait = _wait(self.limiter, item, self.what, *parts)
                 raise TooManyRequests(f"at most {item.amount} {self.what} per "
                                       f"{_period(item)}; try again in {wait} s",
-                                      retry_after=wait)
+                                      retry_after=wait, rule=self.rule)
         for item in self.items:
-            self.limiter.hit(item, self.what, key)
+            self.limiter.hit(item, self.what, *parts)
 
 
 def _wait(limiter: MovingWindowRateLimiter, item: RateLimitItem, *keys: str) -> int:

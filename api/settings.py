@@ -19,6 +19,7 @@ from pydantic import (
     field_validator,
 )
 
+from domain.annotations import CAPS, Caps
 from projections.egress import EgressConfig, parse_ports
 from projections.notify import NotifyConfig
 from projections.notify_channels import SmtpConfig
@@ -120,9 +121,27 @@ class Settings(BaseModel):
         "KEEP_ALIVE_TIMEOUT", 5, int, "seconds an idle connection is kept between requests")
     max_connections: PositiveInt = _env(
         "MAX_CONNECTIONS", 512, int, "connections (and requests) served at once, else 503")
+    # Annotations (docs/replay.md): a rate per seat of a match, and what a match holds.
+    annotation_rate: str = _env(
+        "ANNOTATION_RATE", "30/minute;300/hour", str,
+        "annotations added, edited or deleted per seat of a match, or 'off'; else 429")
+    annotations_per_match: PositiveInt = _env(
+        "ANNOTATIONS_PER_MATCH", CAPS.per_match, int,
+        "annotations a match holds at once; past it an add is refused (422)")
+    annotation_edits: PositiveInt = _env(
+        "ANNOTATION_EDITS", CAPS.edits, int,
+        "edits of one annotation at most; past it an edit is refused (422)")
+    annotation_events: PositiveInt = _env(
+        "ANNOTATION_EVENTS", CAPS.events, int,
+        "changes (adds, edits, deletes) a match's annotations keep; past it adds and "
+        "edits are refused (422)")
+
+    def annotation_caps(self) -> Caps:
+        return Caps(per_match=self.annotations_per_match, edits=self.annotation_edits,
+                    events=self.annotation_events)
 
     @field_validator("create_rate", "import_rate", "replay_rate", "replay_build_rate",
-                     "notify_register_rate",
+                     "annotation_rate", "notify_register_rate",
                      "notify_budget_match", "notify_budget_creator")
     @classmethod
     def _rate(cls, value: str) -> str:
@@ -174,12 +193,17 @@ class Settings(BaseModel):
     notify_per_host: PositiveInt = _env(
         "NOTIFY_PER_HOST", 4, int,
         "notices sent at once to one host (a webhook's or push endpoint's; the SMTP relay)")
+    notify_per_target: PositiveInt = _env(
+        "NOTIFY_PER_TARGET", 2, int,
+        "notices sent at once to one webhook, push endpoint or e-mail address, within its "
+        "host's share (keep it below NOTIFY_PER_HOST: the rest is for the host's others)")
     notify_breaker_failures: PositiveInt = _env(
         "NOTIFY_BREAKER_FAILURES", 5, int,
-        "failures in a row after which a host gets nothing until its cool-down has passed")
+        "failures in a row after which a target (or a host, when from two targets or "
+        "more) gets nothing until its cool-down has passed")
     notify_breaker_cool_down: PositiveFloat = _env(
         "NOTIFY_BREAKER_COOL_DOWN", 60.0, float,
-        "seconds a failing host gets nothing before one notice tries it again")
+        "seconds a failing target or host gets nothing before one notice tries it again")
     notify_poll: PositiveFloat = _env(
         "NOTIFY_POLL", 0.25, float, "seconds between the notifier's looks at the store")
     notify_allow_private: bool = _env(
@@ -227,6 +251,7 @@ class Settings(BaseModel):
                                     lanes=LaneConfig(
                                         senders=self.notify_senders,
                                         per_host=self.notify_per_host,
+                                        per_target=self.notify_per_target,
                                         failures=self.notify_breaker_failures,
                                         cool_down=self.notify_breaker_cool_down)),
             smtp=SmtpConfig(host=self.smtp_host, port=self.smtp_port, tls=self.smtp_tls,

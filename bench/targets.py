@@ -61,6 +61,9 @@ TARGETS = [
            "cpu_idle_plain_action_s", _over, 1.1, True, "x", "with none"),
     Target("notify: a notice beside a blackholed target, p50", "notify_beside_blackhole_p50_s",
            "notify_alone_p50_s", _over, 2.0, True, "x", "the same notice alone, p50"),
+    Target("notify: a notice beside a blackholed target on its host, p50",
+           "notify_same_host_p50_s", "notify_alone_p50_s", _over, 2.0, True, "x",
+           "the same notice alone, p50"),
 ]
 
 # What must not regress: (name, key, True when higher is better, its own limit or None).

@@ -21,7 +21,7 @@ from domain.commands.annotations import (
     DeleteAnnotation,
     EditAnnotation,
 )
-from domain.errors import InvalidAction, MatchNotFound
+from domain.errors import DomainError, InvalidAction, MatchNotFound
 from domain.events.annotations import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -31,7 +31,27 @@ from domain.events.annotations import (
 from domain.events.base import Event
 from domain.state import MatchState
 
-MAX_PER_MATCH = 5000  # (ours) annotations a match holds at once: a study, not a log
+
+@dataclass(frozen=True)
+class Caps:
+    """(ours) How much a match's annotations hold: a study, not a log. The server's
+    settings give these (docs/configuration.md); these are the defaults."""
+    per_match: int = 300  # annotations standing at once
+    edits: int = 20  # edits of one annotation
+    events: int = 1000  # events of its annotation stream: adds, edits and deletes
+
+
+CAPS = Caps()  # the defaults
+
+
+class AnnotationsFull(DomainError):
+    """An add or an edit past what a match's annotations hold (`Caps`): nothing is
+    recorded; delete some (a delete is always taken) or write on another match."""
+
+    status = 422
+    title = "Annotation limit reached"
+
+
 MOVABLE = ("at_version", "upto_version", "start", "end", "units")  # what an edit may move
 
 
@@ -50,6 +70,7 @@ class Annotation:
     fork: UUID | None = None
     added: datetime | None = None
     edited: datetime | None = None
+    edits: int = 0  # how many times it was edited (bounded: `Caps.edits`)
 
     def public(self) -> dict[str, Any]:
         """The annotation as its readers get it (JSON-ready)."""
@@ -85,7 +106,7 @@ def fold(events: Iterable[Event]) -> dict[str, Annotation]:
             moved = {k: getattr(e, k) for k in MOVABLE if getattr(e, k) is not None}
             held[e.annotation_id] = Annotation(**{
                 **old.__dict__, **moved, "text": e.text, "visibility": e.visibility,
-                "edited": e.timestamp})
+                "edited": e.timestamp, "edits": old.edits + 1})
         elif isinstance(e, AnnotationDeleted):
             held.pop(e.annotation_id, None)
     return held
@@ -115,16 +136,28 @@ def changes_seen(events: Sequence[Event], since: int, viewer: str) -> list[dict[
     return told
 
 
+def _room(caps: Caps, events: int) -> None:
+    """Refuse an add or an edit once the stream holds `caps.events` events."""
+    if events >= caps.events:
+        raise AnnotationsFull(
+            f"this match's annotations have had {caps.events} changes (adds, edits and "
+            "deletes), as many as a match keeps: no more are added or edited here (a "
+            "delete is still taken)", rule="core-annotations")
+
+
 def decide_add(command: AddAnnotation, *, actor: str, sides: Iterable[str], head: int,
                state_at: Callable[[int], MatchState], held: int,
-               fork_origin: Callable[[UUID], UUID | None], match_id: UUID) -> dict[str, Any]:
+               fork_origin: Callable[[UUID], UUID | None], match_id: UUID,
+               caps: Caps = CAPS, events: int = 0) -> dict[str, Any]:
     """The fields of the `AnnotationAdded` that `command` makes, or a refusal naming why:
-    the seat may annotate, the versions are the match's, the units were on the table at
-    that version, a variation's fork was forked from this match."""
+    the seat may annotate, the match has room (`held` annotations standing, `events` in
+    its stream, within `caps`), the versions are the match's, the units were on the table
+    at that version, a variation's fork was forked from this match."""
     authority.check_annotating(actor, sides)
-    if held >= MAX_PER_MATCH:
-        raise InvalidAction(f"a match holds at most {MAX_PER_MATCH} annotations",
-                            rule="core-annotations")
+    if held >= caps.per_match:
+        raise AnnotationsFull(f"a match holds at most {caps.per_match} annotations: "
+                              "delete one first", rule="core-annotations")
+    _room(caps, events)
     _on_the_match(command.at_version, command.upto_version, command.units, head, state_at)
     if command.fork is not None:
         try:
@@ -164,13 +197,19 @@ def _found(held: dict[str, Annotation], annotation_id: str, actor: str) -> Annot
 
 
 def decide_edit(command: EditAnnotation, *, actor: str, held: dict[str, Annotation],
-                annotation_id: str, head: int,
-                state_at: Callable[[int], MatchState]) -> dict[str, Any]:
-    """The fields of the `AnnotationEdited` that `command` makes: its author's only; a
-    range only a chapter's, ends only an arrow's, units only a highlight's, each on the
-    match as an added one would be."""
+                annotation_id: str, head: int, state_at: Callable[[int], MatchState],
+                caps: Caps = CAPS, events: int = 0) -> dict[str, Any]:
+    """The fields of the `AnnotationEdited` that `command` makes: its author's only, while
+    it has been edited fewer than `caps.edits` times and the stream has room; a range only
+    a chapter's, ends only an arrow's, units only a highlight's, each on the match as an
+    added one would be."""
     found = _found(held, annotation_id, actor)
     authority.check_annotation_change(actor, found.author, deleting=False)
+    if found.edits >= caps.edits:
+        raise AnnotationsFull(f"an annotation is edited at most {caps.edits} times: add a "
+                              "new one (and delete this one) instead",
+                              rule="core-annotations")
+    _room(caps, events)
     moved = _moved(command, found)
     at = moved.get("at_version", found.at_version)
     upto = moved.get("upto_version", found.upto_version)

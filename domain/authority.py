@@ -177,6 +177,15 @@ def check_standing_pass(actor: str, side: str, on: bool, sides: Iterable[str]) -
                       rule="core-authority", allowed=[side] if on else [side, REFEREE])
 
 
+def check_reissue(actor: str) -> None:
+    """Reissuing a seat's token (docs/seats.md) is the referee's alone: the remedy for a
+    leaked or lost link. A side's reissue ends everything its seat held: the side's tokens
+    and its join link (joined or not), its standing pass, its registrations."""
+    if actor != REFEREE:
+        raise NotYourTurn("only the referee reissues a seat's token",
+                          rule="core-seats", allowed=[REFEREE])
+
+
 def check_clock(kind: str, actor: str) -> None:
     """The game clock is the referee's to start, pause, resume and adjust (docs/clock.md):
     a side never stops or tops up its own time."""

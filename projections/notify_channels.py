@@ -187,11 +187,11 @@ def text(payload: dict[str, Any]) -> str:
 
 def confirmation_text(payload: dict[str, Any]) -> str:
     """The confirmation message: what was asked, the code and the link that confirm it;
-    no word a player chose (only the seat's id and the match's id)."""
+    no word a player or the match's creator chose (not even a seat's id: only the
+    service's own words and ids)."""
     return "\n".join([
-        (f"Someone asked that this address be told when it is the turn of seat "
-         f"'{plain(payload.get('seat', ''), 32)}' in battlelog match "
-         f"{payload.get('match_id')}."),
+        ("Someone asked that this address be told when it is a seat's turn in battlelog "
+         f"match {payload.get('match_id')}."),
         "",
         f"To agree, open {payload.get('link', '')}",
         f"or give the code {payload.get('code', '')}.",

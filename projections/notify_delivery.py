@@ -1,13 +1,15 @@
 """Delivery: claim the due notices of the outbox, send each in its lane
-(`notify_lanes`: one per target host, with its own share of the senders and a circuit
-breaker), record the attempt and its answer, and mark it sent, or due again later
-(exponential backoff with jitter), or failed after `max_attempts`.
+(`notify_lanes`: one per target host, with its own share of the senders, a smaller share
+per target within it, and circuit breakers), record the attempt and its answer, and mark
+it sent, or due again later (exponential backoff with jitter), or failed after
+`max_attempts`.
 
 The claiming loop never waits for a send: it claims only as many notices as there are free
-senders, starts each one its lane can take now, gives the others back unsent (no attempt
-counted; a lane whose breaker is open: due again when its cool-down ends) and leaves out,
-in its next claims, the registrations of the lanes that cannot start one. A claimed notice
-is being sent or is given back at once: none waits in a queue of ours while its lease runs.
+senders, starts each one its lane and target can take now, gives the others back unsent
+(no attempt counted; a lane or target whose breaker is open: due again when its cool-down
+ends) and leaves out, in its next claims, the registrations of the lanes and targets that
+cannot start one (a slow target's, not its host's others). A claimed notice is being sent
+or is given back at once: none waits in a queue of ours while its lease runs.
 
 A claim leases the rows for `lease` seconds (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
 workers never claim one row at once), and the loop lengthens the lease of every send still
@@ -72,7 +74,7 @@ class Deliverer:
         self.wake: Callable[[], None] = lambda: None  # called when a sender is free again
         self._senders: ThreadPoolExecutor | None = None
         self._leases: dict[str, float] = {}  # delivery id -> lease end, of sends under way
-        self._lane_of: dict[str, str] = {}  # registration id -> lane, as met
+        self._lane_of: dict[str, tuple[str, str]] = {}  # registration -> (lane, target)
         self._lock = threading.Lock()  # _leases and _lane_of
         self._ended = threading.Condition()  # a send ended (`_ends` counts them)
         self._ends = 0
@@ -133,12 +135,14 @@ class Deliverer:
         return started, busy
 
     def _blocked(self) -> set[str]:
-        """Registrations whose lanes cannot start a send now (left out of the claims)."""
-        blocked = self.lanes.blocked()
-        if not blocked:
+        """Registrations whose lanes or targets cannot start a send now (left out of the
+        claims)."""
+        lanes, targets = self.lanes.blocked()
+        if not lanes and not targets:
             return set()
         with self._lock:
-            return {reg for reg, lane in self._lane_of.items() if lane in blocked}
+            return {reg for reg, (lane, target) in self._lane_of.items()
+                    if lane in lanes or target in targets}
 
     def _start(self, notice: Notice) -> tuple[bool, float | None]:
         """(True, None): `notice` is being sent in its lane, or was settled without a send.
@@ -158,8 +162,8 @@ class Deliverer:
         with self._lock:
             if len(self._lane_of) >= 20 * SKIP_AT_MOST:
                 self._lane_of.clear()
-            self._lane_of[reg.registration_id] = lane
-        admitted, until = self.lanes.admit(lane)
+            self._lane_of[reg.registration_id] = (lane, reg.target)
+        admitted, until = self.lanes.admit(lane, reg.target)
         if not admitted:
             return False, until
         with self._lock:
@@ -179,7 +183,7 @@ class Deliverer:
         finally:
             with self._lock:
                 self._leases.pop(notice.delivery_id, None)
-            self.lanes.done(lane, failed)
+            self.lanes.done(lane, reg.target, failed)
             with self._ended:
                 self._ends += 1
                 self._ended.notify_all()

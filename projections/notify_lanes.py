@@ -1,19 +1,28 @@
-"""Delivery lanes: one per target host, so that a receiver that is slow, never answers or
-fails holds back only its own notices (`notify_delivery` claims the notices and asks the
-lanes which it may start now).
+"""Delivery lanes: one per target host, and within it one per target, so that a receiver
+that is slow, never answers or fails holds back only its own notices (`notify_delivery`
+claims the notices and asks the lanes which it may start now).
 
 A lane is the host a notice connects to: a webhook's or a push endpoint's host name (as
 registered, lower case), and for e-mail the SMTP relay, the only host an e-mail connects to
-(a slow recipient domain is the relay's to queue, not ours). Each lane has
+(a slow recipient domain is the relay's to queue, not ours). A target is one registration's
+address (a webhook's URL, a push endpoint, an e-mail address): registrations of one address
+share it. Each lane has
 
 - its share: at most `per_host` sends at once, and all lanes together at most `senders`;
   lanes whose last send failed share at most half of `senders` between them, so that
   failing hosts under many names cannot take every sender;
-- a circuit breaker: after `failures` consecutive failures (no answer, a timeout, a 5xx, a
-  408 or a 429) the lane opens: none of its notices is sent, they wait (not failed, their
-  attempts not counted) until `cool_down` seconds have passed; then one notice probes the
-  host (half-open): an answer closes the lane again, a failure opens it for another
-  cool-down. A refusal of the target by the service's own checks is no failure of the host.
+- within it, each target's share: at most `per_target` sends at once (fewer than
+  `per_host`), so that a slow target's attempts never take all of its host's room while
+  other targets on that host have notices waiting (ours: many players' webhooks share a
+  host, a chat service's, and one slow webhook there is not the host's fault);
+- a circuit breaker per target and one per host: after `failures` consecutive failures (no
+  answer, a timeout, a 5xx, a 408 or a 429) a target opens, and its host opens when those
+  failures in a row came from two targets or more (one failing target is that target's
+  trouble, not its host's). An open target's or host's notices are not sent, they wait
+  (not failed, their attempts not counted) until `cool_down` seconds have passed; then one
+  notice probes it (half-open): an answer closes it again, a failure opens it for another
+  cool-down. An answer from any target of a host closes the host. A refusal of the target
+  by the service's own checks is no failure of the host.
 
 A small class of ours rather than a circuit-breaker library (pybreaker, circuitbreaker,
 purgatory, aiobreaker): those wrap a call and raise while open, and pybreaker holds its lock
@@ -25,7 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,8 +43,9 @@ from urllib.parse import urlsplit
 class LaneConfig:
     senders: int = 16  # sends at once, all lanes together
     per_host: int = 4  # sends at once to one host
-    failures: int = 5  # consecutive failures that open a host's lane
-    cool_down: float = 60.0  # seconds an open lane waits before one probe
+    per_target: int = 2  # sends at once to one target (at most `per_host`)
+    failures: int = 5  # consecutive failures that open a target, or a host (2 targets+)
+    cool_down: float = 60.0  # seconds an open target or lane waits before one probe
 
 
 def lane_of(kind: str, target: str, relay: str = "") -> str:
@@ -59,20 +69,56 @@ def host_failed(status_code: int | None, error: str | None) -> bool:
 
 
 @dataclass
-class _Lane:
+class _Gate:
+    """A host's lane or one of its targets: sends under way and its breaker."""
     sending: int = 0
     failed: int = 0  # consecutive failures
     open_until: float | None = None  # open until then; half-open after
     probing: bool = False
 
+    def open_at(self, now: float) -> float | None:
+        """Until when it is open, if it is open at `now`."""
+        return self.open_until if self.open_until is not None and now < self.open_until else None
+
+    def full(self, share: int) -> bool:
+        """Whether it must wait for a send to end: a probe under way, or its share (one
+        while half-open) taken."""
+        return self.probing or self.sending >= (1 if self.open_until is not None else share)
+
+    def start(self) -> None:
+        self.probing = self.open_until is not None  # half-open: this one probes
+        self.sending += 1
+
+    def end(self, failed: bool | None, now: float, cool_down: float,
+            opens: Callable[[_Gate], bool]) -> None:
+        self.sending -= 1
+        probe, self.probing = self.probing, False
+        if failed is False:
+            self.failed, self.open_until = 0, None
+        elif failed:
+            self.failed += 1
+            if probe or opens(self):
+                self.open_until = now + cool_down
+
+    def idle(self) -> bool:
+        """A healthy idle gate: no state worth keeping."""
+        return not self.sending and not self.failed and self.open_until is None
+
+
+@dataclass
+class _Lane(_Gate):
+    failing: set[str] = field(default_factory=set)  # targets failed since the last answer
+
 
 class Lanes:
-    """The lanes' state, shared by the claiming loop and the senders (one lock)."""
+    """The lanes' and targets' state, shared by the claiming loop and the senders (one
+    lock). A target is named by its address; its lane by `lane_of`."""
 
     def __init__(self, config: LaneConfig, clock: Callable[[], float]) -> None:
         self.config = config
         self.clock = clock
         self._lanes: dict[str, _Lane] = {}
+        self._targets: dict[str, _Gate] = {}
         self._lock = threading.Lock()
         self._sending = 0
 
@@ -85,60 +131,73 @@ class Lanes:
         with self._lock:
             return self._sending
 
-    def admit(self, key: str) -> tuple[bool, float | None]:
-        """(True, None): the lane takes one send now (end it with `done`). Else (False,
-        until): the notice waits, until the lane's cool-down ends (open), or `None` when the
-        lane is only busy (it is tried again as soon as a send ends)."""
+    def admit(self, key: str, target: str) -> tuple[bool, float | None]:
+        """(True, None): lane `key` takes one send to `target` now (end it with `done`).
+        Else (False, until): the notice waits, until the cool-down of its lane or target
+        ends (open), or `None` when either is only busy (it is tried again as soon as a
+        send ends)."""
         now = self.clock()
         with self._lock:
             lane = self._lanes.setdefault(key, _Lane())
-            if lane.open_until is not None and now < lane.open_until:
-                return False, lane.open_until
-            if self._busy(lane):
-                return False, None
-            lane.probing = lane.open_until is not None  # half-open: this one probes
-            lane.sending += 1
+            aim = self._targets.setdefault(target, _Gate())
+            until = lane.open_at(now)
+            until = aim.open_at(now) if until is None else until
+            if until is not None or self._busy(lane) or aim.full(self._share()):
+                self._forget(key, target)
+                return False, until
+            lane.start()
+            aim.start()
             self._sending += 1
             return True, None
 
+    def _share(self) -> int:
+        return min(self.config.per_target, self.config.per_host)
+
     def _busy(self, lane: _Lane) -> bool:
         """Whether `lane` (not open) must wait for a send to end before it starts one."""
-        if lane.probing or self._sending >= self.config.senders:
-            return True
-        if lane.sending >= (1 if lane.open_until is not None else self.config.per_host):
+        if self._sending >= self.config.senders or lane.full(self.config.per_host):
             return True
         failing = sum(other.sending for other in self._lanes.values() if other.failed)
         return bool(lane.failed) and failing >= max(1, self.config.senders // 2)
 
-    def done(self, key: str, failed: bool | None) -> None:
-        """A send of lane `key` ended: `failed` is the host's verdict (None: no verdict,
-        e.g. the send itself broke)."""
+    def done(self, key: str, target: str, failed: bool | None) -> None:
+        """A send of lane `key` to `target` ended: `failed` is the host's verdict (None: no
+        verdict, e.g. the send itself broke)."""
         now = self.clock()
+        cool_down, most = self.config.cool_down, self.config.failures
         with self._lock:
-            lane = self._lanes[key]
-            lane.sending -= 1
+            lane, aim = self._lanes[key], self._targets[target]
             self._sending -= 1
-            probe, lane.probing = lane.probing, False
             if failed is False:
-                lane.failed, lane.open_until = 0, None
-            elif failed:
-                lane.failed += 1
-                if probe or lane.failed >= self.config.failures:
-                    lane.open_until = now + self.config.cool_down
-            if not lane.sending and not lane.failed and lane.open_until is None:
-                del self._lanes[key]  # a healthy idle lane is no state worth keeping
+                lane.failing.clear()
+            elif failed and len(lane.failing) < 2:  # more than one is all that matters
+                lane.failing.add(target)
+            aim.end(failed, now, cool_down, lambda gate: gate.failed >= most)
+            lane.end(failed, now, cool_down,
+                     lambda gate: gate.failed >= most and len(lane.failing) > 1)
+            self._forget(key, target)
 
-    def blocked(self) -> set[str]:
-        """The lanes that would not start a send now."""
+    def _forget(self, key: str, target: str) -> None:
+        if self._targets[target].idle():
+            del self._targets[target]
+        if self._lanes[key].idle():
+            del self._lanes[key]
+
+    def blocked(self) -> tuple[set[str], set[str]]:
+        """The lanes, and the targets, that would not start a send now."""
         now = self.clock()
+        share = self._share()
         with self._lock:
-            return {key for key, lane in self._lanes.items()
-                    if (lane.open_until is not None and now < lane.open_until)
-                    or self._busy(lane)}
+            return ({key for key, lane in self._lanes.items()
+                     if lane.open_at(now) is not None or self._busy(lane)},
+                    {target for target, aim in self._targets.items()
+                     if aim.open_at(now) is not None or aim.full(share)})
 
-    def state(self, key: str) -> dict[str, Any]:
-        """A lane's state, for logs and tests: sending, failed, open_until."""
+    def state(self, key: str, target: str | None = None) -> dict[str, Any]:
+        """A lane's state (or its target's), for logs and tests: sending, failed,
+        open_until."""
         with self._lock:
-            lane = self._lanes.get(key, _Lane())
-            return {"sending": lane.sending, "failed": lane.failed,
-                    "open_until": lane.open_until}
+            gate = (self._lanes.get(key, _Lane()) if target is None
+                    else self._targets.get(target, _Gate()))
+            return {"sending": gate.sending, "failed": gate.failed,
+                    "open_until": gate.open_until}

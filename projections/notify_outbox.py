@@ -17,9 +17,10 @@ registration are passed over; when one gains its first registration, the set bef
 next event is worked out from the log.
 
 Only a confirmed registration is told, of the handoffs recorded after it was confirmed,
-and only while the token that made it is live: when a seat's token is revoked (the
-referee reissued it), that seat's registrations and those its old token made end, in the
-transaction of that event (`SeatTokenRevoked`, recorded in the log; docs/seats.md).
+and only while the token that made it is live: when the referee reissues a seat's token,
+that seat's registrations and those its old token made end, in the transaction of that
+event (`SeatTokenRevoked`, and the new `SeatTokenIssued`, which a side nobody joined has
+alone; docs/seats.md).
 
 Budgets (`projections.notify_budget`): each notice is counted against its match's budget
 and the budget of the address the match was created from; one over either is written as
@@ -44,6 +45,7 @@ from eventsourcing.persistence import StoredEvent, Tracking
 
 from domain import events as ev
 from domain.app import Matches
+from domain.context import REFEREE
 from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState
@@ -69,6 +71,20 @@ def delivery_id(match_id: str, version: int, registration_id: str, reminder: int
     reminder) to one registration: every attempt sends it as `webhook-id`."""
     return "msg_" + uuid.uuid5(DELIVERIES,
                                f"{match_id}/{version}/{registration_id}/{reminder}").hex
+
+
+def reissued(event: ev.Event) -> tuple[str, str] | None:
+    """The seat whose registrations made up to `event` end, and the token whose own
+    registrations end, if `event` ends any: a token revoked (by a reissue, or a join link
+    used up: no registration holds one), or a seat's token issued by the referee's reissue
+    (a join's is issued by the side that joins), which ends the seat's registrations made
+    before, joined or not (a side nobody joined revokes no token of its own) and none of
+    the new token's."""
+    if isinstance(event, ev.SeatTokenRevoked):
+        return event.seat, event.token_hash
+    if isinstance(event, ev.SeatTokenIssued) and event.actor == REFEREE:
+        return event.seat, ""
+    return None
 
 
 @dataclass(frozen=True)
@@ -259,11 +275,12 @@ class Outbox:
         events = logged if logged is not None else self.matches.events_of(
             match_id, after=first - 1, upto=last)
         for event in events:
-            if isinstance(event, ev.SeatTokenRevoked):  # a reissue ends the old holder's
+            ended = reissued(event)
+            if ended is not None:  # a reissue ends the old holder's, and the seat's
                 at = event.timestamp.timestamp()
-                sqls += self.view.end_sql(str(match_id), event.seat, event.token_hash, at)
-                regs = [r for r in regs if r.holder != event.token_hash
-                        and (r.seat != event.seat or r.created > at)]
+                sqls += self.view.end_sql(str(match_id), ended[0], ended[1], at)
+                regs = [r for r in regs if r.holder != ended[1]
+                        and (r.seat != ended[0] or r.created > at)]
             frame = (first_frame(event) if frame is None else  # type: ignore[arg-type]
                      fold(frame, [event], earlier))
             frames[frame.version] = frame

@@ -170,12 +170,15 @@ def _public(reg: Registration, ttl: float, secret: bool = False) -> Registration
 def _confirmation(reg: Registration, code: str, public_url: str) -> Notice:
     """The one message a pending registration is sent: its code, and the link that
     confirms it (a page with a button: a mail scanner that opens links confirms
-    nothing). Sent through the outbox like any notice; never held back by presence."""
+    nothing). Only the service's own words and ids: it goes to an address that agreed to
+    nothing yet, so no word the match's creator chose (a seat's id, a side's name, the
+    title) rides along. Sent through the outbox like any notice; never held back by
+    presence."""
     link = (f"{public_url.rstrip('/')}/api/matches/{reg.match_id}/notifications/"
             f"{reg.registration_id}/confirm?code={code}")
-    payload = {"type": CONFIRM, "match_id": reg.match_id, "seat": reg.seat,
+    payload = {"type": CONFIRM, "match_id": reg.match_id,
                "registration_id": reg.registration_id, "code": code, "link": link,
-               "confirm_url": link.split("?")[0]}
+               "confirm_url": link.split("?")[0]}  # no seat: its id is the creator's word
     return Notice(delivery_id=f"cfm_{uuid.uuid4().hex}", registration_id=reg.registration_id,
                   match_id=reg.match_id, seat=reg.seat, version=0, reminder=-1,
                   payload=payload, status="pending", attempts=0, due=reg.created,

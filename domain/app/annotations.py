@@ -38,30 +38,34 @@ class AnnotationUseCases(MatchLog):
         """The annotations standing now that `viewer` sees, by version."""
         return notes.visible(notes.fold(self.annotation_events(match_id)).values(), viewer)
 
-    def annotate(self, match_id: UUID, command: AddAnnotation, *,
-                 actor: str) -> notes.Annotation:
-        def make(held: dict[str, notes.Annotation]) -> tuple[type[ev.Event], dict[str, Any]]:
+    def annotate(self, match_id: UUID, command: AddAnnotation, *, actor: str,
+                 caps: notes.Caps = notes.CAPS) -> notes.Annotation:
+        def make(held: dict[str, notes.Annotation],
+                 events: int) -> tuple[type[ev.Event], dict[str, Any]]:
             head = self.head(match_id)
             fields = notes.decide_add(
                 command, actor=actor, sides=head.state.side_ids(), head=head.version,
                 state_at=lambda v: self.state_at(match_id, v), held=len(held),
-                fork_origin=self._fork_origin, match_id=match_id)
+                fork_origin=self._fork_origin, match_id=match_id, caps=caps, events=events)
             return ev.AnnotationAdded, {**fields, "annotation_id": uuid4().hex}
         return self._append(match_id, actor, make)
 
     def edit_annotation(self, match_id: UUID, annotation_id: str, command: EditAnnotation,
-                        *, actor: str) -> notes.Annotation:
-        def make(held: dict[str, notes.Annotation]) -> tuple[type[ev.Event], dict[str, Any]]:
+                        *, actor: str, caps: notes.Caps = notes.CAPS) -> notes.Annotation:
+        def make(held: dict[str, notes.Annotation],
+                 events: int) -> tuple[type[ev.Event], dict[str, Any]]:
             head = self.head(match_id)
             return ev.AnnotationEdited, notes.decide_edit(
                 command, actor=actor, held=held, annotation_id=annotation_id,
-                head=head.version, state_at=lambda v: self.state_at(match_id, v))
+                head=head.version, state_at=lambda v: self.state_at(match_id, v),
+                caps=caps, events=events)
         return self._append(match_id, actor, make)
 
     def delete_annotation(self, match_id: UUID, annotation_id: str,
                           command: DeleteAnnotation, *, actor: str) -> None:
-        self._append(match_id, actor, lambda held: (ev.AnnotationDeleted, notes.decide_delete(
-            command, actor=actor, held=held, annotation_id=annotation_id)))
+        self._append(match_id, actor, lambda held, _: (
+            ev.AnnotationDeleted, notes.decide_delete(command, actor=actor, held=held,
+                                                      annotation_id=annotation_id)))
 
     def keep_annotations(self, match_id: UUID, events: Iterable[ev.Event]) -> int:
         """Store an import's annotation events (already rebuilt under the match's stream);
@@ -77,14 +81,15 @@ class AnnotationUseCases(MatchLog):
         raise MatchNotFound(f"there is no match {fork}", rule="core-annotations")
 
     def _append(self, match_id: UUID, actor: str, make: Any) -> notes.Annotation:
-        """Decide against the stream as it stands and append the event made, conditioned
-        on the stream's version; the annotation as it then stands."""
+        """Decide against the stream as it stands (`make` is given the annotations standing
+        and how many events the stream holds) and append the event made, conditioned on
+        the stream's version; the annotation as it then stands."""
         stream = ev.annotations_stream(match_id)
         with self._lock_for(match_id):
             for _ in range(TRIES):
                 events = self.annotation_events(match_id)
                 held = notes.fold(events)
-                cls, fields = make(held)
+                cls, fields = make(held, len(events))
                 head = self.head(match_id)
                 event = cls(originator_id=stream, originator_version=len(events) + 1,
                             timestamp=self.clock(), actor=actor, command_id=uuid4().hex,

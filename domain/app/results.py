@@ -1,6 +1,7 @@
 """What the use cases share and give back: `Result` (the new head and the events appended),
 bearer tokens and the seat a token opens, request digests for idempotency, the refusals of a
-reused key and of a concurrent update, and the envelopes of events a use case makes itself.
+reused key and of a concurrent update, the envelopes of events a use case makes itself, and
+what ends when a side's seat changes hands (`seat_ended`).
 `domain.app.usecases` uses them; the API and the copies' use cases import them from there."""
 
 from __future__ import annotations
@@ -75,3 +76,18 @@ def envelopes(head: Frame, context: Context) -> Callable[[], dict[str, Any]]:
     return lambda: {"originator_id": context.match_id, "originator_version": next(counter),
                     "timestamp": context.now, "actor": context.actor,
                     "command_id": context.command_id, "turn": head.state.turn.turn}
+
+
+def seat_ended(head: Frame, stamp: Callable[[], dict[str, Any]], side: str,
+               why: str) -> list[ev.Event]:
+    """What ends when `side`'s seat changes hands (a reissue, or a join with a reissued
+    link): every token of the side and its join link, and its standing pass (its next
+    holder chooses its own), `why` said. The notifier ends the seat's registrations on
+    the revocations and the new token's issue."""
+    events: list[ev.Event] = [
+        ev.SeatTokenRevoked(**stamp(), seat=owner, token_hash=hashed)
+        for hashed, owner in head.tokens if owner in (side, f"{JOIN}{side}")]
+    if side in head.state.passing:
+        events.append(ev.StandingPassEnded(**stamp(), side=side, why="cancelled", reason=why,
+                                           rule="core-seats"))
+    return events

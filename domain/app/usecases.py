@@ -25,9 +25,11 @@ from domain.app.results import (
     _Replayed,
     envelopes,
     request_digest,
+    seat_ended,
     seat_of,
     token_hash,
 )
+from domain.authority import check_reissue
 from domain.commands import Command, CreateMatch
 from domain.decide import (
     REFEREE,
@@ -120,7 +122,9 @@ class MatchUseCases(MatchLog):
     def join(self, match_id: UUID, *, side: str | None, player: str,
              entropy: str | None = None, token: str | None = None) -> Result:
         """`player` takes the seat of `side` (None: the referee's). A side's join token is
-        used up: the player gets a seat token of their own (ours: one player per join).
+        used up: the player gets a seat token of their own (ours: one player per join). A
+        join with a join link the referee reissued after the side had joined replaces its
+        player: the previous holder's tokens and standing pass end, as in a reissue.
         `entropy`, if given, is mixed into every later server roll (recorded publicly).
         With `token` (the join token, or the referee's), the join happens only while that
         token is live: of racing joins with one join token, exactly one gets the seat."""
@@ -133,9 +137,8 @@ class MatchUseCases(MatchLog):
             stamp = envelopes(head, context)
             events: list[ev.Event] = [ev.SeatJoined(**stamp(), side=side, player=player,
                                                     entropy=entropy)]
-            if side is not None:
-                events += [ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
-                           for hashed, seat in head.tokens if seat == f"{JOIN}{side}"]
+            if side is not None:  # the join link is used up; a previous holder is replaced
+                events += seat_ended(head, stamp, side, "a new player joined")
                 events.append(ev.SeatTokenIssued(**stamp(), seat=side,
                                                  token_hash=token_hash(issued)))
             return events
@@ -147,18 +150,24 @@ class MatchUseCases(MatchLog):
     def reissue(self, match_id: UUID, seat: str, *, actor: str = REFEREE,
                 token: str | None = None) -> Result:
         """Revoke every token of `seat` and issue a new one (the referee's remedy for a
-        leaked or lost token). The old tokens stop working at once."""
+        leaked or lost token). The old tokens stop working at once. A side's reissue also
+        ends its join link, joined or not (else the old link would join the seat again, with
+        a second working token), and its standing pass (its new holder chooses its own);
+        the notifier ends the seat's registrations on the new token's issue."""
         issued = self.token_source()
 
         def reissued(head: Frame, context: Context) -> list[ev.Event]:
-            known = {REFEREE, SPECTATOR, *head.state.side_ids(),
-                     *(f"{JOIN}{s}" for s in head.state.side_ids())}
+            check_reissue(context.actor)
+            sides = head.state.side_ids()
+            known = {REFEREE, SPECTATOR, *sides, *(f"{JOIN}{s}" for s in sides)}
             if seat not in known:
                 raise InvalidAction(f"there is no seat '{seat}'", rule="core-seats",
                                     allowed=sorted(known))
             stamp = envelopes(head, context)
-            return [*(ev.SeatTokenRevoked(**stamp(), seat=seat, token_hash=hashed)
-                      for hashed, owner in head.tokens if owner == seat),
+            ended = (seat_ended(head, stamp, seat, "its seat was reissued") if seat in sides
+                     else [ev.SeatTokenRevoked(**stamp(), seat=owner, token_hash=hashed)
+                           for hashed, owner in head.tokens if owner == seat])
+            return [*ended,
                     ev.SeatTokenIssued(**stamp(), seat=seat, token_hash=token_hash(issued))]
 
         result = self._execute(match_id, reissued, actor=actor, token=token)

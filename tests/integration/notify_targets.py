@@ -1,7 +1,8 @@
 """A webhook target on loopback that counts what reaches it, for the delivery lane tests:
 a raw TCP listener that, per `mode`, holds every connection open without a word until the
-sender gives up (`hang`: a blackhole), closes it at once (`drop`), or reads the request
-and answers 204 (`answer`). Also the registrations and notices the tests put straight in
+sender gives up (`hang`: a blackhole), closes it at once (`drop`), reads the request
+and answers 204 (`answer`), or reads it and answers 204 only once `release` is set
+(`hold`: a slow receiver, held by the test, not by a clock). Also the registrations and notices the tests put straight in
 the store (the outbox's projection is tested elsewhere)."""
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class Target:
         self.finished = 0  # held connections the sender gave up on (closed its end)
         self.answered: list[str] = []  # the webhook-id of each request answered
         self.on_request: Callable[[], None] = lambda: None  # before each answer
+        self.release = threading.Event()  # `hold`: answer the requests held so far and on
+        self.holding = 0  # `hold`: requests read and held now
         self._lock = threading.Lock()
         self._held: list[socket.socket] = []
         self._server = socket.create_server((host, 0))
@@ -51,6 +54,12 @@ class Target:
                 with self._lock:
                     self.finished += 1
                 return
+            if mode == "hold":
+                with self._lock:
+                    self.holding += 1
+                self.release.wait()
+                with self._lock:
+                    self.holding -= 1
             self.on_request()
             delivery = next((line.split(":", 1)[1].strip() for line in head.split("\r\n")
                              if line.lower().startswith("webhook-id:")), "")
@@ -69,6 +78,7 @@ class Target:
 
     def close(self) -> None:
         """Stop listening and cut every connection (hanging sends end at once)."""
+        self.release.set()
         self._server.close()
         with self._lock:
             held, self._held = self._held, []

@@ -133,3 +133,33 @@ def test_names_with_cr_lf_and_links_arrive_as_inert_text(
     assert "\u202e" not in text
     assert not any(line.startswith("Bcc") for line in text.splitlines())
     assert table.attempts("blue", reg)[0]["status_code"] == 250
+
+
+def test_the_confirmation_carries_no_word_the_creator_chose(
+        client: TestClient, mailbox: Mailbox, hooks: Hooks) -> None:
+    """Finding 14: the confirmation message goes to an address that has not agreed to
+    anything, so it says only the service's own words, the code and the link: not the
+    seat's id (the creator's choice, up to 64 characters: before, 32 of them were in the
+    e-mail), not the side's name, not the match's title."""
+    chosen = "Claim.your.prize-at-phish.example"
+    made = client.post("/api/matches", json={
+        "scenario": "FREE PRIZES at phish.example",
+        "sides": [{"id": chosen, "name": "Visit phish.example now"},
+                  {"id": "other", "name": "Other"}]})
+    assert made.status_code == 201, made.text
+    match, tokens = made.json()["match_id"], made.json()["tokens"]
+    table = Table(client, match, dict(tokens))
+    mail = table.register("referee", {"kind": "email", "email": "someone@example.org",
+                                      "seat": chosen})
+    hook = table.register("referee", {"kind": "webhook", "url": f"{hooks.url}/x",
+                                      "seat": chosen})
+    assert mail.status_code == hook.status_code == 201, (mail.text, hook.text)
+    table.run()
+    [message] = mailbox.messages
+    [(_, payload)] = hooks.got
+    said = "\n".join([str(message["Subject"]), mailbox.bodies()[0], str(payload)])
+    for word in ("Claim", "prize", "phish", "Visit", "FREE"):
+        assert word.lower() not in said.lower(), word
+    assert payload["code"] in said and mailbox.code()  # the code and the link are there
+    assert set(payload) == {"type", "match_id", "registration_id", "code", "link",
+                            "confirm_url"}

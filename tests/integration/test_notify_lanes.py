@@ -1,6 +1,8 @@
 """Delivery lanes on each store, with real webhook targets on loopback: a target that never
 answers holds back only its own notices (another match's notice is received while its
-attempts still hang, and it gets no more connections than its lane allows); a target that
+attempts still hang, and it gets no more connections than its lane allows); a slow
+webhook leaves room on its host: another webhook there is told while the slow one's
+requests are held; a target that
 keeps failing opens its lane's breaker: no connection during the cool-down, its notices
 neither failed nor lost, one probe after it, and they all go out once it answers; a send
 that outlasts its lease keeps it (another worker does not send it again). No wall clock:
@@ -131,6 +133,46 @@ def test_a_target_that_never_answers_holds_back_no_other_matchs_notice(
     finally:
         loop.stop()
         blackhole.close()
+        sender.close()
+
+
+def test_a_slow_target_leaves_room_on_its_host_for_the_hosts_other_targets(
+        matches: Matches, targets: list[Target]) -> None:
+    """Finding 12: one host, two webhooks. The slow one is held (its receiver reads each
+    request and answers only when the test says); the other's notice, made while those are
+    held, is received before any of them is answered, and the slow one never had more
+    than its target's share of the host's senders. Once released, the held ones go out."""
+    view = view_of(matches)
+    slow = target(targets, BLACKHOLE, "hold")
+    other_hook = target(targets, BLACKHOLE, "answer")  # same host, another webhook
+    seen: list[int] = []  # requests the slow one held when the other's arrived
+    other_hook.on_request = lambda: seen.append(slow.holding)
+    now = time.time()
+    held = []
+    for m in range(3):  # 12 notices to the slow webhook from 3 matches, due first
+        match = str(uuid.uuid4())
+        reg = registered(view, slow.url, match, "blue", now)
+        held += [notice(view, reg, match, now - 60 + m) for _ in range(4)]
+    sender = deliverer(view, LaneConfig(senders=8, per_host=4))
+    loop = Loop(sender)
+    try:
+        wait_for(lambda: slow.holding >= 2, "the slow webhook to hold its requests")
+        other = str(uuid.uuid4())
+        told = notice(view, registered(view, other_hook.url, other, "blue", now), other,
+                      time.time())
+        loop.woken.set()
+        wait_for(lambda: [n.status for n in view.notices(other)] == ["sent"],
+                 "the other webhook's notice")
+        assert other_hook.answered == [told]
+        assert seen == [2] and slow.count() == (2, 0)  # its share of 4: 2, both held
+        assert slow.answered == []
+        slow.release.set()
+        wait_for(lambda: all(n.status == "sent" for n in view.notices()
+                             if n.delivery_id in held), "the held notices")
+        assert sorted(slow.answered) == sorted(held)
+    finally:
+        loop.stop()
+        slow.release.set()  # nothing held past the test, passed or not
         sender.close()
 
 

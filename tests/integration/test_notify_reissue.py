@@ -3,7 +3,7 @@ real receivers on loopback (a webhook receiver, an SMTP server): after the refer
 reissues a seat's token, the previous holder's webhook and e-mail receive nothing more
 (not the handoff after the reissue, nor one queued before it), the new holder's list is
 empty, an unconfirmed registration of the previous holder can no longer be confirmed, and
-the referee's registrations of that seat end too."""
+the referee's registrations of that seat end too, also when nobody had joined the seat."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from notify_receivers import Hooks, Mailbox, Table, mail_settings, serve_notifying
+from notify_receivers import Hooks, Mailbox, Table, auth, mail_settings, serve_notifying
 
 from domain.app import Matches
 
@@ -92,3 +92,28 @@ def test_the_new_holder_registers_afresh_and_is_told(
                                f"{old['registration_id']}",
                                headers={"Authorization": f"Bearer {table.tokens['blue']}"})
     assert gone.status_code == 404
+
+
+def test_a_reissue_of_a_side_nobody_joined_ends_the_seats_registrations(
+        client: TestClient, hooks: Hooks) -> None:
+    """Finding 13: before blue joins, the referee registers a webhook for blue and it is
+    confirmed; the referee then reissues blue's seat: the registration ends (before: it
+    stayed, and blue's handoffs still went to it)."""
+    body = client.get("/api/scenarios/atomic-africa-demo").json()
+    made = client.post("/api/matches", json=body)
+    match, tokens = made.json()["match_id"], dict(made.json()["tokens"])
+    tokens["red"] = client.post(f"/api/matches/{match}/seats", json={"player": "red"},
+                                headers=auth(tokens["join:red"])).json()["token"]
+    table = Table(client, match, tokens)
+    reg = table.register("referee", {"kind": "webhook", "url": f"{hooks.url}/blue",
+                                     "seat": "blue"}).json()
+    table.run()
+    [(_, sent)] = hooks.got
+    assert table.confirm(reg["registration_id"], sent["code"]).status_code == 200
+    assert [r["seat"] for r in table.listed("referee")] == ["blue"]
+    reissue(table, "blue")  # nobody joined blue: it had no token of its own to revoke
+    table.run()
+    assert table.listed("referee") == []
+    table.hand_over()
+    table.run()
+    assert [p["type"] for _, p in hooks.got if p.get("type") == "turn.handoff"] == []

@@ -104,6 +104,45 @@ def test_referee_revokes_and_reissues_a_seat_token(client: TestClient) -> None:
     assert unknown.status_code == 422
 
 
+def test_a_reissue_of_a_side_nobody_joined_ends_its_join_link(client: TestClient) -> None:
+    """Finding 13: the old join link of a side the referee reissued before anyone joined
+    joins nothing (before: it joined, and gave a second working token for the seat)."""
+    r = client.post("/api/matches", json={"scenario": "s", "sides": SIDES})
+    match, tokens = r.json()["match_id"], r.json()["tokens"]
+    referee = {"Authorization": f"Bearer {tokens['referee']}"}
+    made = client.post(f"/api/matches/{match}/tokens", json={"seat": "allies"}, headers=referee)
+    assert made.status_code == 201, made.text
+    new = {"Authorization": f"Bearer {made.json()['token']}"}
+    old_link = {"Authorization": f"Bearer {tokens['join:allies']}"}
+    joined = client.post(f"/api/matches/{match}/seats", json={"player": "Mallory"},
+                         headers=old_link)
+    assert joined.status_code == 401, joined.text
+    assert client.get(f"/api/matches/{match}/board", headers=old_link).status_code == 401
+    assert client.get(f"/api/matches/{match}/board", headers=new).status_code == 200
+    # the other side's link is untouched
+    other = client.post(f"/api/matches/{match}/seats", json={"player": "Axel"},
+                        headers={"Authorization": f"Bearer {tokens['join:axis']}"})
+    assert other.status_code == 201, other.text
+
+
+def test_a_join_with_a_reissued_link_replaces_the_sides_player(client: TestClient) -> None:
+    """A side's new join link (the referee's way to seat a replacement player) seats one
+    player: the previous holder's token ends when the replacement joins (before: both
+    tokens worked, two players on one seat)."""
+    match = _create(client)
+    old = auth(match, "allies")
+    made = client.post(f"/api/matches/{match}/tokens", json={"seat": "join:allies"},
+                       headers=auth(match))
+    assert made.status_code == 201, made.text
+    assert client.get(f"/api/matches/{match}/board", headers=old).status_code == 200
+    joined = client.post(f"/api/matches/{match}/seats", json={"player": "Bea"},
+                         headers={"Authorization": f"Bearer {made.json()['token']}"})
+    assert joined.status_code == 201, joined.text
+    assert client.get(f"/api/matches/{match}/board", headers=old).status_code == 401
+    new = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert client.get(f"/api/matches/{match}/board", headers=new).status_code == 200
+
+
 def _idempotent(client: TestClient, match: str, key: str, seat: str = "referee",
                 **action: Any) -> Any:
     return client.post(f"/api/matches/{match}/actions", json=action,

@@ -91,3 +91,27 @@ def test_one_undo_takes_back_a_move_and_the_dones_it_brought_about(client: TestC
     assert m.get("")["waiting"]["seats"] == ["germans"]
     assert m.get("/legal", "soviets")["standing_pass"]["on"] is True
     assert m.version == before + 3  # the move, the pass's done, the undo
+
+
+def test_a_reissue_of_its_side_ends_the_pass_and_it_says_no_done_for_the_new_holder(
+        client: TestClient) -> None:
+    """Finding 13: the referee reissues the Soviets' seat while their pass is on: the pass
+    ends in the reissue, and the Germans' next move waits for the new holder's own done
+    (before: the old holder's pass went on saying the new holder's dones)."""
+    m = Played(client, scenario("extended-sequence-demo"))
+    m.act("soviets", **PASS)
+    before = m.version
+    r = m.client.post(f"/api/matches/{m.match}/tokens", json={"seat": "soviets"},
+                      headers=m.auth("referee"))
+    assert r.status_code == 201, r.text
+    m.tokens["soviets"] = r.json()["token"]
+    said = [(e["type"], e["actor"], e.get("side")) for e in events_after(m, before)]
+    assert ("StandingPassEnded", "referee", "soviets") in said
+    assert m.get("/legal", "soviets")["standing_pass"]["on"] is False
+    before = m.version
+    m.act("germans", type="advance")
+    assert [(e["type"], e.get("by")) for e in events_after(m, before)] == [
+        ("PhaseAdvanced", None)]
+    assert "soviets" in m.get("")["waiting"]["seats"]
+    checked = m.get("/verify")
+    assert checked["ok"] is True, checked
