@@ -163,7 +163,9 @@ def _scope(probe: Probe, unit: str | None, page: int) -> Page:
 
 def _cut(probe: Probe, paged: Page) -> str:
     spent = probe.spent
-    said = (f"cut short after {spent.spent:,} steps of the ruleset file's expressions (the "
+    said = (f"cut short: the ruleset file's work budget was spent ({probe.costly})"
+            if probe.costly is not None else
+            f"cut short after {spent.spent:,} steps of the ruleset file's expressions (the "
             f"most an answer reads is {spent.most:,}: docs/rulesets/authoring.md)"
             if spent is not None else
             f"cut short after {probe.work} choices tried (the most an answer tries)")

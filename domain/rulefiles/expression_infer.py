@@ -25,6 +25,9 @@ from domain.rulefiles.expression_tree import Part, bare_name, first_token, is_se
 from domain.rulefiles.expression_tree import kids as children
 from domain.rulefiles.types import BOOL, DYN, INT, NULL, STRING, Ty, list_of, same
 
+# how each function of ours goes over the list it is given (cost.Cost.calls)
+OVER_LIST = {"hex_distance": 0, "highest": 1, "join": 1, "distinct": 2}
+
 
 def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> Typed:
     if isinstance(node, Token):
@@ -288,6 +291,8 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
               scope: dict[str, Ty]) -> Typed:
     name = str(name_token)
     args = children(arguments) if isinstance(arguments, Tree) else []
+    if name in OVER_LIST:  # a call of ours: its work, for the cost (cost.py)
+        c.calls.append((c.macros, OVER_LIST[name]))
     if name == "hex_distance" and len(args) == 2:  # domain/rulefiles/hexes.py
         for arg in args:
             _want(c, arg, scope, STRING, "hex_distance()")
