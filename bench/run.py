@@ -26,6 +26,9 @@
     FastAPI's CPU; an action beside matches with notices and clocks.
 (l) legal actions on large boards (bench/legal.py): the answer's time and size at 25, 100
     and 250 units a side; another match's action while 8 clients read a large board's.
+(r) hostile ruleset files (bench/hostile_rulefiles.py): their boards, moves and legal
+    answers on 400 units beside the work budget, another match's requests meanwhile beside
+    its idle time, Wing Command's board, the check of the costliest files.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 Issue 18's targets (bench/targets.py) close the report: figure, anchor, ratio, PASS/MISS.
 """
@@ -45,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import cpu
 import hostile
+import hostile_rulefiles
 import http_load
 import legal as legal_bench
 import live
@@ -72,7 +76,7 @@ os.environ.setdefault("BATTLELOG_CREATE_RATE", "off")
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("oneclient", "cpu", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory", "hostile", "notify", "legal")
+            "memory", "hostile", "notify", "legal", "rulefiles")
 
 
 def main() -> int:
@@ -158,6 +162,9 @@ def main() -> int:
         if "legal" in only:
             print("legal actions on large boards, and beside another match ...", flush=True)
             figures.update(legal_bench.measure(3, 20 if args.quick else 40))
+        if "rulefiles" in only:
+            print("hostile ruleset files, and another match beside them ...", flush=True)
+            figures.update(hostile_rulefiles.measure(400, 6 if args.quick else 12))
         if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
             figures.update(notify.measure(tmp, 50 if args.quick else 200))
             print("notify: a notice beside a blackholed target (bench/notify_lanes.py) ...",

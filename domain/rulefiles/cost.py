@@ -4,13 +4,15 @@ and the one budget of steps a request's readings share.
 An expression has no loop but its list functions (`all`, `exists`, `exists_one`, `filter`,
 `map`), at most MAX_MACROS inside one another, and they go over the lists and maps of the
 view: the units in play above all, up to the 400 a match holds. A **step** is one item a
-list function visits (its body read for it), or one item that `filter` or `map` copies into
+list function visits, its body read for it (a step for every BODY operations of the body:
+names, fields, comparisons, `&&` ...), or one item that `filter` or `map` copies into
 the list CEL's evaluator builds (it copies what it has built at each item, so a `map` over n
 items copies about n * n / 2; the closures in front of it copy nothing); a call of one of our
 functions (`hex_distance`, `highest`, `join`, `distinct`) is CALL steps, plus the items of the
 list it goes over (each against each for `distinct`). `Cost` is read from the expression's
-parse tree at load (each list function, how deep it stands, whether it builds a list; how
-many lists it joins with `+`; each call of ours, how deep it stands); `steps(largest)` is an
+parse tree at load (each list function, how deep it stands, whether it builds a list, the
+operations of its body; how many lists it joins with `+`; each call of ours, how deep it
+stands); `steps(largest)` is an
 upper bound of the steps over a view whose largest list or map holds `largest` items. (ours)
 An evaluation whose bound passes STEPS is not run (`TooCostly`, evaluate.py).
 
@@ -32,16 +34,19 @@ from domain.errors import InvalidAction
 
 # (ours) the steps one view's expressions may take together: Hold the Towns' costliest
 # (a list function inside another, and a filter then a map) stay under it with 400 units
-STEPS = 200_000
+STEPS = 600_000
 # (ours) the steps of one request's readings together (a board, a legal answer, an action
 # decided: every body a legal answer decides reads the guards again): five readings at the
 # bound; Hold the Towns' costliest answer on 400 units takes 160,406, Wing Command's board
 # on 400 units about 200,000 (bench/rulefiles_budget.py, bench/hostile.py)
-BUDGET = 5 * STEPS
+BUDGET = 800_000
 ANSWER_STEPS = BUDGET  # a legal answer's: past it the answer is cut short, saying so
 # (ours) a call of one of our functions, in steps: hex_distance read by the closures costs
 # about ten items visited (bench/hostile.py)
 CALL = 10
+# (ours) the operations of a list function's body that one item visited costs a step: a body
+# of more costs more (bench/hostile.py: a body of 190 operations read 52 us an item)
+BODY = 4
 EVERY = 20_000  # (ours) the steps between two calls of a meter's `between`
 
 
@@ -55,6 +60,9 @@ class Cost:
     # each call of ours: how deep it stands (0: in no list function), and how it goes over
     # the list it is given (0: hex_distance; 1: once; 2: each item against each, distinct)
     calls: tuple[tuple[int, int], ...] = ()
+    # the sites whose body holds more than BODY operations, each with its weight: the steps
+    # an item visited costs (one a BODY operations, or part of them)
+    weights: tuple[tuple[int, int], ...] = ()
 
     def steps(self, largest: int, copies: bool = True) -> int:
         """An upper bound of the steps over a view whose largest list or map holds
@@ -64,9 +72,11 @@ class Cost:
             return 0
         n = max(largest, 1) * (1 + self.joins)
         over = (0, n, n * n // 2)
-        return (sum(n ** depth + (n ** (depth + 1) // 2 if builds and copies else 0)
-                    for depth, builds in self.sites)
-                + sum(n ** depth * (CALL + over[kind]) for depth, kind in self.calls))
+        weight = dict(self.weights)
+        return int(sum(n ** depth * weight.get(site, 1)
+                       + (n ** (depth + 1) // 2 if builds and copies else 0)
+                       for site, (depth, builds) in enumerate(self.sites))
+                   + sum(n ** depth * (CALL + over[kind]) for depth, kind in self.calls))
 
 
 def total(costs: list[Cost], largest: int) -> int:

@@ -101,13 +101,13 @@ def test_a_view_is_read_only_against_its_own_state(builds: list[Any]) -> None:
 
 def test_guards_each_within_the_bound_cut_an_answer_short_counted_in_steps(
         charged: list[int]) -> None:
-    """On 400 units each reading of the guard is 160,400 steps (within STEPS alone); the
+    """On 400 units each reading of the guard is 480,400 steps (within STEPS alone); the
     answer stops before its readings pass ANSWER_STEPS together, says so, and still
     answers Next step. (The guard reads the action's unit: a reading made already over the
     same state and action costs one step, its value kept, so each unit's is read anew.)"""
     ruleset = ruleset_of(crowd(PER_UNIT))
     table = fresh(ruleset, squads(UNITS_IN_ALL))
-    each = UNITS_IN_ALL + UNITS_IN_ALL ** 2
+    each = UNITS_IN_ALL + 3 * UNITS_IN_ALL ** 2  # (its inner body: 3 steps an item)
     assert each <= STEPS < ANSWER_STEPS
     answer = legal_actions(table.state, ruleset, "red", most=None)
     assert answer.page.truncated and answer.page.says is not None
