@@ -1,5 +1,5 @@
 """What a ruleset file's expressions cost a legal answer (docs/rulesets/authoring.md, "The
-evaluation budget"; docs/legal-actions.md, "Large boards"): the view of a state is built once
+work budget"; docs/legal-actions.md, "Large boards"): the view of a state is built once
 and read by every guard and condition against that very state (never against another), and
 the steps the file's expressions take over one answer are bounded together (cost.py,
 ANSWER_STEPS): a file whose guards are each within the bound of one reading gets an answer
