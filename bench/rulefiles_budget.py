@@ -1,4 +1,4 @@
-"""The evaluation budget of ruleset files (docs/rulesets/authoring.md, "The evaluation
+"""The evaluation budget of ruleset files (docs/rulesets/authoring.md, "The work
 budget"), measured beside its anchor in the same run:
 
     .venv/bin/python bench/rulefiles_budget.py [--rounds 3] [--answers]

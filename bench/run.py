@@ -28,6 +28,9 @@
     and 250 units a side; another match's action while 8 clients read a large board's.
 (r) the replay file of a big match (bench/replay_cache.py): first request (written) and
     cached, beside the board read; four asked at once; another match's action meanwhile.
+(s) hostile ruleset files (bench/hostile_rulefiles.py): their boards, moves and legal
+    answers on 400 units beside the work budget, another match's requests meanwhile beside
+    its idle time, Wing Command's board, the check of the costliest files.
 Results go to bench/results/<date>.json; the previous result file is shown beside them.
 Issue 18's targets (bench/targets.py) close the report: figure, anchor, ratio, PASS/MISS.
 """
@@ -47,6 +50,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import cpu
 import hostile
+import hostile_rulefiles
 import http_load
 import legal as legal_bench
 import live
@@ -75,7 +79,7 @@ os.environ.setdefault("BATTLELOG_CREATE_RATE", "off")
 # ---- the report ------------------------------------------------------------------------
 
 SECTIONS = ("oneclient", "cpu", "write", "read", "export", "http", "live", "rebuild", "postgres", "variants",
-            "memory", "hostile", "notify", "legal", "replay_cache")
+            "memory", "hostile", "notify", "legal", "replay_cache", "rulefiles")
 
 
 def main() -> int:
@@ -164,6 +168,9 @@ def main() -> int:
         if "replay_cache" in only:
             print("the replay file of a big match, written and cached ...", flush=True)
             figures.update(replay_cache.measure(100 if args.quick else 300))
+        if "rulefiles" in only:
+            print("hostile ruleset files, and another match beside them ...", flush=True)
+            figures.update(hostile_rulefiles.measure(400, 6 if args.quick else 12))
         if "notify" in only:  # (n) "your turn" webhooks: handoff to arrival (bench/notify.py)
             figures.update(notify.measure(tmp, 50 if args.quick else 200))
             print("notify: a notice beside a blackholed target (bench/notify_lanes.py) ...",

@@ -7,6 +7,8 @@ the state is the head of the match or a point in its past (time travel).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -16,7 +18,8 @@ from domain.context import REFEREE, card_title
 from domain.events import sees_private
 from domain.history import UndoRequest
 from domain.legal.words import track_title
-from domain.rulesets import get_ruleset
+from domain.rulefiles.cost import BUDGET, Meter, Spent, budgeted, metered, spent_words
+from domain.rulesets import Ruleset, get_ruleset
 from domain.sequence import Step, current_roles
 from domain.state import (
     Awaiting,
@@ -179,6 +182,10 @@ class BoardView(BaseModel):
     vp: VPView
     map: MapView | None = None  # the hex map's extent and cities; none on a table
     waiting: WaitingView | None = None  # whose turn (with the undo request, when given)
+    left_out: str | None = Field(default=None, description=(
+        "set when the ruleset file's expressions spent the board's work budget: the board is "
+        "shown without the file's own extras (its units' computed values and the words of "
+        "what the step expects), and this says why"))
 
 
 def _step_title(step: Step, path: str) -> str:
@@ -189,9 +196,12 @@ def _step_title(step: Step, path: str) -> str:
     return said[:1].upper() + said[1:]
 
 
-def turn_view(state: MatchState) -> TurnView:
+def turn_view(state: MatchState, expects: list[str] | None = None) -> TurnView:
+    """The turn marker; `expects` (what the step waits for) when read already."""
     ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
     step = ruleset.sequence.step(state.turn.step)
+    if expects is None:
+        expects = _extras(state, ruleset, None, units=False).expects
     return TurnView(
         turn=state.turn.turn,
         step=state.turn.step,
@@ -211,7 +221,7 @@ def turn_view(state: MatchState) -> TurnView:
         sequence=ruleset.sequence.steps(),
         sequence_titles=[_step_title(ruleset.sequence.step(path), path)
                          for path in ruleset.sequence.steps()],
-        expects=ruleset.expects(state) if ruleset.expects and state.outcome is None else [],
+        expects=expects,
         awaiting=state.awaiting,
         rolls=[name for name, roll in ruleset.rolls.items() if state.turn.step in roll.steps],
         outcome=state.outcome,
@@ -252,20 +262,54 @@ def cards_view(state: MatchState, viewer: str) -> list[CardsView]:
     return out
 
 
+@dataclass(frozen=True)
+class _Extras:
+    """What a ruleset computes for the board beyond the state: each unit's values (by its
+    id), the words of what the step expects; `left_out`: why they are not shown."""
+
+    computed: dict[str, dict[str, Any]]
+    expects: list[str]
+    left_out: str | None = None
+
+
+def _extras(state: MatchState, ruleset: Ruleset, between: Callable[[], None] | None,
+            units: bool = True) -> _Extras:
+    """The ruleset's extras (`units`: the units' values too), a ruleset file's readings
+    within one work budget (cost.py): past it, none of them (said)."""
+    meter = Meter(BUDGET, between)
+    try:
+        with metered(meter):
+            info = ruleset.unit_info if units else None
+            computed = {u.id: info(state, u) for u in state.units.values()} if info else {}
+            expects = (ruleset.expects(state) if ruleset.expects and state.outcome is None
+                       else [])
+    except Spent:
+        return _Extras({}, [], f"{spent_words(meter)}; shown without the ruleset file's "
+                       "values of units and its words of what the step expects")
+    return _Extras(computed, expects)
+
+
 def board_view(state: MatchState, viewer: str = "",
-               pending: UndoRequest | None = None) -> BoardView:
+               pending: UndoRequest | None = None,
+               between: Callable[[], None] | None = None) -> BoardView:
     """The board as seat `viewer` may see it (private cards only for their owner), and
-    whose turn it is (`pending`: the undo request waiting for an answer, if any)."""
+    whose turn it is (`pending`: the undo request waiting for an answer, if any). A ruleset
+    file's readings take at most one work budget for its extras (past it, the board says
+    what it left out) and one for the rest (past it, `WorkSpent`); `between` is called
+    between readings now and then (the server lets other threads run)."""
     ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
-    info = ruleset.unit_info
-    units = [UnitView(**dict(u), computed=info(state, u) if info else {})
+    extras = _extras(state, ruleset, between)
+    units = [UnitView(**dict(u), computed=extras.computed.get(u.id, {}))
              for u in state.units.values()]
+    with budgeted(between):  # whose turn, what is owed: the sequence's own readings
+        turn = turn_view(state, extras.expects)
+        waiting = waiting_view(state, pending)
     return BoardView(
         ruleset=state.ruleset,
         ruleset_title=ruleset.title,
         scenario=state.scenario,
         casual=state.casual,
-        turn=turn_view(state),
+        turn=turn,
         units=[u for u in units if u.removed is None],
         off_board=[u for u in units if u.removed is not None],
         cards=cards_view(state, viewer),
@@ -276,7 +320,8 @@ def board_view(state: MatchState, viewer: str = "",
         recent_rolls=state.dice.recent,
         vp=vp_view(state),
         map=map_view(state),
-        waiting=waiting_view(state, pending),
+        waiting=waiting,
+        left_out=extras.left_out,
     )
 
 

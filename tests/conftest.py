@@ -102,3 +102,20 @@ def sqlite_env_path(tmp_path: Path) -> tuple[dict[str, str], Path]:
     """For SQLite-only tests: the env of an empty file store, and the file's path."""
     path = tmp_path / "battlelog.db"
     return sqlite_env(str(path)), path
+
+
+@pytest.fixture
+def charged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The steps a ruleset file's readings charge their meters (domain/rulefiles/cost.py),
+    one entry a reading."""
+    from domain.rulefiles import cost
+
+    found: list[int] = []
+    charge = cost.Meter.charge
+
+    def counting(meter: cost.Meter, steps: int) -> None:
+        charge(meter, steps)
+        found.append(steps)
+
+    monkeypatch.setattr(cost.Meter, "charge", counting)
+    return found

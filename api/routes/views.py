@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
+from time import sleep
 from typing import Annotated
 from uuid import UUID
 
@@ -75,10 +76,13 @@ async def board(
 
 async def served_board(match_id: UUID, reading: Reading, query: PointQuery) -> Response:
     """The board `reading` asked for, as served (the route's, and the board now through
-    the lane of `api.hot_board`)."""
+    the lane of `api.hot_board`). The head is looked up on the event loop when that is
+    cheap (`held_read`); a board not served already is built in a worker thread, never on
+    the event loop (a ruleset file's readings take up to their work budget: one match's
+    board never holds the other matches' requests)."""
     matches = reading.matches
 
-    def read() -> Response:
+    def find() -> tuple[Frame, int, str, bytes | None]:
         if query.given():  # a query string: `reading` looked the seat up
             frame, head = frame_at(matches, match_id, query)
             who = reading.who
@@ -91,22 +95,34 @@ async def served_board(match_id: UUID, reading: Reading, query: PointQuery) -> R
             assert now is not None  # a seat was found: the match exists
             frame, head = now, now.version
         assert who is not None
-        key = (id(matches), match_id, frame.version, head, who.name)
         with _boards_lock:
-            body = _boards.get(key)
-        if body is None:
-            point = Point(version=frame.version, head_version=head,
-                          past=frame.version != head)
-            view = board_view(frame.state, who.name, frame.undo_request)
-            body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json(
-                ).encode()
-            with _boards_lock:
-                _boards[key] = body
-        return Response(body, media_type="application/json", headers={"ETag": f'"{head}"'})
+            body = _boards.get((id(matches), match_id, frame.version, head, who.name))
+        return frame, head, who.name, body
 
-    if not query.given():
-        return await held_read(matches, match_id, read)
-    return await in_worker(read)
+    def build(frame: Frame, head: int, seat: str) -> bytes:
+        point = Point(version=frame.version, head_version=head, past=frame.version != head)
+        view = board_view(frame.state, seat, frame.undo_request, between=_let_others_run)
+        body = BoardPublic.model_construct(point=point, **dict(view)).model_dump_json(
+            ).encode()
+        with _boards_lock:
+            _boards[(id(matches), match_id, frame.version, head, seat)] = body
+        return body
+
+    def whole() -> tuple[bytes, int]:  # in one worker thread: a point in the past
+        frame, head, seat, body = find()
+        return (body if body is not None else build(frame, head, seat)), head
+
+    if query.given():
+        body, head = await in_worker(whole)
+    else:
+        frame, head, seat, found = await held_read(matches, match_id, find)
+        body = found if found is not None else await in_worker(
+            lambda: build(frame, head, seat))
+    return Response(body, media_type="application/json", headers={"ETag": f'"{head}"'})
+
+
+def _let_others_run() -> None:
+    sleep(0)  # releases the interpreter to a thread waiting for it (the event loop)
 
 
 @router.get("/vp")

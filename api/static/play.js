@@ -206,8 +206,11 @@ export function renderPlay(table) {
   const t = table.board.turn;
   const step = h("p", { class: "step-now", id: "step-now" }, h("strong", {}, `Turn ${t.turn} · ${t.title}`), ruleRef(t.rule),
     t.active_side ? ` · ${table.sideName(t.active_side)} to act` : "");
+  // the game's file spent its work budget on this board: shown without its extras
+  const leftOut = table.board.left_out ? h("p", { class: "hint", role: "status" },
+    "This game's ruleset file spent its work budget on this board: its units' values and what this step expects are not shown.") : null;
   if (!table.canAct) {
-    return [step, h("p", { class: "hint" }, table.at !== null ? "This is the past: go back to now to act."
+    return [step, leftOut, h("p", { class: "hint" }, table.at !== null ? "This is the past: go back to now to act."
       : t.outcome ? "The match has ended." : "Spectators watch; they do not act.")];
   }
   const legal = table.legal;
@@ -216,6 +219,7 @@ export function renderPlay(table) {
   const own = legal.actions.filter((a) => a.own);  // the step's own move (docs/legal-actions.md)
   return [
     step,
+    leftOut,
     expects,
     legal.reason ? h("p", { class: "hint" }, legal.reason) : null,
     own.length ? h("div", { class: "moves" }, own.map((a, i) => actionBlock(table, a, "play", null,

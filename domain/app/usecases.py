@@ -56,6 +56,7 @@ from domain.history import (
 from domain.integrity import GENESIS, chained
 from domain.interchange import UNKNOWN_SEED
 from domain.legal.request import recorded
+from domain.rulefiles.cost import budgeted
 from domain.rulesets import get_ruleset
 from domain.state import Side
 
@@ -318,7 +319,8 @@ class MatchUseCases(MatchLog):
             match_id=match_id, version=head.version, actor=actor, command_id=command_id,
             now=self.clock(), dice=self._dice(match_id, head), roll_index=head.server_rolls,
         )
-        events = make(head, context)
+        with budgeted():  # a ruleset file's readings: one budget for the whole action
+            events = make(head, context)
         if any(isinstance(e, ev.MatchEnded) for e in events):
             events.append(self._reveal(head, context, len(events)))
         if any(isinstance(e, ev.MatchReopened) for e in events):

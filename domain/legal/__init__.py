@@ -39,7 +39,7 @@ from domain.legal.standing import Answer as SideAnswer
 from domain.legal.standing import offer
 from domain.legal.units import Offers
 from domain.legal.words import in_words, side_name, title
-from domain.rulefiles.cost import ANSWER_STEPS, Meter, Spent, metered
+from domain.rulefiles.cost import ANSWER_STEPS, Meter, Spent, meter, metered
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
@@ -99,8 +99,9 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
     `between` called before each. `ahead`: a side's Next step also says which later steps
     hold nothing for it ("Done until something is mine", `domain.legal.ahead`). A ruleset
-    file's expressions read for the choices charge their steps to `steps` (a new meter of
-    ANSWER_STEPS when None, whatever `most` says): past it the answer is cut short too."""
+    file's expressions read for the choices charge their steps to `steps` (when None, the
+    meter of the request under way, if any: an action asking the legal answers; else a new
+    meter of ANSWER_STEPS, whatever `most` says): past it the answer is cut short too."""
     here = {"seat": seat, "turn": state.turn.turn, "step": state.turn.step}
     if seat != REFEREE and seat not in state.side_ids():
         return LegalActions(**here, reason=SPECTATOR,
@@ -111,7 +112,9 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     groups: dict[str, list[Choice]] = {}
     probe.limit, probe.between = most, between
     try:
-        with metered(steps or Meter(ANSWER_STEPS)):  # (Next step below is read unmetered)
+        # (the request's meter when one is set: an action that asks the legal answers, as
+        # its standing pass does; Next step below is read unmetered)
+        with metered(steps or meter() or Meter(ANSWER_STEPS)):
             for kind in _kinds(step.allows):
                 if not probe.whole and kind not in ABOUT_UNITS:
                     continue
@@ -163,7 +166,9 @@ def _scope(probe: Probe, unit: str | None, page: int) -> Page:
 
 def _cut(probe: Probe, paged: Page) -> str:
     spent = probe.spent
-    said = (f"cut short after {spent.spent:,} steps of the ruleset file's expressions (the "
+    said = (f"cut short: the ruleset file's work budget was spent ({probe.costly})"
+            if probe.costly is not None else
+            f"cut short after {spent.spent:,} steps of the ruleset file's expressions (the "
             f"most an answer reads is {spent.most:,}: docs/rulesets/authoring.md)"
             if spent is not None else
             f"cut short after {probe.work} choices tried (the most an answer tries)")
@@ -221,7 +226,8 @@ def seat_answer(ruleset: Ruleset, seat: str,
     capped at `AHEAD_MOST` bodies decided (past it an answer is cut short, and the pass
     stops there: the legal answer's steps ahead and the action stop alike)."""
     spent = 0
-    steps = Meter(ANSWER_STEPS)  # the file's expressions' steps, over the answers together
+    # the file's expressions' steps, over the answers together (the request's, when set)
+    steps = meter() or Meter(ANSWER_STEPS)
 
     def counted() -> None:
         nonlocal spent

@@ -21,7 +21,7 @@ from domain.errors import DomainError, InvalidAction
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
 from domain.legal.then import after_advance
 from domain.legal.words import in_words, side_name
-from domain.rulefiles.cost import Meter, Spent
+from domain.rulefiles.cost import Meter, Spent, WorkSpent
 from domain.rulesets import Ruleset
 from domain.state import MatchState, Unit
 
@@ -71,6 +71,7 @@ class Probe:
         self.work = 0  # the bodies decided (each once)
         self.between: Callable[[], None] | None = None
         self.spent: Meter | None = None  # the meter of a file's steps that cut it short
+        self.costly: str | None = None  # or the reading past its own bound that did
 
     def decide(self, body: dict[str, Any]) -> list[ev.Event] | DomainError:
         """The events `body` would make now, or the refusal."""
@@ -86,6 +87,9 @@ class Probe:
                 self._seen[key] = decide(command, self.state, self.ruleset, self.context)
             except Spent as spent:  # the file's expressions would pass the answer's steps
                 self.spent = spent.meter
+                raise Exhausted from None
+            except WorkSpent as costly:  # a reading past its own bound: so would every body's
+                self.costly = costly.detail
                 raise Exhausted from None
             except ValidationError as exc:
                 self._seen[key] = InvalidAction(str(exc), rule="core-requests")

@@ -22,9 +22,16 @@ from domain.errors import InvalidAction, NotYourTurn
 from domain.rulefiles.activation import activation_of
 from domain.rulefiles.arrive import arrivals
 from domain.rulefiles.cards import cards_of
+from domain.rulefiles.cost import WorkSpent
 from domain.rulefiles.does import actions_of
 from domain.rulefiles.ending import ending
-from domain.rulefiles.evaluate import Compiled, Unreadable, Views, compile_expression
+from domain.rulefiles.evaluate import (
+    Compiled,
+    TooCostly,
+    Unreadable,
+    Views,
+    compile_expression,
+)
 from domain.rulefiles.guard_words import Said, guard_words
 from domain.rulefiles.initiative import initiative_of
 from domain.rulefiles.model import Guard, RulesetFile
@@ -133,9 +140,14 @@ def _condition(name: str, expression: Compiled,
         try:
             return expression.run(views.view((expression,), state)) is True
         except Unreadable as error:
-            raise InvalidAction(f"the condition '{name}' cannot be read now: {error}",
-                                rule="core-ruleset") from None
+            raise _refusal(error)(f"the condition '{name}' cannot be read now: {error}",
+                                  rule="core-ruleset") from None
     return holds
+
+
+def _refusal(error: Unreadable) -> type[InvalidAction]:
+    """A reading past its bound is the work budget's refusal (cost.WorkSpent)."""
+    return WorkSpent if isinstance(error, TooCostly) else InvalidAction
 
 
 def _checks(guards: tuple[tuple[Guard, Compiled], ...], views: Views, said: Said
@@ -158,8 +170,8 @@ def _checks(guards: tuple[tuple[Guard, Compiled], ...], views: Views, said: Said
             try:
                 holds = expression.run(view) is True
             except Unreadable as error:
-                raise InvalidAction(f"{guard.rule}: this guard cannot be read now: {error}",
-                                    rule=guard.rule) from None
+                raise _refusal(error)(f"{guard.rule}: this guard cannot be read now: "
+                                      f"{error}", rule=guard.rule) from None
             if not holds:
                 refusal = NotYourTurn if guard.refusal == "not_your_turn" else InvalidAction
                 raise refusal(f"{guard.rule}: {said(guard, state, command, actor)}",

@@ -30,8 +30,8 @@ from domain.rulefiles.hexes import hex_distance
 from domain.rulefiles.lists import distinct, join
 from domain.rulefiles.numbers import highest
 from domain.rulefiles.types import Ty
-from domain.rulefiles.view import Declared, action_value, command_unit, values
-from domain.state import MatchState
+from domain.rulefiles.view import Declared, action_value, command_unit, unit_value, values
+from domain.state import MatchState, Unit
 
 # what CEL's evaluator raises on a value it cannot compute (a key a map lacks, a division
 # by zero, an overflow past 64 bits)
@@ -49,6 +49,10 @@ class NotAnExpression(ValueError):
 
 class Unreadable(Exception):
     """An expression the evaluator could not compute over this state (said, never a crash)."""
+
+
+class TooCostly(Unreadable):
+    """An expression whose steps over this state could pass STEPS: not run (cost.py)."""
 
 
 @dataclass(frozen=True)
@@ -70,35 +74,43 @@ class Compiled:
                                self.needs))
 
     def run(self, view: dict[str, Any] | View) -> Any:
-        """Its value over `view` (plain data, or one `Views` built); Unreadable when it
-        cannot be computed, or when its steps over this view could pass STEPS (not run);
-        `cost.Spent` when they would pass the meter's most (not run)."""
+        """Its value over `view` (plain data, or one `Views` built); `TooCostly` (an
+        Unreadable) when its steps over this view could pass STEPS, Unreadable when it
+        cannot be computed (neither run); `cost.Spent` when they would pass the meter's
+        most (not run). Each reading charges the meter in use its bound before it runs: the
+        closures' (no copies), or CEL's when CEL's evaluator reads it."""
         if isinstance(view, View):
-            steps, mine, env = view.steps, self.cost.steps(view.largest), view.env
+            largest, env = view.largest, view.env
+            mine = self.cost.steps(largest)
+            steps = max(view.steps, mine)
         else:
-            steps = mine = self.cost.steps(_largest(view))
+            largest = _largest(view)
+            steps = mine = self.cost.steps(largest)
             env = view
         if steps > STEPS:
-            raise Unreadable(f"it could take {steps:,} steps over this board (at most "
-                             f"{STEPS:,}: docs/rulesets/authoring.md)")
-        charge(max(mine, 1))  # its own, to the answer's meter if one is set (cost.py)
+            raise TooCostly(f"it could take {steps:,} steps over this board (at most "
+                            f"{STEPS:,}: docs/rulesets/authoring.md)")
         # the value of the same reading over this very state, if it was made (View.key)
         built, key = (view.built, view.key(self)) if isinstance(view, View) else (None, None)
         if built is not None and key is not None:
             found = built.results.get(key, _NONE)
             if found is not _NONE:
+                charge(1)
                 return fresh(found)
-        value = self._read(view, env)
+        value = self._read(view, env, largest, mine)
         if built is not None and key is not None:
             built.keep(key, value)
         return fresh(value)
 
-    def _read(self, view: dict[str, Any] | View, env: dict[str, Any]) -> Any:
+    def _read(self, view: dict[str, Any] | View, env: dict[str, Any], largest: int,
+              mine: int) -> Any:
         if self.quick is not None:
+            charge(max(self.cost.steps(largest, copies=False), 1))  # to the request's meter
             try:
                 return self.quick(env)
             except Defer:  # CEL's to read, from the start
                 pass
+        charge(max(mine, 1))
         try:
             if isinstance(view, View):
                 return view.execute(self.program)
@@ -246,6 +258,24 @@ class Views:
                 largest = max(largest, len(value))
         return View(built, action, total(costs, largest) if costs else 0, largest,
                     {**built.data, **action}, action_keys(action))
+
+    def of_unit(self, expressions: Sequence[Compiled], state: MatchState, unit: Unit) -> View:
+        """The view `expressions` read about `unit` of `state` (a unit's values on the
+        board): the state's part built once, `unit` that unit's view (kept with it), the
+        action's nothing. Each expression is bounded alone (as with plain data)."""
+        built = self._of(state)
+        _, names, _ = self._read(expressions)
+        value = built.units.get(unit.id)
+        if value is None:
+            value = built.units[unit.id] = unit_value(unit, self.expressions[0].declared,
+                                                      self.needs)
+        action: dict[str, Any] = {"unit": value}
+        for name, empty in (("action", {}), ("actor", ""), ("role", "")):
+            if name in names:
+                action[name] = empty
+        largest = max([built.sizes.get(name, 0) for name in names], default=0)
+        return View(built, action, 0, largest, {**built.data, **action},
+                    action_keys(action))
 
     def _read(self, expressions: Sequence[Compiled]
               ) -> tuple[tuple[int, ...], frozenset[str], list[Cost]]:

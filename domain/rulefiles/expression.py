@@ -92,7 +92,8 @@ def read_expression(text: str, view: dict[str, Ty], wanted: Ty,
     flaws = _check(checker, text, view, wanted, trees)
     return Checked(flaws, {what: None if keys is None else frozenset(keys)
                            for what, keys in checker.needs.items()},
-                   Cost(tuple(checker.sites), checker.joins),
+                   Cost(tuple(checker.sites), checker.joins, tuple(checker.calls),
+                        tuple(checker.weights)),
                    trees[0] if trees and not flaws else None)
 
 

@@ -57,6 +57,13 @@ class Checker:
     # its list functions (how deep, whether it builds a list) and lists joined: its cost
     sites: list[tuple[int, bool]] = field(default_factory=list)
     joins: int = 0
+    # its calls of our functions: how deep each stands, and how it goes over its list
+    # (0: not at all, hex_distance; 1: once, highest and join; 2: item by item, distinct)
+    calls: list[tuple[int, int]] = field(default_factory=list)
+    # the operations read in each list function's body now being read (its own, not those
+    # of a list function inside it), and, for each site past BODY of them, its weight
+    bodies: list[int] = field(default_factory=list)
+    weights: list[tuple[int, int]] = field(default_factory=list)
 
     def use(self, ty: Ty, name: str | None) -> None:
         """The expression reads the field or key `name` of values of `ty` (None: any)."""

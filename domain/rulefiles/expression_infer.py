@@ -10,6 +10,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from domain.commands import SAFE_INT
+from domain.rulefiles.cost import BODY
 from domain.rulefiles.expression_checker import (
     FUNCTIONS,
     MACROS,
@@ -25,6 +26,9 @@ from domain.rulefiles.expression_tree import Part, bare_name, first_token, is_se
 from domain.rulefiles.expression_tree import kids as children
 from domain.rulefiles.types import BOOL, DYN, INT, NULL, STRING, Ty, list_of, same
 
+# how each function of ours goes over the list it is given (cost.Cost.calls)
+OVER_LIST = {"hex_distance": 0, "highest": 1, "join": 1, "distinct": 2}
+
 
 def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> Typed:
     if isinstance(node, Token):
@@ -35,6 +39,8 @@ def infer(c: Checker, node: Part, scope: dict[str, Ty]) -> Typed:
             "expr", "conditionalor", "conditionaland", "relation", "addition",
             "multiplication", "unary"):
         return infer(c, kids[0], scope)
+    if c.bodies:  # one operation of the body of the list function it stands in
+        c.bodies[-1] += 1
     if kind == "expr":  # a ? b : c
         _want(c, kids[0], scope, BOOL, "the condition of '? :'")
         left, right = infer(c, kids[1], scope), infer(c, kids[2], scope)
@@ -266,6 +272,8 @@ def _macro(c: Checker, name: str, name_token: Part, target: Ty,
         raise Refuse(Flaw("expression-too-large", f"more than {MAX_MACROS} macros inside "
                            "one another", *c.at(name_token)))
     c.sites.append((c.macros, name in ("filter", "map")))
+    site = len(c.sites) - 1
+    c.bodies.append(0)
     # over a map (the tracks, a family `control.*` among them): its keys, the names it
     # holds, as many as the match holds (bounded: a map is data the view built)
     item = (STRING if target.kind == "map" else
@@ -279,6 +287,9 @@ def _macro(c: Checker, name: str, name_token: Part, target: Ty,
         _want(c, args[1], inner, BOOL, f"{name}()")
     finally:
         c.macros -= 1
+        weight = -(-c.bodies.pop() // BODY)  # each item visited: a step a BODY operations
+        if weight > 1:
+            c.weights.append((site, weight))
     if name == "filter":
         return Typed(list_of(STRING) if target.kind == "map" else target)
     return Typed(BOOL)
@@ -288,6 +299,8 @@ def _function(c: Checker, name_token: Part, arguments: Part | None,
               scope: dict[str, Ty]) -> Typed:
     name = str(name_token)
     args = children(arguments) if isinstance(arguments, Tree) else []
+    if name in OVER_LIST:  # a call of ours: its work, for the cost (cost.py)
+        c.calls.append((c.macros, OVER_LIST[name]))
     if name == "hex_distance" and len(args) == 2:  # domain/rulefiles/hexes.py
         for arg in args:
             _want(c, arg, scope, STRING, "hex_distance()")

@@ -99,9 +99,9 @@ def test_a_board_read_again_at_its_version_is_built_once_and_each_seat_gets_its_
     built: list[str] = []
     board_view = views.board_view
 
-    def counted(state: Any, seat: str, *args: Any) -> Any:
+    def counted(state: Any, seat: str, *args: Any, **kwargs: Any) -> Any:
         built.append(seat)
-        return board_view(state, seat, *args)
+        return board_view(state, seat, *args, **kwargs)
 
     monkeypatch.setattr(views, "board_view", counted)
     match = _create(client)

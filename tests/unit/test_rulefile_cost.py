@@ -1,7 +1,8 @@
 """An expression's evaluation is bounded in steps before it runs (domain/rulefiles/cost.py):
 its list functions are read at load (how deep each stands, whether it builds a list, the
-lists it joins), and over a view whose largest list holds n items its steps are bounded by
-n ** depth for each (plus n ** (depth + 1) / 2 for one that builds a list). Past STEPS the
+lists it joins, the operations of its body: a step an item for every 4), and over a view
+whose largest list holds n items its steps are bounded by n ** depth times an item's steps
+for each (plus n ** (depth + 1) / 2 for one that builds a list). Past STEPS the
 expression is not run: it is unreadable, and the guard reading it refuses naming its rule.
 Hold the Towns' expressions stay within the bound on the largest board a match holds."""
 
@@ -16,7 +17,17 @@ from test_rulefile_ending import act, ruleset_of
 
 from domain.commands.match import UNITS_IN_ALL
 from domain.errors import InvalidAction
-from domain.rulefiles.cost import STEPS, Cost
+from domain.rulefiles.cost import (
+    BUDGET,
+    STEPS,
+    Cost,
+    Meter,
+    Spent,
+    WorkSpent,
+    budgeted,
+    charge,
+    metered,
+)
 from domain.rulefiles.evaluate import Unreadable, compile_expression
 from domain.rulefiles.expression import read_expression
 from domain.rulefiles.types import BOOL, DYN
@@ -62,12 +73,14 @@ def units(n: int) -> list[dict[str, Any]]:
 ])
 def test_an_expressions_list_functions_are_its_cost(
         text: str, sites: tuple[tuple[int, bool], ...], joins: int) -> None:
-    assert cost(text) == Cost(sites, joins)
+    assert (cost(text).sites, cost(text).joins) == (sites, joins)
 
 
 def test_the_bound_grows_with_the_board_as_the_list_functions_nest() -> None:
-    assert cost(NESTED).steps(10) == 10 + 100
-    assert cost(NESTED).steps(400) == 400 + 160_000
+    """(NESTED's inner body holds 11 operations: each item it visits is 3 steps.)"""
+    assert cost(NESTED).weights == ((1, 3),)
+    assert cost(NESTED).steps(10) == 10 + 3 * 100
+    assert cost(NESTED).steps(400) == 400 + 3 * 160_000
     assert cost("units.filter(u, true).size() > 0").steps(400) == 400 + 80_000
     assert cost("(units + units).exists(u, true)").steps(400) == 800  # a joined list
     assert cost("units.map(a, units.map(b, b.hex)).size() > 0").steps(400) > 10 * STEPS
@@ -76,11 +89,11 @@ def test_the_bound_grows_with_the_board_as_the_list_functions_nest() -> None:
 def test_an_expression_past_the_bound_is_not_run_and_is_unreadable() -> None:
     costly = " && ".join([NESTED] * 2)
     compiled = compile_expression(costly, VIEW, BOOL, DECLARED, lambda s: {})
-    assert compiled.run({"units": units(100)}) is True  # 2 * 10,100 steps: run
-    with pytest.raises(Unreadable, match=r"could take 320,800 steps over this board"):
+    assert compiled.run({"units": units(100)}) is True  # 2 * 30,100 steps: run
+    with pytest.raises(Unreadable, match=r"could take 960,800 steps over this board"):
         compiled.run({"units": units(400)})
     alone = compile_expression(NESTED, VIEW, BOOL, DECLARED, lambda s: {})
-    assert alone.run({"units": units(400)}) is True  # 160,400 steps alone
+    assert alone.run({"units": units(400)}) is True  # 480,400 steps alone
 
 
 GUARDED = f"""\
@@ -103,7 +116,7 @@ sequence:
 @pytest.mark.parametrize(("count", "refused"), [(100, False), (UNITS_IN_ALL, True)])
 def test_guards_read_together_are_bounded_together_and_refuse_naming_their_rule(
         count: int, refused: bool) -> None:
-    """Each guard alone is within the bound over 400 units (160,400 steps); the two read
+    """Each guard alone is within the bound over 400 units (480,400 steps); the two read
     over one view are not: the move is refused naming the first guard's rule, unread."""
     ruleset = ruleset_of(GUARDED)
     table = fresh(ruleset, [{"id": f"u{i}", "side": "red", "name": f"u{i}", "kind": "squad",
@@ -133,3 +146,22 @@ def test_hold_the_towns_reads_within_the_bound_on_the_largest_board() -> None:
     worst = max(read_expression(t, {**view, "side": view["actor"]}, DYN).cost.steps(
         UNITS_IN_ALL) for t in texts)
     assert 100_000 < worst <= STEPS  # its nested exists, on 400 units
+
+
+def test_one_request_shares_one_budget_and_says_so_when_it_is_spent() -> None:
+    """The readings of one request charge one meter (`budgeted`): past BUDGET together the
+    request is refused as WorkSpent (an action: 422, nothing recorded), naming the budget;
+    inside a larger piece of work (a legal answer's bodies) the meter already set is
+    charged instead."""
+    with pytest.raises(WorkSpent) as error, budgeted():
+        charge(BUDGET // 2)
+        charge(BUDGET // 2)  # all of it: still within
+        charge(1)
+    assert error.value.rule == "core-ruleset-work" and error.value.status == 422
+    assert f"work budget of one request ({BUDGET:,} steps; {BUDGET:,} spent)" in str(
+        error.value)
+    outer = Meter(10)
+    with metered(outer), budgeted() as inner:
+        assert inner is outer
+        with pytest.raises(Spent):
+            charge(11)
