@@ -24,6 +24,7 @@ from api.cli import main as cli
 from api.replay_page import DATA_OPEN, data_block
 from api.settings import Settings
 from domain.app import Matches
+from domain.events import EVENT_TYPES
 from domain.integrity import canonical, split_lines, verify
 from projections.store import sqlite_env
 
@@ -210,3 +211,18 @@ def test_hidden_is_accepted_only_for_a_field_the_files_seat_may_not_see(
     assert "which the red seat is shown" in hiding("red", "CardsDrawn", "cards", side="red")[0]
     assert "in the referee's file" in hiding("referee", "CardsDrawn", "cards", side="red")[0]
     assert "which the blue seat is shown" in hiding("blue", "DiceRolled", "dice")[0]
+
+
+def test_the_pages_table_of_who_sees_what_is_the_events_own() -> None:
+    """integrity.js's table of secret fields is the event classes' declarations
+    (`secret_fields`, `secret_owner`, `secret_when`): the two verifiers cannot drift apart."""
+    declared = {name: {"fields": sorted(cls.secret_fields), "owner": cls.secret_owner,
+                       "when": cls.secret_when}
+                for name, cls in EVENT_TYPES.items() if cls.secret_fields}
+    script = (f"import {{ SECRETS }} from {json.dumps((STATIC / 'integrity.js').as_uri())};\n"
+              "console.log(JSON.stringify(SECRETS));\n")
+    done = subprocess.run([node_path(), "--input-type=module", "-e", script],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == declared
+    assert set(declared) == {"CardsDrawn", "CardsDiscarded", "DeckShuffled", "MatchCreated",
+                             "NoteAdded"}
