@@ -36,7 +36,7 @@ import orjson
 from domain import json_input
 from domain.dice import commitment
 from domain.events.annotations import ANNOTATION_TYPES
-from domain.events.commitments import hashed_content
+from domain.events.commitments import hashed_content, small_float
 from domain.hidden_fields import LineSecrets
 from domain.integrity_rolls import InitiativeOrder, faces_of, server_faces
 from domain.rulefiles.identity import file_hash
@@ -81,22 +81,9 @@ def _canonical_bytes(body: dict[str, Any], floats: bool = True, option: int = 0)
             option=orjson.OPT_SORT_KEYS | option)
     except orjson.JSONEncodeError:
         out = None
-    if out is None or floats and _small_float(out):
+    if out is None or floats and small_float(out):
         return (canonical(body) + ("\n" if option else "")).encode()
     return out
-
-
-def _small_float(out: bytes) -> bool:
-    """Whether orjson's `out` may hold a float below 1e-4 in magnitude (or only a string that
-    looks like one: then the slow path is taken for nothing, still right)."""
-    if b"0.0000" in out:
-        return True
-    at = out.find(b"e-")
-    while at > 0:
-        if 48 <= out[at - 1] <= 57:  # a digit before the exponent
-            return True
-        at = out.find(b"e-", at + 2)
-    return False
 
 
 def content_hash(body: dict[str, Any]) -> str:

@@ -15,6 +15,8 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
+
 SALT_BYTES = 32
 # The keys of an event's line that its hash does not cover: the hash itself, and what
 # differs between seats (the fields hidden from this one, the salts it is shown).
@@ -24,8 +26,27 @@ LINE_ONLY = frozenset({"hash", "hidden", "salts"})
 def commitment_to(salt: str, value: Any) -> str:
     """SHA-256 (hex) of the canonical JSON of `[salt, value]` (keys sorted, no spaces,
     UTF-8): the commitment to a hidden field's `value` (as JSON) under `salt` (hex)."""
-    text = json.dumps([salt, value], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    try:  # orjson: the same bytes, several times faster, but for small floats (below)
+        out = orjson.dumps([salt, value], option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits
+        out = b""
+    if not out or small_float(out):
+        out = json.dumps([salt, value], sort_keys=True, separators=(",", ":"),
+                         ensure_ascii=False).encode()
+    return hashlib.sha256(out).hexdigest()
+
+
+def small_float(out: bytes) -> bool:
+    """Whether orjson's `out` may hold a float below 1e-4 in magnitude (or only a string that
+    looks like one: then the slow path is taken for nothing, still right)."""
+    if b"0.0000" in out:
+        return True
+    at = out.find(b"e-")
+    while at > 0:
+        if 48 <= out[at - 1] <= 57:  # a digit before the exponent
+            return True
+        at = out.find(b"e-", at + 2)
+    return False
 
 
 def hashed_content(line: dict[str, Any]) -> dict[str, Any]:

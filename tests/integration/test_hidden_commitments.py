@@ -154,3 +154,28 @@ def test_no_hidden_field_is_recovered_by_trying_every_candidate_from_the_public_
              if body.get("side", body.get("actor")) == owner]
     assert shown, "the referee's file shows no committed value"
     assert len(recovered(text, export, shown)) == len(shown)
+
+
+def test_the_event_lists_give_a_seat_the_commitment_and_the_salt_only_of_what_it_sees(
+        client: TestClient) -> None:
+    """`GET .../events` (what the table page's log and live feed read): the owner gets each
+    value with its salt and checks it against the commitment; another seat gets the
+    commitment alone; every seat's line hashes to the same recorded hash."""
+    m = freeform(client)
+    lines = {seat: [{k: v for k, v in e.items() if k != "said"}
+                    for e in m.get("/events", seat, limit=500)["events"]]
+             for seat in ("red", "blue", "spectator", "referee")}
+    for seat, events in lines.items():
+        for event in events:
+            assert event["hash"] == event_hash(event), (seat, event["version"])
+        secret = [e for e in events if e["type"] in ("CardsDrawn", "CardsDiscarded",
+                                                     "DeckShuffled", "NoteAdded")
+                  and e.get("side", e["actor"]) == "red"]
+        assert secret and all("commitments" in e for e in secret)
+        for event in secret:
+            [name] = event["commitments"]
+            if seat in ("red", "referee"):
+                assert commitment_to(event["salts"][name], event[name]) == (
+                    event["commitments"][name])
+            else:
+                assert "salts" not in event and name not in event and event["hidden"] == [name]
