@@ -18,7 +18,7 @@ from rulesets_helpers import Played, battlegroup_north_discards
 
 from api.replay_page import export_of
 from domain.events.commitments import commitment_to
-from domain.integrity import content_hash, event_hash
+from domain.integrity import content_hash, event_hash, split_lines, verify
 
 HEX = re.compile(r"[0-9a-f]{64}")
 NOTE = "PLANTED: red holds the ace and means to use it"
@@ -140,11 +140,15 @@ def test_no_hidden_field_is_recovered_by_trying_every_candidate_from_the_public_
         assert expected | ({("DeckShuffled", "order")} if game == "freeform" else set()) <= hidden
         for kind, (text, export) in seen.items():
             assert recovered(text, export) == [], (seat, kind)
+        report = verify(split_lines(seen["export"][1]))
+        assert report.ok and report.events_unchecked == 0, (seat, report)
     if game == "freeform":  # a fork: its deal (the referee's alone) and its copies
         fork = forked(m)
         for seat in ("blue", "spectator"):
             seen = files(fork, seat)
             assert ("MatchCreated", "dealt") in hidden_fields(seen["export"][1])
+            report = verify(split_lines(seen["export"][1]))
+            assert report.ok and report.events_unchecked == 0, (seat, report)
             for kind, (text, export) in seen.items():
                 assert recovered(text, export) == [], (seat, kind, "fork")
     # the attack finds what a file shows: the owner's own file gives its values away
