@@ -121,6 +121,14 @@ def _parser() -> argparse.ArgumentParser:
                         "ignored when BATTLELOG_STORE=postgres")
     return parser
 
+def not_checked_fully(report: Any) -> str:
+    """The line that says, always, how many events `verify` could not check fully."""
+    return (f"events not checked fully: {report.events_hidden} (they hide what this file's "
+            f"seat may not see: their public fields and commitments are checked, not the "
+            f"hidden values); of them {report.events_unchecked} recorded before hidden fields "
+            "were committed (their hash is not checked)")
+
+
 def verify(path: str, ruleset: str | None = None) -> int:
     from functools import partial
 
@@ -168,6 +176,7 @@ def verify(path: str, ruleset: str | None = None) -> int:
     print(f"server rolls recomputed: {report.rolls_checked}"
           + (f"; {report.rolls_unchecked} not yet (the seed is not revealed)"
              if report.rolls_unchecked else ""))
+    print(not_checked_fully(report))
     for problem in report.problems:
         print(f"PROBLEM {problem}")
     print("OK" if report.ok else "FAILED")

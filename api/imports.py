@@ -47,6 +47,7 @@ class Imported:
     match_id: UUID
     version: int
     tokens: dict[str, str]
+    verified: dict[str, Any] | None = None  # what the file's check found
 
 
 def refused(detail: str) -> InvalidAction:
@@ -227,7 +228,8 @@ class SpilledFrames(MutableMapping[int, Frame]):
 
 
 def _imported(result: Any) -> Imported:
-    return Imported(result.events[0].originator_id, result.frame.version, result.tokens)
+    return Imported(result.events[0].originator_id, result.frame.version, result.tokens,
+                    result.verified)
 
 
 def _in_memory(matches: Matches) -> bool:

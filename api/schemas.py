@@ -18,6 +18,10 @@ class MatchCreated(BaseModel):
     links: dict[str, str]
     tokens: dict[str, str] = Field(description=(
         "bearer tokens, shown once: `referee`, `spectator`, and `join:<side>` per side"))
+    verified: dict[str, Any] | None = Field(None, description=(
+        "an import: what the check of its file found, as `GET .../verify` says it (the "
+        "events, the server rolls recomputed and waiting, and `events_hidden` / "
+        "`events_unchecked`: the events it could not check fully)"))
 
 
 class SeatCreate(BaseModel):

@@ -3,11 +3,17 @@
 Every event carries `prev_hash` (the hash of the event before it; 64 zeros for the first) and
 `hash`: SHA-256 of its canonical content. The content is the event as the referee's export
 shows it (`Event.public("referee")`: never the private fields such as the dice seed), minus
-`hash`, in canonical JSON: top-level null values left out (so a field added later with a
-null default leaves old hashes valid), keys sorted, no spaces, UTF-8. Changing any event, its order, or dropping one breaks the chain from there on.
+`hash`, with a commitment in place of each field some seat may not see
+(`domain.events.commitments.hashed_content`: the same content from every seat's line), in
+canonical JSON: top-level null values left out (so a field added later with a null default
+leaves old hashes valid), keys sorted, no spaces, UTF-8. Changing any event, its order, or
+dropping one breaks the chain from there on. The application salts each such field
+(`salted`) before the events are chained.
 
 `verify(lines)` checks an export (docs/integrity.md): each line canonical, the header's own
-hash and its agreement with the events, each link, each hash, and, once the dice seed is
+hash and its agreement with the events, each link, each hash, each hidden field (only one
+the file's seat may not see, committed: `domain.hidden_fields`) and each shown committed
+field against its commitment, and, once the dice seed is
 revealed, every server roll recomputed from the seed, the players' entropy and the roll
 index; once the card seed is revealed (at the end), every shuffle likewise (a match created
 before card seeds shuffled with the dice seed). Read once, a roll waits for its seed's
@@ -21,15 +27,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from domain import json_input
-from domain.dice import SeededDice, commitment, parse
+from domain.dice import commitment
 from domain.events.annotations import ANNOTATION_TYPES
+from domain.events.commitments import hashed_content, small_float
+from domain.hidden_fields import LineSecrets
+from domain.integrity_rolls import InitiativeOrder, faces_of, server_faces
 from domain.rulefiles.identity import file_hash
 
 GENESIS = "0" * 64
@@ -72,22 +81,9 @@ def _canonical_bytes(body: dict[str, Any], floats: bool = True, option: int = 0)
             option=orjson.OPT_SORT_KEYS | option)
     except orjson.JSONEncodeError:
         out = None
-    if out is None or floats and _small_float(out):
+    if out is None or floats and small_float(out):
         return (canonical(body) + ("\n" if option else "")).encode()
     return out
-
-
-def _small_float(out: bytes) -> bool:
-    """Whether orjson's `out` may hold a float below 1e-4 in magnitude (or only a string that
-    looks like one: then the slow path is taken for nothing, still right)."""
-    if b"0.0000" in out:
-        return True
-    at = out.find(b"e-")
-    while at > 0:
-        if 48 <= out[at - 1] <= 57:  # a digit before the exponent
-            return True
-        at = out.find(b"e-", at + 2)
-    return False
 
 
 def content_hash(body: dict[str, Any]) -> str:
@@ -97,9 +93,27 @@ def content_hash(body: dict[str, Any]) -> str:
     return hashlib.sha256(_canonical_bytes(content)).hexdigest()
 
 
+def event_hash(line: dict[str, Any]) -> str:
+    """The hash an event's line (as any seat has it) must carry: SHA-256 of what it covers
+    (`hashed_content`), in canonical JSON."""
+    return content_hash(hashed_content(line))
+
+
+def salted(events: Iterable[Any], draw: Callable[[], bytes]) -> list[Any]:
+    """`events` (domain events) with a fresh salt (`draw()`, the application's randomness)
+    for each field some seat may not see (`Event.committed_fields`), replacing any they
+    held (a fork's copies are salted anew); the others as they are."""
+    out = []
+    for event in events:
+        fields = event.committed_fields()
+        out.append(event.model_copy(update={"salts": {
+            name: draw().hex() for name in sorted(fields)}}) if fields else event)
+    return out
+
+
 def chained(events: Iterable[Any], prev_hash: str) -> list[Any]:
-    """`events` (domain events, in order) with their `prev_hash` and `hash` set. Each is
-    dumped to JSON once (`Event.keep_json`): its hash, its stored record
+    """`events` (domain events, in order, `salted`) with their `prev_hash` and `hash` set.
+    Each is dumped to JSON once (`Event.keep_json`): its hash, its stored record
     (`domain.app.persistence`) and the answer that tells it (`Event.public`) share it."""
     out = []
     for event in events:
@@ -107,61 +121,12 @@ def chained(events: Iterable[Any], prev_hash: str) -> list[Any]:
         event.keep_json(dumped)
         body = event.public("referee")
         body["prev_hash"] = prev_hash = prev_hash or GENESIS
-        digest = content_hash(body)
+        digest = event_hash(body)
         linked = event.model_copy(update={"prev_hash": prev_hash, "hash": digest})
         linked.keep_json({**dumped, "prev_hash": prev_hash, "hash": digest})
         out.append(linked)
         prev_hash = digest
     return out
-
-
-def server_faces(seed: bytes, entropy: tuple[str, ...], body: dict[str, Any]) -> list[Any] | None:
-    """What a server roll event's dice must be, recomputed; None if it holds no server roll."""
-    index = body.get("roll_index")
-    if index is None:
-        return None
-    dice = SeededDice(seed, entropy)
-    kind = body.get("type")
-    if kind == "DiceRolled":
-        return dice.roll(parse(body["notation"]), index)
-    if kind == "InitiativeRolled":
-        return dice.roll(parse(f"{len(body['dice'])}d6"), index)
-    if kind == "DeckShuffled" and body.get("order") is not None:
-        return dice.shuffle(sorted(body["order"]), f"shuffle:{index}")
-    return None
-
-
-class InitiativeOrder:
-    """The order an initiative roll drew its dice in, which its event's `dice` (a mapping,
-    written with its keys sorted) does not keep: every side in the match's order, or, for a
-    re-roll, the tied sides of the roll before it in its ranking's order (as
-    `domain.rulesets.base` rolls them). (ours) An undone tied roll followed by a fresh one
-    is told apart by its sides: a fresh roll is every side's."""
-
-    def __init__(self) -> None:
-        self.sides: list[Any] = []
-        self.tied: list[Any] = []
-
-    def ordered(self, body: dict[str, Any]) -> dict[str, Any]:
-        """`body` with its `dice` in the order they were drawn."""
-        dice = body.get("dice")
-        if not isinstance(dice, dict):
-            return body
-        order = self.tied if set(self.tied) == set(dice) else [
-            s for s in self.sides if s in dice]
-        if len(order) != len(dice):
-            order = sorted(dice)
-        ranking = [g for g in body.get("ranking") or () if isinstance(g, list)]
-        self.tied = [s for g in ranking if len(g) > 1 for s in g]
-        return {**body, "dice": {s: dice[s] for s in order}}
-
-
-def _faces_of(body: dict[str, Any]) -> list[Any]:
-    if body["type"] == "InitiativeRolled":
-        return list(body["dice"].values())
-    if body["type"] == "DeckShuffled":
-        return list(body["order"])
-    return list(body["dice"])
 
 
 @dataclass
@@ -174,6 +139,9 @@ class Report:
     rolls_unchecked: int = 0  # server rolls whose seed is not revealed yet
     rolls_inherited: int = 0  # a fork's copied rolls: the origin match's to verify
     events_hidden: int = 0  # a player's export: events with hidden fields (not recomputed)
+    # of those, events whose hash could not be checked: hidden fields recorded before
+    # commitments (their hash covers values the file does not hold)
+    events_unchecked: int = 0
     annotations: int = 0  # annotation lines after the events: not the match's, not chained
     problems: list[str] = field(default_factory=list)
     ruleset_hash: str | None = None  # the ruleset file the match was created under, if any
@@ -186,6 +154,7 @@ class Report:
         return {"ok": self.ok, "events": self.events, "chain_head": self.chain_head,
                 "rolls_checked": self.rolls_checked, "rolls_unchecked": self.rolls_unchecked,
                 "rolls_inherited": self.rolls_inherited, "events_hidden": self.events_hidden,
+                "events_unchecked": self.events_unchecked,
                 "annotations": self.annotations, "problems": self.problems,
                 **({"ruleset_hash": self.ruleset_hash} if self.ruleset_hash else {})}
 
@@ -234,6 +203,7 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
     header: dict[str, Any] | None = None
     inherited = 1  # events up to this version were copied from a fork's origin
     rolling = InitiativeOrder()
+    secrets = LineSecrets(None)
     for number, line in enumerate(lines, start=1):
         body = _parse(line, number, report)
         if body is None:
@@ -249,28 +219,35 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
                 report.problems.append("line 1: the header was altered (its content does not "
                                        "match its hash)")
                 return report
+            viewer = body.get("viewer")
+            secrets = LineSecrets(viewer if isinstance(viewer, str) else None)
             continue
         if report.events == header.get("events") and body.get("type") in ANNOTATION_TYPES:
             report.annotations += 1  # after the match's last event: annotations, unchained
             continue
         version = body.get("version")
         if version != report.events + 1:
-            report.problems.append(f"line {number}: event {version} where event "
-                                   f"{report.events + 1} was expected")
+            report.problems.append(_out_of_place(number, report.events + 1, body))
             return report
         report.events += 1
+        kind = body.get("type")
         if body.get("prev_hash") != prev:
-            report.problems.append(f"line {number}: event {version} does not follow event "
-                                   f"{version - 1} (prev_hash is not its hash)")
+            report.problems.append(f"line {number}: event {version} ({kind}) does not follow "
+                                   f"event {version - 1} (prev_hash is not its hash): an event "
+                                   "was removed, changed or moved")
             return report
-        if "hidden" in body:  # a player's export: the links hold, the content is not all here
-            report.events_hidden += 1
-        elif body.get("hash") != content_hash(body):
-            report.problems.append(f"line {number}: event {version} was altered (its content "
-                                   "does not match its hash)")
+        problem, checkable = secrets.check(body)
+        if problem is not None:
+            report.problems.append(f"line {number}: event {version} ({kind}) {problem}")
+            return report
+        report.events_hidden += "hidden" in body  # a seat's export: some values not here
+        if not checkable:  # hidden fields recorded before commitments: not in the file
+            report.events_unchecked += 1
+        elif body.get("hash") != event_hash(body):
+            report.problems.append(f"line {number}: event {version} ({kind}) was altered (its "
+                                   "content does not match its hash)")
             return report
         prev = body["hash"]
-        kind = body.get("type")
         if kind == "MatchCreated":
             epochs.append((body.get("dice_commitment", ""), None))
             if body.get("card_commitment") is not None:
@@ -329,6 +306,20 @@ def verify(lines: Iterable[str], seeds: Mapping[str, str] | None = None,
     return report
 
 
+def _out_of_place(number: int, expected: int, body: dict[str, Any]) -> str:
+    """The problem of line `number`, which holds not event `expected` but `body`: the
+    event missing here, or the one out of its place."""
+    version, kind = body.get("version"), body.get("type")
+    if kind in ANNOTATION_TYPES:
+        return (f"line {number}: event {expected} is missing (the match's events end here, "
+                "before the header's count: annotations follow)")
+    if isinstance(version, int) and version > expected:
+        gone = f"event {expected} is" if version == expected + 1 else (
+            f"events {expected} to {version - 1} are")
+        return f"line {number}: {gone} missing (this line holds event {version}, {kind})"
+    return f"line {number}: event {version} ({kind}) where event {expected} was expected"
+
+
 def _same_ruleset(report: Report, created: dict[str, Any], carried: Any,
                   given: str | None) -> bool:
     """Whether the match's ruleset file (the hash its first event pins) is the file the
@@ -363,10 +354,10 @@ def _roll_checked(report: Report, number: int, seed: bytes | None, known: tuple[
     if expected is None:
         return True
     report.rolls_checked += 1
-    if expected != _faces_of(body):
+    if expected != faces_of(body):
         report.problems.append(f"line {number}: event {body['version']}: server roll "
                                f"{body['roll_index']} should be {expected}, not "
-                               f"{_faces_of(body)}")
+                               f"{faces_of(body)}")
         return False
     return True
 

@@ -30,7 +30,7 @@ from domain.commands import past_size_limits
 from domain.dice import commitment
 from domain.errors import InvalidAction
 from domain.events.base import EARLIEST
-from domain.integrity import content_hash, revealed_seeds, verify
+from domain.integrity import event_hash, revealed_seeds, verify
 from domain.rulesets import Ruleset, get_ruleset
 
 UNKNOWN_SEED = ""  # the dice seed of an imported match whose seed was never revealed
@@ -72,6 +72,7 @@ class ExportReader:
     match_id: UUID
     revealed: dict[str, str]  # seed by the commitment it opens, as the file reveals them
     token_hashes: dict[str, str]
+    verified: dict[str, Any] | None = None  # what `verify` found (`Report.as_dict`)
 
     def events(self, start: int = 1) -> Iterator[ev.Event]:
         """The events from version `start` on, each loaded and checked as exported."""
@@ -122,7 +123,7 @@ def read_export(file: ExportFile, token_hashes: dict[str, str]) -> ExportReader:
         match_id = UUID(str(header.get("match_id")))
     except ValueError:
         raise refused("line 1: no match id in the header") from None
-    return ExportReader(file, match_id, revealed, token_hashes)
+    return ExportReader(file, match_id, revealed, token_hashes, report.as_dict())
 
 
 def checked(events: Iterable[ev.Event], now: datetime) -> Iterator[ev.Event]:
@@ -215,7 +216,9 @@ def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str
     cls = ev.EVENT_TYPES.get(str(body.get("type")))
     if cls is None:
         raise refused(f"line {number}: unknown event type '{body.get('type')}'")
-    data = {k: v for k, v in body.items() if k not in ("version", "type")}
+    # the commitments are made again from the values and their salts (and checked, with
+    # every other field, by the event's hash below)
+    data = {k: v for k, v in body.items() if k not in ("version", "type", "commitments")}
     data.update(originator_id=match_id, originator_version=body["version"])
     if cls in (ev.MatchCreated, ev.DiceCommitted):
         data["dice_seed"] = revealed.get(body["dice_commitment"], UNKNOWN_SEED)
@@ -231,7 +234,7 @@ def _event(number: int, body: dict[str, Any], match_id: UUID, revealed: dict[str
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise refused(f"line {number}: {body['type']} {where}: {first['msg']}") from None
-    if content_hash(event.public("referee")) != body["hash"]:
+    if event_hash(event.public("referee")) != body["hash"]:
         raise refused(f"line {number}: the event does not load as it was exported "
                       "(a field this version of battlelog does not know?)")
     seed = getattr(event, "dice_seed", None)

@@ -84,7 +84,8 @@ async def import_match(request: Request, matches: MatchesDep,
     base = f"/api/matches/{result.match_id}"
     response.headers["Location"] = base
     return MatchCreated(match_id=result.match_id, version=result.version, tokens=result.tokens,
-                        links={"self": base, "export": f"{base}/export"})
+                        links={"self": base, "export": f"{base}/export"},
+                        verified=result.verified)
 
 
 @router.api_route("/import", methods=["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"],

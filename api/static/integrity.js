@@ -2,9 +2,12 @@
 // browser's Web Crypto and nothing else. The page reads the export as this seat sees it and,
 // without trusting the server's verdict, (1) writes each line again in canonical JSON and
 // requires the same bytes, (2) hashes each event's canonical content without its `hash`
-// (SHA-256) and follows every `prev_hash` link, and (3) once a seed is revealed, recomputes
-// every server roll and shuffle from it (HMAC-SHA-256 of the seed mixed with the players'
-// entropy, the roll index and the die, rejection sampling): as domain/integrity.py does.
+// (SHA-256), with a commitment in place of each field some seat may not see, and follows
+// every `prev_hash` link, (3) accepts `hidden` only for a field this seat may not see, with
+// its commitment, and checks each committed field it shows against its commitment, and
+// (4) once a seed is revealed, recomputes every server roll and shuffle from it
+// (HMAC-SHA-256 of the seed mixed with the players' entropy, the roll index and the die,
+// rejection sampling): as domain/integrity.py and domain/hidden_fields.py do.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -53,6 +56,75 @@ function canonical(value, top = true) {
 async function contentHash(written) {
   const { hash, ...content } = written;
   return sha256(encoder.encode(canonical(content)));
+}
+
+/** The hash an event's line must carry: of its content without `hash`, `hidden`, `salts`
+ *  and each committed field's value (its commitment stands for it; docs/integrity.md). */
+async function eventHash(written) {
+  const committed = written.commitments && typeof written.commitments === "object" ? Object.keys(written.commitments) : [];
+  const drop = new Set(["hash", "hidden", "salts", ...committed]);
+  return sha256(encoder.encode(canonical(Object.fromEntries(Object.entries(written).filter(([k]) => !drop.has(k))))));
+}
+
+/** The commitment to a hidden field's value: SHA-256 of the canonical JSON of [salt, value]. */
+const commitmentTo = (salt, value) => sha256(encoder.encode(canonical([salt, value], false)));
+
+// Who may see each kind of event's secret fields (domain/events: `secret_fields`, the field
+// naming their owner, the field that must be true for them to be secret): their owner and
+// the referee; `owner` null: the referee alone.
+export const SECRETS = {
+  CardsDrawn: { fields: ["cards"], owner: "side", when: null },
+  CardsDiscarded: { fields: ["cards"], owner: "side", when: null },
+  DeckShuffled: { fields: ["order"], owner: "side", when: null },
+  MatchCreated: { fields: ["dealt"], owner: null, when: null },
+  NoteAdded: { fields: ["text"], owner: "actor", when: "private" },
+};
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const named = (names) => names.map((n) => `“${n}”`).join(", ");
+
+/** The secret fields `viewer` may not see in an event line `body` (as Event.secret_from). */
+function secretFrom(body, viewer) {
+  const secret = SECRETS[body.type];
+  if (!secret || viewer === "referee" || (secret.when && !body[secret.when])) return [];
+  if (secret.owner && body[secret.owner] === viewer) return [];
+  return secret.fields;
+}
+
+/** The problem with an event line's secret fields (null: none) and whether its hash can be
+ *  checked: as domain/hidden_fields.py's LineSecrets.check. `memory`: the file's viewer and
+ *  whether every hidden field must be committed from here on. */
+async function secretsChecked(memory, body, written) {
+  const secret = SECRETS[body.type]?.fields || [];
+  if (body.type === "MatchCreated" && body.secrets_committed === true) memory.committed = true;
+  const { commitments, salts, hidden } = body;
+  const isObject = (v) => v && typeof v === "object" && !Array.isArray(v);
+  if (commitments !== undefined) {
+    if (!isObject(commitments) || !Object.keys(commitments).length || !Object.values(commitments).every((c) => typeof c === "string" && HEX64.test(c))) return ["has commitments that are not SHA-256 hashes by field", false];
+    const extra = Object.keys(commitments).filter((k) => !secret.includes(k));
+    if (extra.length) return [`commits to ${named(extra)}, which no seat is ever kept from seeing in this kind of event`, false];
+    memory.committed = true;
+  }
+  const committed = commitments || {};
+  if (salts !== undefined && (!isObject(salts) || !Object.keys(salts).every((k) => k in committed) || !Object.values(salts).every((v) => typeof v === "string"))) return ["carries a salt for a field it holds no commitment to", false];
+  if (hidden !== undefined) {
+    if (!Array.isArray(hidden) || !hidden.length || !hidden.every((h, i) => typeof h === "string" && (i === 0 || byCodePoint(hidden[i - 1], h) < 0))) return ["has a “hidden” that is not a sorted list of field names", false];
+    if (memory.viewer === "referee") return [`hides its ${named(hidden)} in the referee's file, which hides nothing`, false];
+    const may = memory.viewer == null ? secret : secretFrom(body, memory.viewer);
+    const wrong = hidden.filter((h) => !may.includes(h));
+    if (wrong.length) return [`hides its ${named(wrong)}, which ${memory.viewer == null ? "any seat" : `the ${memory.viewer} seat`} is shown`, false];
+    const held = hidden.filter((h) => h in body);
+    if (held.length) return [`both holds and hides its ${named(held)}`, false];
+  }
+  for (const [name, said] of Object.entries(committed)) {
+    if (name in body) {
+      if (!isObject(salts) || !(name in salts)) return [`shows its ${named([name])} without the salt of its commitment`, false];
+      if (await commitmentTo(salts[name], written[name]) !== said) return [`was changed: its ${named([name])} does not match its commitment`, false];
+    } else if (!(hidden || []).includes(name)) return [`neither shows nor hides its ${named([name])}`, false];
+  }
+  const uncommitted = (hidden || []).filter((h) => !(h in committed));
+  if (uncommitted.length && memory.committed) return [`hides its ${named(uncommitted)} without a commitment (every hidden field of this match is committed)`, false];
+  return [null, !uncommitted.length];
 }
 
 /** The dice key: the seed, or HMAC(seed, "battlelog-entropy:" + the entropy as Python's
@@ -142,11 +214,14 @@ function initiativeOrder(memory, body) {
 
 const ANNOTATIONS = new Set(["AnnotationAdded", "AnnotationEdited", "AnnotationDeleted"]);
 
-/** Check an export's lines. Returns {events, hidden, checked, waiting, inherited, annotations, head,
- *  problem: null | {version, kind, detail}, marks}: the first problem in the order of the log;
- *  `marks`, each server roll read by its version: "checked", "sealed", "mismatch", "inherited". */
+/** Check an export's lines. Returns {events, hidden, unchecked, checked, waiting, inherited,
+ *  annotations, head, problem: null | {version, kind, detail}, marks}: the first problem in
+ *  the order of the log; `hidden`, the events that hide what this seat may not see (their
+ *  public fields and commitments checked); `unchecked`, those of them whose hash could not be
+ *  checked (hidden fields recorded before commitments); `marks`, each server roll read by
+ *  its version: "checked", "sealed", "mismatch", "inherited". */
 export async function checkExport(lines) {
-  const out = { events: 0, hidden: 0, checked: 0, waiting: 0, inherited: 0, annotations: 0, head: "", problem: null, marks: new Map() };
+  const out = { events: 0, hidden: 0, unchecked: 0, checked: 0, waiting: 0, inherited: 0, annotations: 0, head: "", problem: null, marks: new Map() };
   const rolls = [];
   // The rolls read so far go first: a roll that does not match is earlier in the log.
   const fail = async (version, kind, detail) => {
@@ -168,6 +243,7 @@ export async function checkExport(lines) {
   if (header.format !== "battlelog-match" || header.format_version !== 1) return fail(0, "file", "is not a battlelog match file");
   if (header.hash !== await contentHash(writtenHeader)) return fail(0, "file", "was changed in its first line (its content does not match its hash)");
   let prev = GENESIS, entropy = [], inherited = 1;
+  const memory = { viewer: typeof header.viewer === "string" ? header.viewer : null, committed: false };
   const initiative = { sides: [], tied: [] };
   const epochs = [], cards = [];
   for (let at = 1; at < lines.length; at++) {
@@ -176,11 +252,17 @@ export async function checkExport(lines) {
     const [written, body] = pair;
     // after the match's last event: its annotations (docs/replay.md), not chained
     if (out.events === header.events && ANNOTATIONS.has(body.type)) { out.annotations += 1; continue; }
-    if (body.version !== out.events + 1) return fail(out.events + 1, "link", "is missing or out of order");
+    if (body.version !== out.events + 1) {
+      const later = Number.isInteger(body.version) && body.version > out.events + 1 && !ANNOTATIONS.has(body.type);
+      return fail(out.events + 1, "link", later ? `is missing: the line where it belongs holds event ${body.version} (${body.type})` : "is missing or out of order");
+    }
     out.events += 1;
     if (body.prev_hash !== prev) return fail(body.version, "link", "does not follow the event before it: an event was removed, changed or moved");
+    const [secretProblem, checkable] = await secretsChecked(memory, body, written);
+    if (secretProblem) return fail(body.version, "altered", secretProblem);
     if ("hidden" in body) out.hidden += 1;
-    else if (body.hash !== await contentHash(written)) return fail(body.version, "altered", "was changed after it was recorded (its content does not match its hash)");
+    if (!checkable) out.unchecked += 1;
+    else if (body.hash !== await eventHash(written)) return fail(body.version, "altered", "was changed after it was recorded (its content does not match its hash)");
     prev = body.hash;
     if (body.type === "MatchCreated") {
       epochs.push([body.dice_commitment ?? "", null]);
@@ -233,6 +315,14 @@ async function checkMatch(table) {
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** How many events the check could not check fully, said always (0 too). */
+export function notCheckedFully(found) {
+  const said = `${plural(found.hidden, "event")} could not be checked fully`;
+  if (!found.hidden) return `${said}.`;
+  const before = found.unchecked ? ` ${found.unchecked} of them were recorded before hidden fields were committed: their content could not be checked at all.` : "";
+  return `${said}: they hold what this seat may not see; their public fields and the commitments to the hidden values were checked, not the values themselves.${before}`;
+}
+
 /** The result in words: what matched, or the first event that did not, by its sentence. */
 async function said(table, found) {
   const { problem } = found;
@@ -241,7 +331,7 @@ async function said(table, found) {
       : "no server roll could be recomputed yet";
     return [`All ${plural(found.events, "event")} are linked and unchanged, and ${rolls}.`,
       found.waiting ? `${plural(found.waiting, "roll")} wait for their seed: it is revealed when the match ends, or by the referee.` : "",
-      found.hidden ? `${plural(found.hidden, "event")} hold what your seat may not see: their links were followed, their content is the referee's to check.` : "",
+      notCheckedFully(found),
       found.inherited ? `${plural(found.inherited, "roll")} came with the match this what-if was forked from: check them there.` : "",
       `The chain ends in ${found.head.slice(0, 16)}…${found.head === table.match.chain_head ? ", the chain head shown above" : ""}.`].filter(Boolean).join(" ");
   }

@@ -8,7 +8,7 @@ import { diceFaces } from "./board.js";
 import { renderClock } from "./clock.js";
 import { renderVP } from "./dice.js";
 import { $, h, panel } from "./dom.js";
-import { checkExport } from "./integrity.js";
+import { checkExport, notCheckedFully } from "./integrity.js";
 import { marksAt } from "./marks.js";
 import { applyPatch } from "./patch.js";
 import { chartFigures, chartsShown } from "./replay_charts.js";
@@ -263,7 +263,8 @@ async function verify() {
   if (!problem) {
     S.check.textContent = `Verified: ${found.events} events, head hash ${found.head}. `
       + (found.checked ? `${found.checked} server rolls recomputed from the revealed seed.` : "")
-      + (found.waiting ? ` ${found.waiting} rolls wait for their seed (revealed when the match ends).` : "");
+      + (found.waiting ? ` ${found.waiting} rolls wait for their seed (revealed when the match ends).` : "")
+      + ` ${notCheckedFully(found)}`;
     S.check.className = "hint verified";
     document.body.dataset.verified = "yes";
     return;

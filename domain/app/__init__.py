@@ -36,7 +36,7 @@ from domain.app.usecases import (
 from domain.errors import DomainError
 from domain.events import Event
 from domain.history import Frame
-from domain.interchange import ExportFile, ListedExport, read_annotations
+from domain.interchange import ExportFile, ListedExport, read_annotations, read_export
 
 __all__ = ["JOIN", "SPECTATOR", "ConcurrencyConflict", "IdempotencyKeyReused", "Matches",
            "Result", "token_hash"]
@@ -63,7 +63,11 @@ class Matches(ClockUseCases, AnnotationUseCases):  # the clock, on MatchCopies; 
         except (StopIteration, DomainError, KeyError, ValueError, TypeError):
             annotations: list[Event] = []  # no header to read: the import refuses the file itself
         else:
-            annotations = read_annotations(file, match_id, events)
+            try:
+                annotations = read_annotations(file, match_id, events)
+            except DomainError:
+                read_export(file, {})  # a file that does not verify: refused for that, first
+                raise
         result = super().import_match(file, now=now, frames=frames)
         self.keep_annotations(match_id, annotations)
         return result

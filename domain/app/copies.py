@@ -38,7 +38,7 @@ from domain.history import (
     fold,
     same_game,
 )
-from domain.integrity import GENESIS, chained
+from domain.integrity import GENESIS, chained, salted
 from domain.interchange import ExportFile, ExportReader, ListedExport, checked, read_export
 from domain.reroll import decide_reroll, rolled_again
 from domain.rulesets import get_ruleset
@@ -110,7 +110,8 @@ class MatchCopies(MatchUseCases):
             "card_seed": card_seed.hex(),
             "dealt": deal(origin) or None,  # the decks as the origin dealt them, in order
             "token_hashes": {seat: token_hash(token) for seat, token in tokens.items()},
-            "forked_from": match_id, "forked_at": at, "inherited_events": len(kept) - 1})
+            "forked_from": match_id, "forked_at": at, "inherited_events": len(kept) - 1,
+            "secrets_committed": True})
         copies: list[ev.Event] = [created]
         for event in kept[1:]:
             update: dict[str, Any] = {"originator_id": new_id,
@@ -122,7 +123,7 @@ class MatchCopies(MatchUseCases):
             if isinstance(event, ev.DiceRolled | ev.RollDeclared) and event.replaces is not None:
                 update["replaces"] = renumber.get(event.replaces)
             copies.append(event.model_copy(update=update))
-        copies = chained(copies, GENESIS)
+        copies = chained(salted(copies, self.salt_source), GENESIS)  # salted anew
         copy = Copy(copies, self._replayed(copies), tokens)
         if not same_game(copy.head.state, self.state_at(match_id, at)):
             raise RuntimeError(f"the fork of match {match_id} at version {at} does not "
@@ -242,7 +243,7 @@ class MatchCopies(MatchUseCases):
                 self.save(*batch)
         frame = replace(head, checkpoint=head.version)
         self._remember(match_id, frame)
-        return Result(frame, first[:1], tokens=tokens)
+        return Result(frame, first[:1], tokens=tokens, verified=reader.verified)
 
     def _checkpoints(self, match_id: UUID, frames: MutableMapping[int, Frame],
                      versions: list[int]) -> None:

@@ -38,6 +38,7 @@ from domain.errors import (
     MatchNotFound,
     VersionNotFound,
 )
+from domain.events.commitments import SALT_BYTES
 from domain.history import (
     Frame,
     first_frame,
@@ -61,11 +62,13 @@ class MatchLog(Application[UUID]):
         clock: Callable[[], datetime] = datetime_now_with_tzinfo,
         seed_source: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         token_source: Callable[[], str] = lambda: secrets.token_urlsafe(24),
+        salt_source: Callable[[], bytes] = lambda: secrets.token_bytes(SALT_BYTES),
     ) -> None:
         super().__init__(env)
         self.clock = clock
         self.seed_source = seed_source
         self.token_source = token_source
+        self.salt_source = salt_source  # a fresh salt for each hidden field's commitment
         self.checkpoint_interval = int(self.env.get(self.CHECKPOINT_INTERVAL) or 100)
         self._cache_size = int(self.env.get(self.HEAD_CACHE_SIZE) or 1000)
         self._heads: OrderedDict[UUID, Frame] = OrderedDict()

@@ -27,6 +27,7 @@ class Result:
     events: list[ev.Event]
     tokens: dict[str, str] = field(default_factory=dict)  # seat -> new bearer token
     replayed: bool = False
+    verified: dict[str, Any] | None = None  # an import: what its file's check found
 
 
 def token_hash(token: str) -> str:

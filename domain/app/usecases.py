@@ -53,7 +53,7 @@ from domain.history import (
     first_frame,
     fold,
 )
-from domain.integrity import GENESIS, chained
+from domain.integrity import GENESIS, chained, salted
 from domain.interchange import UNKNOWN_SEED
 from domain.legal.request import recorded
 from domain.rulefiles.cost import budgeted
@@ -106,8 +106,9 @@ class MatchUseCases(MatchLog):
             decks={side: tuple(cards) for side, cards in setup.decks.items()},
             card_commitment=commitment(card_seed),
             card_seed=card_seed.hex(),
+            secrets_committed=True,
         )
-        created = chained([created], GENESIS)[0]
+        created = chained(salted([created], self.salt_source), GENESIS)[0]
         events: list[ev.Event] = [created]
         if setup.clock is not None:  # the clock starts with the match, in the same save
             events += chained([ev.ClockStarted(
@@ -325,7 +326,7 @@ class MatchUseCases(MatchLog):
             events.append(self._reveal(head, context, len(events)))
         if any(isinstance(e, ev.MatchReopened) for e in events):
             events.append(self._recommit(head, context, len(events)))
-        return chained(events, head.chain_head)
+        return chained(salted(events, self.salt_source), head.chain_head)
 
     def _earlier_request(self, match_id: UUID, head: Frame,
                          idempotency: tuple[str, str]) -> Result | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from domain.events.base import Event, sees_private
+from domain.events.base import Event, Salts
 from domain.state import Name
 
 
@@ -14,13 +14,7 @@ class _CardEvent(Event):
     """An event about one side's cards; its `secret_fields` are for that side and the referee."""
 
     side: Name
-    secret_fields: ClassVar[frozenset[str]] = frozenset()
-
-    def hidden_from(self, viewer: str) -> set[str]:
-        hidden = super().hidden_from(viewer)
-        if not sees_private(viewer, self.side):
-            hidden |= self.secret_fields
-        return hidden
+    secret_owner: ClassVar[str | None] = "side"
 
 
 class UnitsActivated(Event):
@@ -55,6 +49,7 @@ class InitiativePassed(Event):
 class CardsDrawn(_CardEvent):
     cards: tuple[str, ...]
     count: int
+    salts: Salts = None
     secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
 
 
@@ -63,6 +58,7 @@ class CardsDiscarded(_CardEvent):
 
     cards: tuple[str, ...]
     count: int
+    salts: Salts = None
     secret_fields: ClassVar[frozenset[str]] = frozenset({"cards"})
 
 
@@ -76,6 +72,7 @@ class DeckShuffled(_CardEvent):
 
     order: tuple[str, ...]
     roll_index: int
+    salts: Salts = None
     secret_fields: ClassVar[frozenset[str]] = frozenset({"order"})
 
 

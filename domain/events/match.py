@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from domain.events.base import Event, sees_private
+from domain.events.base import Event, Salts
 from domain.state import Name, Side, Unit
 
 
@@ -44,14 +44,14 @@ class MatchCreated(Event):
     # A fork's decks in the order its origin dealt them (the fork's own card seed deals
     # nothing): the referee's to see, like every side's cards.
     dealt: dict[str, tuple[str, ...]] | None = None
+    salts: Salts = None
+    # (ours) True on every match created since hidden fields are committed
+    # (docs/integrity.md): each field a seat may not see has a commitment in its event's
+    # hash, and a file that hides one without it is refused. None on matches created before.
+    secrets_committed: bool | None = None
     private_fields: ClassVar[frozenset[str]] = frozenset(
         {"dice_seed", "token_hashes", "card_seed"})
-
-    def hidden_from(self, viewer: str) -> set[str]:
-        hidden = super().hidden_from(viewer)
-        if self.dealt is not None and viewer != "referee":
-            hidden.add("dealt")
-        return hidden
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"dealt"})  # the referee's alone
 
 
 class SeatJoined(Event):
@@ -107,12 +107,10 @@ class NoteAdded(Event):
     text: str
     about_version: int | None = None
     private: bool = False
-
-    def hidden_from(self, viewer: str) -> set[str]:
-        hidden = super().hidden_from(viewer)
-        if self.private and not sees_private(viewer, self.actor):
-            hidden.add("text")
-        return hidden
+    salts: Salts = None
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"text"})
+    secret_owner: ClassVar[str | None] = "actor"
+    secret_when: ClassVar[str | None] = "private"
 
 
 class ActionsUndone(Event):

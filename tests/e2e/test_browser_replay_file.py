@@ -19,6 +19,7 @@ from table_steps import low_contrast, small_targets, unlabelled_controls
 
 from api.replay_page import DATA_OPEN, data_block
 from api.replay_read import export_of
+from domain.integrity import canonical
 
 DEMOS = ["atomic-africa-demo", "battlegroup-demo", "extended-sequence-demo", "normandy-demo",
          "wing-command-demo"]
@@ -247,3 +248,53 @@ def test_a_second_data_block_is_never_verified(
         assert words.startswith("Not verified: the match file holds "), (name, words)
         assert page.evaluate("document.body.dataset.verified") == "no"
         screenshots(page, name)
+
+
+def test_a_sides_replay_refuses_a_forged_hidden_key_or_count_and_says_what_it_left(
+        browser: Any, server: str, tmp_path: Path, offline: Callable[[], Offline],
+        screenshots: Callable[[Any, str], Path]) -> None:
+    """South's file of a Battlegroup match (every side drew in round 1): it says how many
+    events it could not check fully (the other sides' cards, committed); an initiative
+    roll's dice changed with `"hidden":["cards"]` added, or the count of another side's
+    hidden draw changed, each keeping its hash, is named where it breaks (docs/integrity.md)."""
+    match = new_match(server, "battlegroup-demo")
+    play_to_turn(server, match, 2)
+    r = httpx.get(f"{server}/api/matches/{match['id']}/replay", timeout=60,
+                  headers={"Authorization": f"Bearer {match['seats']['south']}"})
+    assert r.status_code == 200, r.text
+    path = tmp_path / "south.html"
+    path.write_bytes(r.content)
+    export = export_of(path.read_text(encoding="utf-8")).splitlines()
+    bodies = [json.loads(line) for line in export[1:]]
+    hidden = sum("hidden" in body for body in bodies)
+    drawn = next(b for b in bodies if b["type"] == "CardsDrawn" and "hidden" in b)
+    rolled = next(b for b in bodies if b["type"] == "InitiativeRolled")
+
+    def changed(version: int, change: Callable[[dict[str, Any]], None]) -> Callable[
+            [list[str]], list[str]]:
+        def edit(lines: list[str]) -> list[str]:
+            body = json.loads(lines[version])
+            change(body)
+            lines[version] = canonical(body)
+            return lines
+        return edit
+
+    def luckier(body: dict[str, Any]) -> None:
+        side = next(iter(body["dice"]))
+        body["dice"][side] = body["dice"][side] % 6 + 1
+        body["hidden"] = ["cards"]
+
+    phone = offline()
+    page = phone.open(path)
+    words = page.locator("#verified").inner_text()
+    assert page.evaluate("document.body.dataset.verified") == "yes", words
+    assert hidden >= 2 and f"{hidden} events could not be checked fully" in words, words
+    for name, edit, broken in (
+            ("hidden-roll.html", changed(rolled["version"], luckier), rolled["version"]),
+            ("count.html", changed(drawn["version"],
+                                   lambda body: body.update(count=body["count"] + 1)),
+             drawn["version"])):
+        page = phone.open(with_export(path, edit, name))
+        words = page.locator("#verified").inner_text()
+        assert words.startswith(f"Not verified: event {broken} "), words
+        screenshots(page, name.removesuffix(".html"))

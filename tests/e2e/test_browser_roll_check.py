@@ -21,7 +21,8 @@ import pytest
 from phone import Phone, new_match
 from table_steps import panel_shot
 
-from domain.integrity import canonical, content_hash, split_lines
+from domain.events.commitments import commitment_to
+from domain.integrity import canonical, content_hash, event_hash, split_lines
 
 pytestmark = pytest.mark.e2e
 
@@ -101,14 +102,18 @@ def _stored(db: Path, match_id: str) -> list[tuple[int, dict[str, Any]]]:
 def forged(bodies: list[dict[str, Any]], version: int,
            change: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """Event `version` of an export's events changed as `change` says, with its hash and
-    every later link made good again, as a forger would: what changed in each event."""
+    every later link made good again, as a forger would (the referee's file holds the salts:
+    a changed hidden value is committed to anew): what changed in each event."""
     changes: dict[int, dict[str, Any]] = {version: dict(change)}
     prev = bodies[version - 1]["prev_hash"]
     for body in bodies[version - 1:]:
         edit = changes.setdefault(body["version"], {})
         edit["prev_hash"] = prev
         body.update(edit)
-        edit["hash"] = prev = body["hash"] = content_hash(body)
+        if body.get("salts"):
+            body["commitments"] = {name: commitment_to(salt, body[name])
+                                   for name, salt in body["salts"].items()}
+        edit["hash"] = prev = body["hash"] = event_hash(body)
     return changes
 
 

@@ -18,7 +18,8 @@ from domain import events as ev
 from domain.app import Matches
 from domain.commands import Action, CreateMatch
 from domain.dice import SeededDice, commitment
-from domain.integrity import GENESIS, canonical, content_hash, verify
+from domain.events.commitments import commitment_to
+from domain.integrity import GENESIS, canonical, content_hash, event_hash, verify
 from projections.export import export_lines
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
@@ -152,13 +153,17 @@ def test_the_card_seed_is_revealed_when_the_match_ends_and_verify_recomputes_eve
 
 def rechained(lines: list[str], at: int, change: Any) -> list[str]:
     """The export with line `at` changed and every hash after it made anew (a forgery that
-    keeps the chain whole)."""
+    keeps the chain whole: the referee's file holds the salts, so the forger commits to the
+    changed values too)."""
     bodies = [json.loads(line) for line in lines]
     bodies[at] = change(bodies[at])
+    salts = bodies[at].get("salts") or {}
+    bodies[at]["commitments"] = {name: commitment_to(salt, bodies[at][name])
+                                 for name, salt in salts.items()} or None
     prev = GENESIS
     for body in bodies[1:]:
         body["prev_hash"] = prev
-        body["hash"] = prev = content_hash(body)
+        body["hash"] = prev = event_hash(body)
     header = {**bodies[0], "chain_head": prev}
     bodies[0] = {**header, "hash": content_hash(header)}
     return [canonical(body) + "\n" for body in bodies]

@@ -132,7 +132,8 @@ def test_every_altered_die_result_is_named_even_with_a_rebuilt_chain(
                  f"{rolled['roll_index']} should be {rolled['dice']}, not {other}")
         assert verify(forged).problems == [named]
     dropped = [lines[0], *lines[1:3], *lines[4:]]
-    assert "event 4 where event 3 was expected" in verify(dropped).problems[0]
+    assert verify(dropped).problems[0].startswith("line 4: event 3 is missing (this line "
+                                                  "holds event 4, ")
 
 
 def test_the_referee_reveals_the_seed_mid_match_and_a_fresh_one_is_committed(

@@ -26,6 +26,7 @@ import pytest
 
 from domain.app import Matches
 from domain.app.persistence import Checkpoint
+from domain.commands import AddNote
 from domain.events import SeatJoined
 from domain.history import replay
 from domain.integrity import GENESIS, chained, verify
@@ -141,3 +142,36 @@ def test_each_stored_event_chained_again_gets_its_stored_hash_and_record(cold: M
             for seat in seats:
                 assert linked.public(seat) == event.public(seat)
             prev = event.hash
+
+
+@pytest.mark.parametrize("match", list(HEADS))
+def test_a_match_stored_before_commitments_verifies_for_every_seat_and_commits_from_now_on(
+        cold: Matches, match: str) -> None:
+    """docs/integrity.md, matches stored before commitments: each seat's export verifies,
+    its hidden events counted as not checked (their hash covers values it does not hold);
+    the referee's export imports elsewhere as it was; an event recorded now is committed,
+    and from it on a hidden field without a commitment would be refused."""
+    match_id = UUID(match)
+    events = list(cold.events_of(match_id))
+    assert not any(getattr(e, "salts", None) for e in events)  # none was salted then
+    seats = ["spectator", *sorted({e.side for e in events
+                                   if isinstance(e, SeatJoined) and e.side})]
+    for seat in seats:
+        report = verify(export_lines(cold, match_id, seat))
+        assert report.ok, (seat, report.problems)
+        assert report.events_unchecked == report.events_hidden, (seat, report)
+    elsewhere = Matches()
+    try:
+        imported = elsewhere.import_match(list(export_lines(cold, match_id)))
+        assert imported.frame.chain_head == HEADS[match]["chain_head"]
+        assert imported.verified is not None and imported.verified["events_unchecked"] == 0
+    finally:
+        elsewhere.close()
+    [noted] = cold.act(match_id, AddNote(text="PLANTED old-match note", private=True),
+                       actor="referee").events
+    assert noted.salts is not None and set(noted.salts) == {"text"}
+    for seat in seats:
+        lines = list(export_lines(cold, match_id, seat))
+        report = verify(lines)
+        assert report.ok and report.events_hidden == report.events_unchecked + 1, report
+        assert "PLANTED" not in lines[-1] and '"commitments":{"text":' in lines[-1]

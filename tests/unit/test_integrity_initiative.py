@@ -5,7 +5,7 @@ the order the roll before it ranked them."""
 
 from __future__ import annotations
 
-from domain.integrity import InitiativeOrder
+from domain.integrity_rolls import InitiativeOrder
 
 
 def test_a_first_roll_is_read_in_the_matchs_order_of_sides() -> None:

@@ -39,7 +39,8 @@ def test_a_10000_roll_match_verifies_with_every_server_roll_recomputed(table: Ta
     body["dice"] = [(body["dice"][0] % 20) + 1, *body["dice"][1:]]
     body["hash"] = content_hash(body)
     report = verify([*lines[:5000], canonical(body) + "\n", *lines[5001:]])
-    assert report.problems[0].startswith("line 5002: event 5001 does not follow event 5000")
+    assert report.problems[0].startswith(
+        "line 5002: event 5001 (DiceRolled) does not follow event 5000")
 
 
 def test_only_a_newline_ends_an_export_line() -> None:
