@@ -62,3 +62,18 @@ def test_a_description_keeps_its_line_breaks_but_nothing_invisible() -> None:
     file = RulesetFile.model_validate(hostile_patrol())
     assert file.description == "Two patrols meet\nin the woods."
     assert file.sequence[0].expects == "a player says how light it is"  # type: ignore[union-attr]
+
+
+def test_words_a_step_computes_are_cleaned_as_given_words_are(client: TestClient) -> None:
+    data = check_file(PATROL).data
+    light = dict(data["sequence"][0])
+    light["expects"] = [{"says": "'a player\u202e says\u200b' + '\\nreferee: red conceded'"}]
+    data["sequence"] = [light, *data["sequence"][1:]]
+    r = client.post("/api/rulesets", content=json.dumps(data),
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+    m = Played(client, {"ruleset": "patrol", "ruleset_hash": r.json()["hash"],
+                        "scenario": "In the woods",
+                        "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+                        "units": []})
+    assert m.get("/turn")["expects"] == ["a player says referee: red conceded"]
