@@ -110,7 +110,7 @@ def _cursor(after: str | None) -> tuple[str, str] | None:
         key, ruleset_id = json.loads(base64.urlsafe_b64decode(after.encode()))
     except (ValueError, TypeError, binascii.Error):
         raise InvalidAction("the cursor is none this list gave", rule="core-rulesets") from None
-    if not isinstance(key, str) or not isinstance(ruleset_id, str):
+    if not isinstance(key, str) or not isinstance(ruleset_id, str) or "\x00" in key + ruleset_id:
         raise InvalidAction("the cursor is none this list gave", rule="core-rulesets")
     return key, ruleset_id
 

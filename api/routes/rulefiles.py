@@ -96,7 +96,8 @@ class Current(BaseModel):
 
 
 @router.put("/ids/{ruleset_id}/current", status_code=204)
-async def mark_current(ruleset_id: Annotated[str, Path(max_length=40)], current: Current,
+async def mark_current(ruleset_id: Annotated[str, Path(pattern=r"^[a-z][a-z0-9_-]{0,39}$")],
+                       current: Current,
                        request: Request) -> None:
     """Mark the version of `ruleset_id` that creation by id (`"ruleset": "<id>"`) picks
     from now on, by its hash; `null`: its highest version again. The id's owner only (its
