@@ -278,3 +278,11 @@ def test_a_store_made_before_ids_had_owners_keeps_its_files_and_gives_their_ids_
     finally:
         store.close()
         matches.close()
+
+
+@pytest.mark.parametrize("cursor", ["nonsense", "WyJhXHUwMDAwIiwgImIiXQ==",  # ["a\u0000", "b"]
+                                    "eyJhIjogMX0="])  # {"a": 1}
+def test_a_cursor_the_list_did_not_give_is_refused(client: TestClient, cursor: str) -> None:
+    r = client.get("/api/rulesets", params={"cursor": cursor})
+    assert r.status_code == 422, r.text
+    assert r.json()["rule"] == "core-rulesets"
