@@ -243,7 +243,9 @@ class RulesetStore:
         owned = self._tables.claim(c, file.id, claimant)
         check_ruleset_id(claimant, owned.owner, file.id)
         if claimant == OPERATOR and owned.owner != OPERATOR:
-            self._tables.give(c, file.id, OPERATOR)  # (ours) the operator's files win an id
+            # (ours) the operator's files win an id: its earlier owner's files stay stored
+            # by hash (matches may pin them) but are no longer its versions
+            self._tables.give(c, file.id, OPERATOR)
         same = [v for v in self._tables.versions(c, file.id) if v.version == file.version]
         if same:
             raise IdTaken(f"'{file.id}' version {file.version} is stored already, as "

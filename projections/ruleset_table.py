@@ -181,7 +181,11 @@ class Tables:
         return found
 
     def give(self, c: Any, ruleset_id: str, owner: str) -> None:
-        c.execute(f"UPDATE {IDS} SET owner = {self.p} WHERE id = {self.p}", (owner, ruleset_id))
+        """The id is `owner`'s from now on, with none of its earlier files (unlisted)."""
+        c.execute(f"UPDATE {IDS} SET owner = {self.p}, current = NULL, marked = 0 "
+                  f"WHERE id = {self.p}", (owner, ruleset_id))
+        c.execute(f"UPDATE {FILES} SET listed = 0 WHERE id = {self.p} AND listed = 1",
+                  (ruleset_id,))
 
     def versions(self, c: Any, ruleset_id: str) -> list[Row]:
         """The listed files of an id, highest version first."""

@@ -286,3 +286,19 @@ def test_a_cursor_the_list_did_not_give_is_refused(client: TestClient, cursor: s
     r = client.get("/api/rulesets", params={"cursor": cursor})
     assert r.status_code == 422, r.text
     assert r.json()["rule"] == "core-rulesets"
+
+
+def test_the_operator_takes_an_id_over_and_creation_by_id_never_picks_the_earlier_owners(
+        app_on: Any) -> None:
+    with app_on() as client:
+        theirs = upload(client, patrol(version=5, description="an uploader's patrol"))
+        assert theirs.status_code == 201, theirs.text
+        ours = upload(client, patrol(), **ADMIN)  # the operator's own patrol, version 1
+        assert ours.status_code == 201, ours.text
+        assert created_under(client) == ours.json()["hash"]
+        assert [(r["version"], r["hash"]) for r in every_page(client) if r["id"] == "patrol"] \
+            == [(1, ours.json()["hash"])]
+        # the earlier file stays held by its hash; its owner token no longer adds versions
+        assert client.get(f"/api/rulesets/{theirs.json()['hash']}").status_code == 200
+        later = upload(client, patrol(version=6), Authorization=f"Bearer {theirs.json()['owner_token']}")
+        assert later.status_code == 409, later.text
