@@ -61,9 +61,11 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
         # (their demos are among the samples: api/routes/scenarios.py), then the configured
         # folder's, stored first
         rulesets = store_of(app.state.matches)
+        rulesets.keep_unused = settings.ruleset_keep_unused * 24 * 3600
         app.state.shipped = {s.id: s for s in rulesets.load_shipped()}
         if settings.rulesets_dir:
             rulesets.load_folder(settings.rulesets_dir)
+        rulesets.sweep()  # the uploads no match used within BATTLELOG_RULESET_KEEP_UNUSED
         app.state.catalogue = open_catalogue(app.state.matches)
         app.state.catalogue.start()
         app.state.feed = MatchFeed(app.state.matches)

@@ -19,7 +19,7 @@ import io
 import os
 import pickle
 import tempfile
-from collections.abc import AsyncIterator, Iterator, MutableMapping
+from collections.abc import AsyncIterator, Callable, Iterator, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +33,7 @@ from domain import errors
 from domain.app import Matches
 from domain.errors import DomainError, InvalidAction
 from domain.history import Frame
+from domain.rulefiles.identity import file_hash
 from projections.ruleset_store import carried, store_of
 
 MiB = 1024 * 1024
@@ -134,10 +135,14 @@ class ImportFile:
             number += 1
 
     def import_into(self, matches: Matches, *, isolate: bool = True,
-                    now: datetime | None = None) -> Imported:
+                    now: datetime | None = None,
+                    may_store: Callable[[str], None] | None = None) -> Imported:
         """Import the file (checked as it is read): in this thread or, past ISOLATE_ABOVE and
         when `isolate`, in a child process (blocking: a server runs it in a worker thread).
-        `now`, the import's own time, is the application's clock's by default."""
+        `now`, the import's own time, is the application's clock's by default. A ruleset
+        file the export carries that is not stored here is first given to `may_store`
+        (its hash), which raises when it may not be stored (`BATTLELOG_RULESET_UPLOAD`):
+        the import is then refused with nothing stored."""
         now = now or matches.clock()
         carried = None if self._isolated(matches, isolate) else self._replay_export()
         if carried is not None:  # a replay file: the export it carries (a large one's is
@@ -146,9 +151,13 @@ class ImportFile:
             finally:
                 carried.close()
         ruleset_file = self._ruleset_file()
+        if ruleset_file is not None and may_store is not None:
+            content_hash = file_hash(ruleset_file)
+            if store_of(matches).get(content_hash) is None:
+                may_store(content_hash)
         imported = self._import(matches, isolate=isolate, now=now)
         if ruleset_file is not None:  # kept once the match is: a refused import keeps nothing
-            store_of(matches).add_data(ruleset_file)
+            store_of(matches).add_carried(ruleset_file)
         return imported
 
     def _replay_export(self) -> ImportFile | None:

@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
@@ -102,6 +103,11 @@ class Settings(BaseModel):
         "RULESET_UPLOAD", "anyone", str,
         "who may store a ruleset file with POST /api/rulesets: anyone (under the creation "
         "quota), admin (the admin token) or off")
+
+    ruleset_keep_unused: NonNegativeFloat = _env(
+        "RULESET_KEEP_UNUSED", 30.0, float,
+        "days an uploaded ruleset file no match uses is kept, then removed (0: kept for "
+        "ever); a file a match uses is never removed")
 
     @field_validator("ruleset_upload")
     @classmethod

@@ -23,7 +23,7 @@ from typing import Any
 
 from domain import commands as cmd
 from domain.context import REFEREE
-from domain.errors import InvalidAction, NotYourTurn
+from domain.errors import IdTaken, InvalidAction, NotYourTurn
 from domain.sequence import SequenceOfPlay, Step, current_roles
 from domain.state import MatchState
 
@@ -371,3 +371,19 @@ def check_annotation_change(asker: str, author: str, *, deleting: bool,
                       + ("deletes it (or the referee)" if deleting else "edits it"),
                       rule="core-annotations",
                       allowed=sorted({author, REFEREE}) if deleting else [author])
+
+
+OPERATOR = "operator"  # who runs the service: its shipped games, its folder, its admin token
+
+
+def check_ruleset_id(claimant: str | None, owner: str, ruleset_id: str) -> None:
+    """A ruleset id belongs to whoever stored a file under it first: the operator for the
+    games shipped with battlelog and the configured folder, else the first uploader (known
+    by the owner token that upload was given). The operator may store and mark under any
+    id; anyone else only under an id it owns (docs/rulesets/authoring.md)."""
+    if claimant == OPERATOR or (claimant is not None and claimant == owner):
+        return
+    whose = "the operator of this server" if owner == OPERATOR else "another uploader"
+    raise IdTaken(f"the ruleset id '{ruleset_id}' belongs to {whose}: give your file an id "
+                  "of its own, or send the owner token the id's first upload was given "
+                  "(Authorization: Bearer ...)", rule="core-ruleset-ids")

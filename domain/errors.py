@@ -77,3 +77,11 @@ class VersionConflict(DomainError):
 
     status = 409
     title = "Version conflict"
+
+
+class IdTaken(DomainError):
+    """A ruleset file names an id another stored first (docs/rulesets/authoring.md), or a
+    version of that id stored already as another file."""
+
+    status = 409
+    title = "Ruleset id taken"

@@ -13,6 +13,7 @@ from api.deps import CatalogueDep, MatchesDep, ReaderDep, RefereeDep, SeatDep, T
 from api.imports import ImportFile
 from api.problems import RATE_LIMITED, Forbidden, Unauthorized, problem
 from api.quotas import client_key
+from api.routes.rulefiles import upload_refusal
 from api.schemas import (
     MatchCreated,
     MatchPublic,
@@ -73,11 +74,15 @@ async def import_match(request: Request, matches: MatchesDep,
     state and hash chain under the same match id. A bad file is refused naming its line and
     leaves nothing behind. The answer holds fresh seat tokens. The file is spooled as it
     arrives (at most `BATTLELOG_MAX_IMPORT_BYTES`, else 413) and checked and imported in a
-    worker thread, `BATTLELOG_IMPORTS_AT_ONCE` at a time (api/imports.py)."""
+    worker thread, `BATTLELOG_IMPORTS_AT_ONCE` at a time (api/imports.py). A ruleset file
+    the export carries that is not stored here is stored (unlisted, bound to the match)
+    only where `BATTLELOG_RULESET_UPLOAD` would take it as an upload, else 403 (or 401 for
+    `admin` without the admin token) and nothing is stored."""
     upload = await ImportFile.receive(request.stream())
     try:
         async with request.app.state.importing:
-            result = await run_in_threadpool(upload.import_into, matches)
+            result = await run_in_threadpool(upload.import_into, matches,
+                                             may_store=lambda found: _may_store(request, found))
     finally:
         upload.close()
     await run_in_threadpool(created_from, request, str(result.match_id))
@@ -86,6 +91,15 @@ async def import_match(request: Request, matches: MatchesDep,
     return MatchCreated(match_id=result.match_id, version=result.version, tokens=result.tokens,
                         links={"self": base, "export": f"{base}/export"},
                         verified=result.verified)
+
+
+def _may_store(request: Request, content_hash: str) -> None:
+    """An import whose export carries a ruleset file not stored here stores it only where
+    `BATTLELOG_RULESET_UPLOAD` would take it as an upload (docs/interchange.md)."""
+    refusal = upload_refusal(request, f"the ruleset file this export carries ({content_hash}) "
+                                      "is not stored here")
+    if refusal is not None:
+        raise refusal
 
 
 @router.api_route("/import", methods=["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"],

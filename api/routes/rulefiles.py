@@ -2,7 +2,10 @@
 complete and check a file with; the check of a file, with every problem at its line and
 column (nothing stored); and the upload of a file (`POST /api/rulesets`), stored by its
 content hash when it passes every check, so that matches can be created from it. Who may
-upload is the deployment's `BATTLELOG_RULESET_UPLOAD` (docs/seats.md)."""
+upload is the deployment's `BATTLELOG_RULESET_UPLOAD` (docs/seats.md); an id belongs to
+whoever stored it first (the operator, or the first uploader, given an owner token), who
+alone adds versions under it and marks the one creation by id picks
+(`PUT /api/rulesets/ids/{id}/current`)."""
 
 from __future__ import annotations
 
@@ -11,17 +14,19 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor, register_url_convertor
 
 from api.deps import header
 from api.problems import RATE_LIMITED, Forbidden, RulesetFileNotFound, Unauthorized, problem
 from api.scenarios.from_file import made_sample, shipped_demo
+from domain.authority import OPERATOR
 from domain.commands import CreateMatch
 from domain.rulefiles import schema
 from domain.rulefiles.identity import PATTERN
 from projections.rulefile_load import MAX_BYTES, Finding, Report, check_text
-from projections.ruleset_store import store_of
+from projections.ruleset_store import owner_of, store_of
 
 router = APIRouter(prefix="/api/rulesets", tags=["ruleset files"])
 
@@ -64,16 +69,46 @@ async def upload_ruleset(request: Request) -> JSONResponse:
     `POST /api/rulesets/check` and names no procedure this battlelog lacks: 201 with its
     `hash` (`sha256:...`, of its canonical JSON form), id, title and version; else 422 as
     the check answers, and nothing is stored. Storing the same file again stores nothing
-    new. Who may: `BATTLELOG_RULESET_UPLOAD` (docs/seats.md)."""
-    _may_upload(request)
+    new. Who may: `BATTLELOG_RULESET_UPLOAD` (docs/seats.md). Under an id another stored
+    first, 409 (`core-ruleset-ids`), nothing stored; the first upload of an id is given its
+    `owner_token` (once), which later versions send as `Authorization: Bearer ...` (or
+    the token that first upload sent)."""
+    refusal = upload_refusal(request, "storing a ruleset file")
+    if refusal is not None:
+        raise refusal
     body = await _body(request)
     store = store_of(request.app.state.matches)
-    stored, report = await run_in_threadpool(store.add_text, body, "ruleset")
-    if stored is None:
+    added, report = await run_in_threadpool(store.add_text, body, "ruleset",
+                                            by=_uploader(request))
+    if added is None:
         return _refused(report, UPLOAD)
-    return JSONResponse({**stored.summary(), "ok": True, "errors": [],
+    stored = added.ruleset
+    token = {"owner_token": added.owner_token} if added.owner_token else {}
+    return JSONResponse({**stored.summary(), **token, "ok": True, "errors": [],
                          "warnings": _said(report.warnings)}, status_code=201,
                         headers={"Location": f"{UPLOAD}/{stored.hash}"})
+
+
+class Current(BaseModel):
+    """The file creation by an id picks: one of its versions by hash; null, its highest."""
+
+    hash: Annotated[str, Field(pattern=PATTERN)] | None
+
+
+@router.put("/ids/{ruleset_id}/current", status_code=204)
+async def mark_current(ruleset_id: Annotated[str, Path(pattern=r"^[a-z][a-z0-9_-]{0,39}$")],
+                       current: Current,
+                       request: Request) -> None:
+    """Mark the version of `ruleset_id` that creation by id (`"ruleset": "<id>"`) picks
+    from now on, by its hash; `null`: its highest version again. The id's owner only (its
+    owner token, or the admin token): 401 without a token, 409 with another's; 404 for an
+    id no listed file has."""
+    by = _uploader(request)
+    if by is None:
+        raise Unauthorized("marking a version needs the id's owner token or the admin token",
+                           rule="core-ruleset-ids")
+    await run_in_threadpool(store_of(request.app.state.matches).mark, ruleset_id,
+                            current.hash, by)
 
 
 class _ContentHash(Convertor[str]):
@@ -122,18 +157,35 @@ async def stored_ruleset_sample(content_hash: Annotated[str, Path(pattern=PATTER
     return demo or made_sample(found.file(), found.hash)
 
 
-def _may_upload(request: Request) -> None:
+def _given(request: Request) -> str:
+    return (header(request, "authorization", max_length=512) or "").removeprefix(
+        "Bearer ").strip()
+
+
+def _is_admin(request: Request) -> bool:
+    given, admin = _given(request), request.app.state.settings.admin_token
+    return bool(given) and hmac.compare_digest(given.encode(), admin.encode())
+
+
+def _uploader(request: Request) -> str | None:
+    """Who stores: the operator (the admin token), an id's owner (any other bearer token,
+    known by its hash), or None (no token)."""
+    given = _given(request)
+    return OPERATOR if _is_admin(request) else owner_of(given) if given else None
+
+
+def upload_refusal(request: Request, doing: str) -> Forbidden | Unauthorized | None:
+    """Why `BATTLELOG_RULESET_UPLOAD` refuses this request a new ruleset file (an upload,
+    or an import carrying a file not stored here), or None when it may."""
     who = request.app.state.settings.ruleset_upload
     if who == "off":
-        raise Forbidden("this server takes no ruleset files by upload (BATTLELOG_RULESET_"
-                        "UPLOAD=off): its operator loads them", rule="core-rulesets")
-    if who == "admin":
-        given = (header(request, "authorization", max_length=512) or "").removeprefix(
-            "Bearer ").strip()
-        admin = request.app.state.settings.admin_token
-        if not given or not hmac.compare_digest(given.encode(), admin.encode()):
-            raise Unauthorized("storing a ruleset file needs the server's admin token "
-                               "(BATTLELOG_RULESET_UPLOAD=admin)", rule="core-rulesets")
+        return Forbidden(f"{doing}: this server takes no ruleset files from outside "
+                         "(BATTLELOG_RULESET_UPLOAD=off): its operator loads them",
+                         rule="core-rulesets")
+    if who == "admin" and not _is_admin(request):
+        return Unauthorized(f"{doing}: this needs the server's admin token "
+                            "(BATTLELOG_RULESET_UPLOAD=admin)", rule="core-rulesets")
+    return None
 
 
 async def _body(request: Request) -> bytes:

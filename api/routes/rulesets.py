@@ -1,16 +1,22 @@
 """The rulesets the service hosts, for a client building a scenario: each one's id, title,
 what it is in a line, how many sides it plays, the unit fields and the options it uses,
-where its units start and whether its sides hold decks of cards. Read-only; the lobby's scenario form is built on it."""
+where its units start and whether its sides hold decks of cards. Read-only; the lobby's scenario form is built on it.
+
+The ruleset files the service holds are listed a page at a time, each id once (the file
+creation by that id picks), by its id, title, version and hash: what a scenario of one
+needs is read from `GET /api/rulesets/{hash}/info` once it is chosen."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from api import scenarios
+from api.problems import RulesetFileNotFound
+from domain.rulefiles.identity import PATTERN
 from domain.rulefiles.model_pieces import (
     Attribute,
     ChoiceAttribute,
@@ -18,7 +24,8 @@ from domain.rulefiles.model_pieces import (
     TextAttribute,
 )
 from domain.rulesets import get_ruleset, ruleset_ids
-from projections.ruleset_store import StoredRuleset, store_of
+from projections.ruleset_store import MOST, PAGE, StoredRuleset, store_of
+from projections.ruleset_table import Row
 
 router = APIRouter(prefix="/api/rulesets", tags=["scenarios"])
 
@@ -243,13 +250,54 @@ def _stored_info(stored: StoredRuleset) -> RulesetInfo:
         cards=False, options=[], sample=None, sample_at=f"/api/rulesets/{stored.hash}/sample")
 
 
+class StoredEntry(BaseModel):
+    """A ruleset file the service holds, as the list gives it: never the file, nor what a
+    scenario of it needs (`info_at`: where that is read)."""
+
+    id: str
+    title: str
+    version: int
+    hash: str
+    info_at: str  # GET /api/rulesets/{hash}/info: its RulesetInfo
+    sample_at: str  # GET /api/rulesets/{hash}/sample: a sample set-up
+
+
+def _entry(row: Row) -> StoredEntry:
+    return StoredEntry(id=row.id, title=row.title, version=row.version, hash=row.hash,
+                       info_at=f"/api/rulesets/{row.hash}/info",
+                       sample_at=f"/api/rulesets/{row.hash}/sample")
+
+
 @router.get("")
-async def list_rulesets(request: Request) -> list[RulesetInfo]:
-    """The rulesets the service hosts, freeform first, then the ruleset files it holds (each
-    with its `hash`): what a scenario of each needs (how many sides, the unit fields it
-    reads, its options, where units start, whether sides hold decks)."""
-    samples = _samples()
-    ids = sorted(ruleset_ids(), key=lambda r: (r != "freeform", r))
-    stored = await run_in_threadpool(store_of(request.app.state.matches).list)
-    return ([_info(r, samples.get(r)) for r in ids if r in _INFO]
-            + [_stored_info(s) for s in stored])
+async def list_rulesets(
+        request: Request, response: Response,
+        limit: Annotated[int, Query(ge=1, le=MOST)] = PAGE,
+        cursor: Annotated[str | None, Query(max_length=400)] = None,
+) -> list[RulesetInfo | StoredEntry]:
+    """The rulesets the service hosts: on the first page the built-in games (freeform
+    first, each with what a scenario of it needs), then up to `limit` of the ruleset files
+    it holds, by title, each id once (the version creation by that id picks) with its id,
+    title, version and `hash`, and where what a scenario of it needs is read (`info_at`).
+    A `Link` header (`rel="next"`) gives the next page's address while there is one."""
+    store = store_of(request.app.state.matches)
+    rows, after = await run_in_threadpool(lambda: store.page(limit=limit, after=cursor))
+    if after is not None:
+        response.headers["Link"] = f'</api/rulesets?limit={limit}&cursor={after}>; rel="next"'
+    built_in: list[RulesetInfo | StoredEntry] = []
+    if cursor is None:
+        samples = _samples()
+        ids = sorted(ruleset_ids(), key=lambda r: (r != "freeform", r))
+        built_in = [_info(r, samples.get(r)) for r in ids if r in _INFO]
+    return built_in + [_entry(row) for row in rows]
+
+
+@router.get("/{content_hash}/info")
+async def stored_ruleset_info(content_hash: Annotated[str, Path(pattern=PATTERN)],
+                              request: Request) -> RulesetInfo:
+    """What a scenario of a stored ruleset file needs (as the list gives it for a built-in
+    game): how many sides, the unit fields it reads, where units start."""
+    found = await run_in_threadpool(store_of(request.app.state.matches).get, content_hash)
+    if found is None:
+        raise RulesetFileNotFound(f"no ruleset file {content_hash} is stored here",
+                                  rule="core-rulesets")
+    return _stored_info(found)

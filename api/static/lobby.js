@@ -90,19 +90,43 @@ function tokenForm() {
   h("button", { type: "submit" }, "Open"));
 }
 
+/** A page of GET /api/rulesets (the built-in games, then ruleset files by title, each with
+ * its titles and hash only) and the next page's address, from its Link header (null: none). */
+async function rulesetPage(at) {
+  const response = await api(at, { raw: true });
+  const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("Link") || "");
+  return { rulesets: await response.json(), next: next ? next[1] : null };
+}
+
+/** "More ruleset files": the list's next page, offered in the form's game systems. */
+function moreButton(form, next) {
+  const button = h("button", { type: "button", class: "secondary", hidden: !next || undefined,
+    onclick: async () => {
+      try {
+        const page = await rulesetPage(next);
+        form.addRulesets(page.rulesets);
+        next = page.next;
+        button.hidden = !next;
+      } catch (error) { notice(error); }
+    } }, "More ruleset files");
+  return button;
+}
+
 /** The scenario form, and above it "Use a ruleset file", which chooses its game. */
-function ownScenario(rulesets) {
+function ownScenario({ rulesets, next }) {
   if (!rulesets.length) return [h("p", {}, "The game systems could not be loaded: reload the page.")];
   const form = scenarioForm(rulesets, create);
-  return [h("h4", { id: "file-h" }, "Use a ruleset file"), rulesetUpload((info) => form.useRuleset(info)), form];
+  return [h("h4", { id: "file-h" }, "Use a ruleset file"), rulesetUpload((info) => form.useRuleset(info)), form,
+    moreButton(form, next)];
 }
 
 export async function lobby(main) {
   document.title = "battlelog";
-  const [samples, rulesets] = await Promise.all([
+  const [samples, page] = await Promise.all([
     api("/api/scenarios").catch(() => []),
-    api("/api/rulesets").catch(() => []),
+    rulesetPage("/api/rulesets").catch(() => ({ rulesets: [], next: null })),
   ]);
+  const rulesets = page.rulesets;
   const titles = Object.fromEntries(rulesets.map((r) => [r.id, r.title]));
   main.replaceChildren(h("div", { class: "lobby" },
     h("h1", {}, "Your table"),
@@ -111,7 +135,7 @@ export async function lobby(main) {
       h("p", { class: "lead" }, "Start a sample to try the table at once, or set up your own scenario below."),
       sampleForm(samples, titles),
       h("h3", { id: "own-h" }, "Or your own scenario"),
-      ...ownScenario(rulesets)),
+      ...ownScenario(page)),
     panel("join", "Join with a link or a token", joinForm(), h("h3", {}, "Or a match code and token"), tokenForm()),
   ));
 }

@@ -30,7 +30,7 @@ function warnings(list) {
   ];
 }
 
-/** The section; `chosen(info)` is given the stored file's entry of GET /api/rulesets. */
+/** The section; `chosen(info)` is given what the stored file declares (GET /api/rulesets/{hash}/info). */
 export function rulesetUpload(chosen) {
   const input = h("input", { type: "file", id: "ruleset-file", name: "ruleset-file",
     accept: ".yaml,.yml,.json,application/yaml,application/json", "aria-describedby": "ruleset-file-hint" });
@@ -52,14 +52,17 @@ export function rulesetUpload(chosen) {
     }
     const answer = await response.json().catch(() => ({}));
     if (response.status === 201) {
-      const listed = await api("/api/rulesets").catch(() => []);
-      const info = listed.find((r) => r.hash === answer.hash);
+      const info = await api(`/api/rulesets/${encodeURIComponent(answer.hash)}/info`).catch(() => null);
       say("good", h("p", {}, h("strong", {}, answer.title), ` passed every check and is chosen as the game system below: name the sides, add their units and start the match.`),
         ...warnings(answer.warnings));
       if (info) chosen(info);
       return;
     }
     if (response.status === 422 && Array.isArray(answer.errors)) { say("bad", ...problems(file.name, answer.errors), ...warnings(answer.warnings)); return; }
+    if (response.status === 409) {
+      say("bad", h("p", {}, answer.detail || "Another file already has this id: give yours an id of its own."));
+      return;
+    }
     if (response.status === 401 || response.status === 403) {
       say("bad", h("p", {}, "This server takes no ruleset files from the page: ask whoever runs it to load the file."));
       return;

@@ -34,8 +34,24 @@ export function scenarioForm(rulesets, create) {
   let fixed = {};
 
   const about = h("p", { class: "about", id: uid("about") });
+  /** Choose a ruleset: a stored file's entry of the list carries only its titles, so what a
+   * scenario of it needs is read first (its `info_at`: GET /api/rulesets/{hash}/info). */
+  async function choose(value) {
+    const at = rulesets.findIndex((r) => key(r) === value);
+    if (at >= 0 && !rulesets[at].kinds && rulesets[at].info_at) {
+      try {
+        rulesets[at] = await api(rulesets[at].info_at);
+      } catch {
+        formError.textContent = "That ruleset file could not be read: choose it again.";
+        rulesetSelect.value = model.ruleset;
+        return;
+      }
+    }
+    model.ruleset = value; model.options = {}; model.carryOptions = {};
+    adopt(); render();
+  }
   const rulesetSelect = h("select", { id: uid("ruleset"), name: "ruleset", "aria-describedby": about.id,
-    onchange: (e) => { model.ruleset = e.target.value; model.options = {}; model.carryOptions = {}; adopt(); render(); } },
+    onchange: (e) => { choose(e.target.value); } },
   rulesets.map((r) => h("option", { value: key(r) }, r.title)));
   const optionsBox = h("div", { class: "options" });
   const sidesBox = h("div", { class: "sides" });
@@ -239,12 +255,19 @@ export function scenarioForm(rulesets, create) {
   submit);
   fixed = { ...spots };  // the ruleset's and the scenario's fields, made once
   render();
-  /** Choose a ruleset file just stored (ruleset_upload.js): its entry of GET /api/rulesets. */
-  form.useRuleset = (r) => {
-    if (!rulesets.some((known) => key(known) === key(r))) {
+  /** Offer more rulesets (a later page of GET /api/rulesets), choosing none of them. */
+  form.addRulesets = (more) => {
+    for (const r of more) {
+      if (rulesets.some((known) => key(known) === key(r))) continue;
       rulesets.push(r);
       rulesetSelect.append(h("option", { value: key(r) }, r.title));
     }
+  };
+  /** Choose a ruleset file just stored (ruleset_upload.js): its GET /api/rulesets/{hash}/info. */
+  form.useRuleset = (r) => {
+    const at = rulesets.findIndex((known) => key(known) === key(r));
+    if (at >= 0) rulesets[at] = r;
+    else form.addRulesets([r]);
     model.ruleset = key(r); model.options = {}; model.carryOptions = {};
     adopt(); render();
   };

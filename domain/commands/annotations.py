@@ -5,28 +5,15 @@ is checked here (sizes bounded, numbers finite, text cleaned); what depends on t
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Literal, Self
 from uuid import UUID
 
 from pydantic import AfterValidator, Field, StrictFloat, model_validator
 
 from domain.commands.base import MAX_INT, Command, Id, Int
+from domain.text import cleaned
 
 COORDINATE = 100_000.0  # a table point lies within ±this (the map's own units)
-_KEPT = {"\n"}  # the one control character a text keeps (a line break)
-
-
-def cleaned(text: str) -> str:
-    """A text as notes keep it: Unicode NFC, every control or invisible format character
-    but a line break taken out (tabs become spaces), no more than two line breaks in a
-    row, no blank ends."""
-    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\t", " ")
-    text = "".join(c for c in text if c in _KEPT or unicodedata.category(c) not in (
-        "Cc", "Cf", "Cs", "Co", "Cn"))
-    while "\n\n\n" in text:
-        text = text.replace("\n\n\n", "\n\n")
-    return text.strip()
 
 
 Clean = Annotated[str, Field(max_length=2000), AfterValidator(cleaned)]

@@ -38,7 +38,16 @@ from domain.rulefiles.model_rolls import Roll
 from domain.rulefiles.model_shows import Arrive, Expect, Shown
 from domain.rulefiles.model_spend import Template
 from domain.rulefiles.model_words import Said
-from domain.rulefiles.parts import Expression, Name, Part, Rule, TrackName, Words
+from domain.rulefiles.parts import (
+    Expression,
+    Line,
+    Name,
+    Paragraphs,
+    Part,
+    Rule,
+    TrackName,
+    Words,
+)
 
 FORMAT_VERSION = 1
 
@@ -252,11 +261,11 @@ class RulesetFile(_Part):
     id: Name
     """The game's id: a match names it as its `ruleset` (a built-in game's id always means the
     built-in game)."""
-    title: Annotated[str, Field(min_length=1, max_length=120)]
+    title: Annotated[str, Line, Field(min_length=1, max_length=120)]
     """The game's title, as the page says it."""
     version: Annotated[int, Field(ge=1, le=SAFE_INT)] = 1
     """The file's own version: a match by id is created under the highest stored."""
-    description: Annotated[str, Field(max_length=2000)] = ""
+    description: Annotated[str, Paragraphs, Field(max_length=2000)] = ""
     """A paragraph about the game, shown in the lobby."""
     sides: Sides = Sides()
     """How many sides the game takes, and the roles they can hold."""

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from domain.rulefiles.parts import Expression, Name, Rule, Words
+from domain.rulefiles.parts import Expression, Line, Name, Rule, Words
 from domain.rulefiles.parts import Part as _Part
 
 OPTION_TURNS_MOST = 100  # (ours, as the Python rulesets' `rounds`) a turn limit given as an option
@@ -55,7 +55,7 @@ class End(_Part):
     without it has no turn limit (WC-10's `turns`), as the Python ruleset plays it."""
     option_rule: Rule | None = None
     """The rule that asks a match for `turns_option` (default: `rule`)."""
-    turn_word: Annotated[str, Field(min_length=1, max_length=40)] = "turn"  # how it is said
+    turn_word: Annotated[str, Line, Field(min_length=1, max_length=40)] = "turn"  # how it is said
     """How the reason names a turn (`game turn`)."""
     when: Expression | None = None
     """An expression read as each turn ends: the match ends the first time it holds."""

@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from domain.rulefiles.model_spend import Activate, EachDie, Spend, Template
-from domain.rulefiles.parts import Expression, Name, Rule
+from domain.rulefiles.parts import Expression, Line, Name, Rule
 from domain.rulefiles.parts import Part as _Part
 
-Said = Annotated[str, Field(min_length=1, max_length=200)]
+Said = Annotated[str, Line, Field(min_length=1, max_length=200)]
 TrackName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.-]{0,59}$")]  # one track, no pattern
 Die = Annotated[str, Field(pattern=r"^d(4|6|8|10|12|20)$")]
 Dice = Annotated[str, Field(pattern=r"^([1-9]|10)?d(4|6|8|10|12|20)$")]
@@ -203,7 +203,7 @@ class Table(_Part):
 class Roll(_Part):
     """A dice procedure the service resolves (`rule_roll` with `roll: <its name>`)."""
 
-    title: Annotated[str, Field(max_length=200)] = ""
+    title: Annotated[str, Line, Field(max_length=200)] = ""
     """The roll's title, as the page says it."""
     rule: Rule  # the rule it resolves: its refusals, its effects and its outcome name it
     """The rule it resolves: its refusals, effects and outcome name it."""

@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from domain.rulefiles.parts import Expression, Name
+from domain.rulefiles.parts import Expression, Line, Name
 from domain.rulefiles.parts import Part as _Part
 
 # Words with {expression} placeholders (domain/rulefiles/template.py)
-Template = Annotated[str, Field(min_length=1, max_length=300)]
+Template = Annotated[str, Line, Field(min_length=1, max_length=300)]
 
 
 class Spend(_Part):

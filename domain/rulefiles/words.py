@@ -14,6 +14,7 @@ from domain.rulefiles.model import Phase, RulesetFile, Step
 from domain.rulefiles.types import BOOL, DYN
 from domain.rulefiles.view import Declared, types
 from domain.state import MatchState
+from domain.text import one_line
 
 Cases = tuple[tuple[Compiled | None, Compiled], ...]
 
@@ -51,10 +52,10 @@ def _first(cases: Cases, state: MatchState) -> list[str]:
         for when, says in cases:
             if when is None or when(state) is True:
                 words = says(state)
-                if isinstance(words, str):
-                    return [words]
+                if isinstance(words, str):  # computed words are cleaned as given ones
+                    return [one_line(words)]
                 if isinstance(words, list) and all(isinstance(w, str) for w in words):
-                    return list(words)
+                    return [one_line(w) for w in words]
                 raise InvalidAction(f"a step's words read {str(words)[:80]!r}, not a text "
                                     "or a list of texts", rule="core-ruleset")
     except Unreadable as error:

@@ -159,3 +159,31 @@ def test_a_files_warnings_are_shown_beside_its_passing_report(
     assert found == [], readable("a passing report with a warning", found)
     screenshots(page, "01-warning")
     assert console == [], console
+
+
+def test_the_game_systems_list_a_page_of_files_and_a_chosen_one_is_read_then(
+        browser: Any, serve: Any, tmp_path: Path) -> None:
+    """Issue 37: the lobby reads the list a page at a time (titles only); "More ruleset
+    files" adds the next page, and a file chosen from the list has its fields read then."""
+    data = check_file(FIXTURES / "patrol.yaml").data
+    with serve(tmp_path / "battlelog.db", {"BATTLELOG_CREATE_RATE": "off"}) as server:
+        for n in range(55):
+            r = httpx.post(f"{server}/api/rulesets", json={
+                **data, "id": f"patrol-{n:02}", "title": f"Patrol {n:02}",
+                "description": f"Patrol number {n:02} in the woods."})
+            assert r.status_code == 201, r.text
+        with phone_lobby(browser, server) as (page, console):
+            you = Thumb(page)
+            system = you.form.get_by_label("Game system")
+            first = system.locator("option").count()
+            assert system.locator("option", has_text="Patrol 54").count() == 0
+            more = page.get_by_role("button", name="More ruleset files")
+            you.tap(more)
+            system.locator("option", has_text="Patrol 54").wait_for(state="attached")
+            assert system.locator("option").count() == first + 6  # 56 files, 50 a page
+            assert more.is_hidden()
+            system.select_option(label="Patrol 54")
+            page.wait_for_function(
+                "() => document.querySelector('.about')?.textContent.includes('number 54')")
+            assert system.locator("option:checked").inner_text() == "Patrol 54"
+            assert console == [], console
