@@ -11,6 +11,9 @@ fixtures are finished, and if it still runs then, the test that started it is na
 way the test whose teardown finishes the fixtures carries the failure. A loop left marked
 running is never anyone's own: it changes what every later test in the thread can do.
 
+A thread that the project's code started while the test modules were imported (collected)
+fails the first test: nothing ends it.
+
 A thread or process that is ending is given a moment to end (GRACE seconds in all,
 BATTLELOG_LEAKS_GRACE).
 
@@ -141,11 +144,20 @@ class Leaks:
     before: Alive = field(default_factory=lambda: Alive(set(), {}))
     loop_before: asyncio.AbstractEventLoop | None = None
 
+    collected: bool = False
+
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
+        imported: list[str] = []
+        if not self.collected:  # the first test: what the test modules started at import
+            self.collected = True
+            imported = [_describe(t) for t in _threads() if getattr(t, "_leaks_origin", "")]
         self.before = Alive.now()
         self.loop_before = asyncio._get_running_loop()
-        return (yield)
+        done = yield  # (failing before it would leave other plugins' setup half done)
+        if imported:
+            found(item, [(what, "the import of a test module") for what in imported])
+        return done
 
     @pytest.hookimpl(wrapper=True)
     def pytest_fixture_setup(self, fixturedef: pytest.FixtureDef[Any],

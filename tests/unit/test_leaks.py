@@ -187,3 +187,30 @@ def test_reporting_writes_what_is_left_and_fails_nothing(
                    "test_cases.py::test_leaves_a_loop_marked_running",
                    "test_cases.py::test_leaves_a_process",
                    "the module-scoped fixture 'careless'"]
+
+
+def test_a_thread_started_as_a_test_module_is_imported_fails_the_first_test(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BATTLELOG_LEAKS_GRACE", "1")
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_imported="""
+import threading
+
+threading.Thread(target=threading.Event().wait, name="at-import", daemon=True).start()
+
+
+def test_first():
+    pass
+
+
+def test_second():
+    pass
+""")
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider",
+                                           "-p", "no:xdist")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([
+        "*ERROR at setup of test_first*",
+        ("*thread 'at-import' (Event.wait; started at test_imported.py:3 <module>)"
+         ", by the import of a test module"),
+    ])
