@@ -5,7 +5,6 @@ case runs in a pytest of its own (pytester, in a subprocess: what it leaks dies 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -104,19 +103,19 @@ def test_z_after_the_modules_fixtures():
 """
 
 
-def run_cases(pytester: pytest.Pytester) -> pytest.RunResult:
+def inner(pytester: pytest.Pytester, **files: str) -> pytest.RunResult:
+    """A pytest of its own over `files` (name: source), with the check, in file order."""
     pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_cases=CASES)
-    os.environ.pop("BATTLELOG_LEAKS_REPORT", None)
+    pytester.makepyfile(**files)
     return pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider",
-                                         "-p", "no:xdist", "-rA")
+                                         "-p", "no:xdist")
 
 
 def test_a_test_that_leaves_something_behind_fails_and_a_clean_one_passes(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BATTLELOG_LEAKS_GRACE", "1")
     monkeypatch.delenv("BATTLELOG_LEAKS_REPORT", raising=False)
-    result = run_cases(pytester)
+    result = inner(pytester, test_cases=CASES)
     out = result.stdout.str()
     errors = {line.split(" - ")[0].removeprefix("ERROR ") for line in out.splitlines()
               if line.startswith("ERROR test_cases.py::")}
@@ -143,8 +142,7 @@ def test_a_thread_a_test_starts_in_a_wider_fixtures_object_is_checked_when_it_en
     """A thread left by a test while a module fixture it uses is set up may be the
     fixture's: if it outlives the fixture, the test that started it is named."""
     monkeypatch.setenv("BATTLELOG_LEAKS_GRACE", "1")
-    pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_lazy="""
+    result = inner(pytester, test_lazy="""
 import threading
 
 import pytest
@@ -164,8 +162,6 @@ def test_starts_a_thread_in_the_pool(pool):
 def test_last(pool):
     pass
 """)
-    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider",
-                                           "-p", "no:xdist")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines([
         "*ERROR at teardown of test_last*",
@@ -177,10 +173,7 @@ def test_reporting_writes_what_is_left_and_fails_nothing(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("BATTLELOG_LEAKS_GRACE", "1")
     monkeypatch.setenv("BATTLELOG_LEAKS_REPORT", str(tmp_path / "left.txt"))
-    pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_cases=CASES)
-    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider",
-                                           "-p", "no:xdist")
+    result = inner(pytester, test_cases=CASES)
     result.assert_outcomes(passed=9)
     who = [line.split("\t")[0] for line in (tmp_path / "left.txt").read_text().splitlines()]
     assert who == ["test_cases.py::test_leaks_a_thread",
@@ -192,8 +185,7 @@ def test_reporting_writes_what_is_left_and_fails_nothing(
 def test_a_thread_started_as_a_test_module_is_imported_fails_the_first_test(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BATTLELOG_LEAKS_GRACE", "1")
-    pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_imported="""
+    result = inner(pytester, test_imported="""
 import threading
 
 threading.Thread(target=threading.Event().wait, name="at-import", daemon=True).start()
@@ -206,8 +198,6 @@ def test_first():
 def test_second():
     pass
 """)
-    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider",
-                                           "-p", "no:xdist")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines([
         "*ERROR at setup of test_first*",
