@@ -31,6 +31,7 @@ import time
 import traceback
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,10 @@ threading.Thread.start = _start_recorded  # type: ignore[method-assign]
 
 
 def _children() -> dict[int, str]:
-    """This process's live child processes (zombies left out): pid -> command line."""
+    """This process's live child processes (zombies left out): pid -> command line. The
+    resource tracker that multiprocessing starts once, with its first child process, and
+    keeps for the rest of the process (by design) is left out."""
+    tracker = getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None)
     pids: set[int] = set()
     for task in Path("/proc/self/task").iterdir():
         try:
@@ -74,7 +78,7 @@ def _children() -> dict[int, str]:
         except OSError:
             continue
     alive: dict[int, str] = {}
-    for pid in pids:
+    for pid in pids - {tracker}:
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
             if stat.rsplit(")", 1)[1].split()[0] == "Z":
