@@ -10,7 +10,7 @@ from fastapi import Depends, FastAPI
 from fastapi_offline import FastAPIOffline
 
 from api import docs_pages, hot_action, hot_board, problems
-from api.deps import known_query_only
+from api.deps import WORKERS, known_query_only
 from api.limits import in_front
 from api.quotas import Quota, Quotas
 from api.replay_files import ReplayFiles
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
             app.state.feed.stop()
             app.state.notify.stop()
             app.state.flags.stop()
+            WORKERS.stop()  # the hot routes' threads, once their jobs are done
             rulesets.close()
             if owned:
                 app.state.matches.close()

@@ -18,6 +18,10 @@ import pytest
 
 from projections.store import postgres_env, sqlite_env
 
+# A test fails when it leaves behind it a running event loop, a thread or a process (leaks.py);
+# pytester runs pytest within a test (tests/unit/test_leaks.py).
+pytest_plugins = ["leaks", "pytester"]
+
 REQUIRE_POSTGRES = os.environ.get("BATTLELOG_REQUIRE_POSTGRES", "").strip() not in ("", "0")
 
 
@@ -119,3 +123,11 @@ def charged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(cost.Meter, "charge", counting)
     return found
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The order's seed once more at the end (pytest-randomly prints it in the header, which
+    -q leaves out): `--randomly-seed=N` runs the same order again (README, Tests)."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and config.getoption("randomly_reorganize", True):
+        terminalreporter.write_line(f"test order: --randomly-seed={seed}")

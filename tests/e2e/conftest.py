@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import leaks
 import pytest
 from table_steps import policed_contexts
 
@@ -127,9 +129,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Headless Chromium; skipped where it is missing unless BATTLELOG_REQUIRE_BROWSER=1
-    (CI sets it, so the browser tests always run there)."""
+def chromium() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
+    """Headless Chromium for the session, and the event loop of Playwright's sync API;
+    skipped where it is missing unless BATTLELOG_REQUIRE_BROWSER=1 (CI sets it, so the
+    browser tests always run there). Tests ask for `browser`."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("BATTLELOG_REQUIRE_BROWSER") == "1":
             pytest.fail(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
@@ -137,10 +140,37 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                               args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        # While it is open, Playwright's sync API marks its event loop running in this
+        # thread, between its calls too, and asyncio.run() then refuses to run here: it is
+        # marked only while a test uses the browser (`browser`), not for the session.
+        loop = asyncio.get_running_loop()
+        asyncio._set_running_loop(None)
+        try:
+            yield launched, loop
+        finally:
+            asyncio._set_running_loop(loop)
+            launched.close()
+
+
+@pytest.fixture
+def browser(request: pytest.FixtureRequest,
+            chromium: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
+    """The session's Chromium for this test; a browser context the test leaves open fails
+    it (and is closed)."""
+    launched, loop = chromium
+    asyncio._set_running_loop(loop)
+    try:
+        yield launched
+        left = launched.contexts
+        for context in left:
+            context.close()
+        if left:
+            leaks.found(request.node, [(f"{len(left)} browser context(s) open",
+                                        request.node.nodeid)])
+    finally:
+        asyncio._set_running_loop(None)
 
 
 @pytest.fixture

@@ -43,3 +43,4 @@ def test_a_unit_outside_the_answers_page_shows_its_choices_when_asked(
     assert card.get_by_role("button", name="What it can do").count() == 0
     phone.screen("its-choices")
     assert not phone.errors and not phone.failed, (phone.errors, phone.failed)
+    phone.close()  # (its browser context was left open: tests/leaks.py)

@@ -16,6 +16,17 @@ from projections.notify_channels import new_secret
 from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration
 
 
+def stop_accepting(server: socket.socket, accepting: threading.Thread) -> None:
+    """Close a listening socket and wait for the thread blocked in its accept() to end: on
+    Linux closing it alone does not wake that thread (it waited for the process's end)."""
+    try:
+        server.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    server.close()
+    accepting.join(5)
+
+
 class Target:
     def __init__(self, host: str, mode: str) -> None:
         self.mode = mode
@@ -29,7 +40,8 @@ class Target:
         self._held: list[socket.socket] = []
         self._server = socket.create_server((host, 0))
         self.url = f"http://{host}:{self._server.getsockname()[1]}/hook"
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._accepting = threading.Thread(target=self._accept, daemon=True)
+        self._accepting.start()
 
     def _accept(self) -> None:
         while True:
@@ -79,7 +91,7 @@ class Target:
     def close(self) -> None:
         """Stop listening and cut every connection (hanging sends end at once)."""
         self.release.set()
-        self._server.close()
+        stop_accepting(self._server, self._accepting)
         with self._lock:
             held, self._held = self._held, []
         for conn in held:

@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from egress_forms import ALL
 from fastapi.testclient import TestClient
 from notify_confirming import confirm
+from notify_targets import stop_accepting
 from test_notifications_api import auth, seated
 
 from api.app import create_app
@@ -47,7 +48,8 @@ class Listener:
         self.sock.listen(16)
         self.port = self.sock.getsockname()[1]
         self.connections = 0
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.accepting = threading.Thread(target=self._accept, daemon=True)
+        self.accepting.start()
 
     def _accept(self) -> None:
         while True:
@@ -59,7 +61,7 @@ class Listener:
             conn.close()
 
     def close(self) -> None:
-        self.sock.close()
+        stop_accepting(self.sock, self.accepting)
 
 
 class Receiver:

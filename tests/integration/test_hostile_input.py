@@ -257,6 +257,9 @@ def test_a_large_import_is_rebuilt_by_a_child_process(
     exported = client.get(f"/api/matches/{match}/export", headers=auth(match)).content
     monkeypatch.setattr(imports, "ISOLATE_ABOVE", 0)  # every import: a child process
     monkeypatch.setattr(imports, "SPOOL_IN_MEMORY", 100)  # spooled to a file, as a large one
+    # this test's own temporary folder: another process's import (another worker, another
+    # run on the machine) spools beside it in the shared one
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     spools = set(Path(tempfile.gettempdir()).glob("battlelog-import-*"))
     # Into the same store: the match is already there, and the child's refusal comes back.
     again = _import(client, exported, "10.3.0.1")

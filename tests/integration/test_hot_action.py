@@ -5,6 +5,7 @@ and is answered as before."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -200,3 +201,18 @@ def test_an_actions_event_is_dumped_once_for_its_hash_its_record_and_its_answer(
         assert {k: v for k, v in told.items() if k != "said"} == stored.public("referee")
     finally:
         matches.close()
+
+
+def test_an_app_that_shuts_down_leaves_no_worker_thread_behind(
+        store_env: dict[str, str]) -> None:
+    """The hot routes' threads (api/workers.py) end with the app (issue 37: a test's app
+    left them running in its worker process)."""
+    matches = Matches(env=store_env)
+    with TestClient(create_app(Settings(admin_token="admin-token"), matches=matches)) as c:
+        match = _create(c)
+        done = c.post(f"/api/matches/{match}/actions", json=NOTE, headers=auth(match))
+        assert done.status_code == 201, done.text
+        workers = [t for t in threading.enumerate() if t.name.startswith("battlelog-worker")]
+        assert workers
+    matches.close()
+    assert not any(t.is_alive() for t in workers)

@@ -7,12 +7,23 @@ that records what it is asked to write."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import uvicorn
 from uvicorn.server import ServerState
 
 from api.server import HeaderDeadline
+
+T = TypeVar("T")
+
+
+def run_alone(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`asyncio.run(main())` in a thread of its own: a loop this thread may have, even
+    one marked running (as Playwright's sync API does while it is open), is not in its way."""
+    with ThreadPoolExecutor(1) as alone:
+        return alone.submit(lambda: asyncio.run(main())).result()
 
 
 class Recorded(asyncio.Transport):
@@ -58,7 +69,7 @@ def served(app: Any, request: bytes, *, until: bytes = b"") -> list[bytes]:
         protocol.connection_lost(None)
         return transport.writes
 
-    return asyncio.run(run())
+    return run_alone(run)
 
 
 async def sized(scope: Any, receive: Any, send: Any) -> None:
@@ -90,7 +101,7 @@ def test_two_requests_on_one_connection_are_one_write_each() -> None:
         protocol.connection_lost(None)
         return transport.writes
 
-    writes = asyncio.run(run())
+    writes = run_alone(run)
     assert len(writes) == 2
     assert all(w.startswith(b"HTTP/1.1 201") and w.endswith(b'{"version": 2}') for w in writes)
 
@@ -112,3 +123,16 @@ def test_a_head_answer_is_its_head_alone() -> None:
     writes = served(sized, b"HEAD /x HTTP/1.1\r\nHost: a\r\n\r\n")
     assert b"".join(writes).endswith(b"\r\n\r\n")
     assert writes[0].startswith(b"HTTP/1.1 201")
+
+
+def test_it_runs_where_an_event_loop_is_marked_running() -> None:
+    """As in a thread where Playwright's sync API is open (the browser tests): asyncio.run()
+    refuses to run there, the helper does not."""
+    loop = asyncio.new_event_loop()
+    asyncio._set_running_loop(loop)
+    try:
+        writes = served(sized, b"POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")
+    finally:
+        asyncio._set_running_loop(None)
+        loop.close()
+    assert len(writes) == 1 and writes[0].startswith(b"HTTP/1.1 201 Created\r\n")

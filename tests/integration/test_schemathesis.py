@@ -4,13 +4,16 @@ generated requests each, all default checks (auth included): no 5xx, nothing off
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from schemathesis.python import asgi
 
 from api.app import create_app
 from api.settings import Settings
@@ -19,17 +22,37 @@ from projections.store import sqlite_env
 
 _tmp = tempfile.TemporaryDirectory()
 _matches = Matches(env=sqlite_env(str(Path(_tmp.name) / "fuzz.db")))
-app = create_app(Settings(admin_token="admin-token"), matches=_matches)
-_client = TestClient(app).__enter__()  # runs the lifespan once for the whole module
-_created = _client.post("/api/matches", json={
-    "scenario": "fuzz", "casual": True,
-    "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]}).json()
+# A seat's annotation rate off: the fuzzer sends one seat's changes by the hundred a minute,
+# and the rate's own 429 is tested in test_annotation_limits.
+app = create_app(Settings(admin_token="admin-token", annotation_rate="off"), matches=_matches)
+# The match the requests aim at, made at import: schemathesis builds some cases with the
+# token as it collects. The app's lifespan ends at once (it was entered at import and never
+# left: its threads ran on in every worker process for the whole session).
+with TestClient(app) as _client:
+    _created = _client.post("/api/matches", json={
+        "scenario": "fuzz", "casual": True,
+        "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}]}).json()
 MATCH, REFEREE = _created["match_id"], _created["tokens"]["referee"]
+
+
+def _stop_schemathesis_app() -> None:
+    """schemathesis runs the app's lifespan itself, in an event loop thread of its own, both
+    kept until the process exits (schemathesis.python.asgi): they end here; its next request
+    starts them again."""
+    asgi._shutdown()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def served() -> Iterator[None]:
+    yield
+    _stop_schemathesis_app()
+
 
 # The live stream never ends by design, so it cannot be fuzzed request by request:
 # tests/e2e/test_live_stream.py covers it (auth, messages, other processes, shutdown).
 schema = schemathesis.openapi.from_asgi("/openapi.json", app).exclude(
     path="/api/matches/{match_id}/stream")
+_stop_schemathesis_app()  # (loading the schema started them)
 
 
 @schemathesis.serializer("application/x-ndjson")

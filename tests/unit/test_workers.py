@@ -6,14 +6,30 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from api.workers import Workers
 
 
-def test_a_job_runs_in_a_worker_thread_and_its_result_or_error_comes_back() -> None:
-    workers = Workers(most=2)
+@pytest.fixture
+def pool() -> Iterator[Callable[..., Workers]]:
+    """`pool(**options)`: a Workers stopped after the test."""
+    made: list[Workers] = []
+
+    def make(**options: int) -> Workers:
+        made.append(Workers(**options))
+        return made[-1]
+
+    yield make
+    for workers in made:
+        workers.stop()
+
+
+def test_a_job_runs_in_a_worker_thread_and_its_result_or_error_comes_back(
+        pool: Callable[..., Workers]) -> None:
+    workers = pool(most=2)
 
     def boom() -> None:
         raise ValueError("no")
@@ -27,8 +43,8 @@ def test_a_job_runs_in_a_worker_thread_and_its_result_or_error_comes_back() -> N
     asyncio.run(main())
 
 
-def test_jobs_beyond_the_most_threads_wait_for_a_free_one() -> None:
-    workers = Workers(most=2)
+def test_jobs_beyond_the_most_threads_wait_for_a_free_one(pool: Callable[..., Workers]) -> None:
+    workers = pool(most=2)
     release = threading.Event()
     running: list[int] = []
     lock = threading.Lock()
@@ -52,8 +68,9 @@ def test_jobs_beyond_the_most_threads_wait_for_a_free_one() -> None:
     assert len(set(running)) == 2  # the two threads took the three waiting jobs
 
 
-def test_a_cancelled_caller_does_not_stop_its_job_nor_its_done() -> None:
-    workers = Workers()
+def test_a_cancelled_caller_does_not_stop_its_job_nor_its_done(
+        pool: Callable[..., Workers]) -> None:
+    workers = pool()
     started, release, finished = threading.Event(), threading.Event(), threading.Event()
     done: list[str] = []
 
@@ -76,3 +93,34 @@ def test_a_cancelled_caller_does_not_stop_its_job_nor_its_done() -> None:
 
     asyncio.run(main())
     assert finished.is_set() and done == ["done"]
+
+
+def test_stop_ends_the_threads_once_their_jobs_are_done_and_a_later_job_starts_anew() -> None:
+    workers = Workers(most=2, name="stopped-worker")
+    release = threading.Event()
+    ran: list[str] = []
+
+    def job(name: str) -> Callable[[], threading.Thread]:
+        def run() -> threading.Thread:
+            release.wait(5)
+            ran.append(name)
+            return threading.current_thread()
+        return run
+
+    async def main() -> threading.Thread:
+        jobs = [asyncio.ensure_future(workers.run(job(n))) for n in "abc"]
+        await asyncio.sleep(0.05)  # two run, the third waits for a free thread
+        stopping = threading.Thread(target=workers.stop)
+        stopping.start()
+        release.set()
+        threads = set(await asyncio.gather(*jobs))
+        await asyncio.to_thread(stopping.join)
+        assert len(threads) == 2  # the third job was done by one of the two
+        assert not any(t.is_alive() for t in threads)  # ended, once all three were done
+        return await workers.run(threading.current_thread)
+
+    again = asyncio.run(main())
+    assert sorted(ran) == ["a", "b", "c"]
+    assert again.name == "stopped-worker-1" and again.is_alive()  # a thread of a new crew
+    workers.stop()
+    assert not again.is_alive()
