@@ -1,15 +1,13 @@
-"""Battlegroup through the HTTP API with three players: initiative BG-2..BG-5, Command
-Cards BG-6, activation BG-7, Round Up and the round limit BG-8/BG-9."""
+"""Battlegroup through the HTTP API with three players: Command Cards BG-6, activation BG-7,
+Round Up and the round limit BG-8/BG-9 (the initiative, BG-2..BG-5, in
+test_battlegroup_initiative_api.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
-
-from domain.rulesets.battlegroup import rank
 
 
 def _first_group(m: Played, side: str) -> str:
@@ -19,81 +17,6 @@ def _first_group(m: Played, side: str) -> str:
 
 def bg(client: TestClient, **changes: Any) -> Played:
     return Played(client, scenario("battlegroup-demo", **changes))
-
-
-# The demo's Commanders: north CV 2 on the table; south CV 1 embarked in a transport; west none.
-
-def test_a_lone_natural_6_wins_over_a_higher_total(client: TestClient) -> None:
-    m = bg(client)
-    [rolled] = m.act("north", type="roll_initiative", source="table",
-                     results={"north": 5, "south": 6, "west": 2})
-    assert rolled["cv"] == {"north": 2, "south": 0, "west": 0}  # embarked: not on the table
-    assert rolled["ranking"] == [["south"], ["north"], ["west"]]
-    assert m.turn["initiative"] == ["south", "north", "west"]
-
-
-def test_two_natural_6s_fall_back_to_totals(client: TestClient) -> None:
-    m = bg(client)
-    [rolled] = m.act("west", type="roll_initiative", source="table",
-                     results={"north": 6, "south": 6, "west": 4})
-    assert rolled["ranking"] == [["north"], ["south"], ["west"]]  # 8, 6, 4
-
-
-def test_a_three_way_tie_is_re_rolled_by_the_tied_players_only(client: TestClient) -> None:
-    m = bg(client)
-    [tie] = m.act("north", type="roll_initiative", source="table",
-                  results={"north": 2, "south": 4, "west": 4})  # 4, 4, 4
-    assert tie["ranking"] == [["north", "south", "west"]]
-    assert m.board["initiative_groups"] == [["north", "south", "west"]]
-    m.refused("referee", 422, "BG-2", type="advance")
-    [partial] = m.act("north", type="roll_initiative", source="table",
-                      results={"north": 1, "south": 4, "west": 4})  # 3, 4, 4
-    assert partial["ranking"] == [["south", "west"], ["north"]]
-    m.refused("north", 422, "BG-4", type="roll_initiative", source="table",
-              results={"north": 1, "south": 3, "west": 3})  # north is placed: not re-rolled
-    [settled] = m.act("south", type="roll_initiative", source="table",
-                      results={"south": 2, "west": 5})
-    assert settled["ranking"] == [["west"], ["south"], ["north"]] and settled["rule"] == "BG-4"
-    assert m.turn["initiative"] == ["west", "south", "north"]
-    m.refused("west", 422, "BG-2", type="roll_initiative")  # settled for the round
-
-
-def test_a_tied_side_is_not_done_until_its_tie_is_thrown_and_throws_its_own_die(
-        client: TestClient) -> None:
-    """(ours) A tied side owes the throw that breaks the tie: it cannot say it is done (and
-    so be shut out of the step) before it; a side already placed can."""
-    m = bg(client)
-    m.act("north", type="roll_initiative", source="table",
-          results={"north": 1, "south": 4, "west": 4})  # 3, 4, 4: south and west tied
-    m.refused("south", 422, "BG-2", type="advance")
-    m.act("north", type="advance")  # placed last: done
-    [settled] = m.act("south", type="roll_initiative", source="table",
-                      results={"south": 5, "west": 2})
-    assert settled["actor"] == "south" and settled["ranking"] == [["south"], ["west"], ["north"]]
-    m.act("south", type="advance")
-    m.act("west", type="advance")
-    assert m.turn["step"] != "initiation/initiative"
-
-
-def test_server_dice_settle_the_initiative_and_record_the_roll_index(client: TestClient) -> None:
-    m = bg(client)
-    while not m.turn["expects"][0].startswith(("north may", "south may", "west may")):
-        [rolled] = m.act("north", type="roll_initiative")
-        assert rolled["source"] == "server" and rolled["roll_index"] is not None
-    assert sorted(m.turn["initiative"]) == ["north", "south", "west"]
-
-
-def test_the_winner_may_pass_first_place_to_the_second(client: TestClient) -> None:
-    m = bg(client)
-    m.refused("north", 422, "BG-5", type="pass_initiative")  # nothing to pass yet
-    m.act("north", type="roll_initiative", source="table",
-          results={"north": 4, "south": 3, "west": 1})
-    assert m.turn["initiative"] == ["north", "south", "west"]
-    m.refused("south", 403, "BG-5", type="pass_initiative")
-    [passed] = m.act("north", type="pass_initiative")
-    assert passed["order"] == ["south", "north", "west"]
-    assert m.turn["initiative"] == ["south", "north", "west"]
-    m.refused("south", 422, "BG-5", type="pass_initiative")  # once a round
 
 
 def settle(m: Played, **results: int) -> None:
@@ -272,16 +195,6 @@ def test_rounds_are_required(client: TestClient) -> None:
     assert r.status_code == 422 and r.json()["rule"] == "BG-1"
 
 
-@pytest.mark.parametrize(("dice", "cv", "ranking"), [
-    ({"a": 6, "b": 5}, {"a": 0, "b": 3}, [("a",), ("b",)]),  # lone 6 beats 8
-    ({"a": 6, "b": 6, "c": 1}, {"a": 0, "b": 2, "c": 0}, [("b",), ("a",), ("c",)]),
-    ({"a": 3, "b": 4, "c": 5}, {"a": 2, "b": 1, "c": 0}, [("a", "b", "c")]),
-    ({"a": 6, "b": 2, "c": 3}, {"a": 0, "b": 2, "c": 1}, [("a",), ("b", "c")]),
-])
-def test_rank(dice: dict[str, int], cv: dict[str, int], ranking: list[tuple[str, ...]]) -> None:
-    assert list(rank(dice, cv)) == ranking
-
-
 def test_equal_points_at_the_round_limit_is_a_tie(client: TestClient) -> None:
     m = bg(client, options={"rounds": 1})
     play_round(m, north=2, south=2)
@@ -342,20 +255,6 @@ def test_the_card_step_ends_when_every_side_has_drawn_and_said_it_is_done(
     m.act("west", type="draw_cards")
     m.act("west", type="advance")
     assert m.turn["step"] == "initiation/special_rules"
-
-
-def test_the_initiative_winner_who_says_it_is_done_keeps_first_place(
-        client: TestClient) -> None:
-    m = bg(client)
-    m.act("referee", type="roll_initiative", source="table",
-          results={"north": 4, "south": 3, "west": 1})
-    m.act("south", type="advance")
-    assert m.turn["expects"][0].startswith("north may hand first place to south")
-    m.act("north", type="advance")
-    m.refused("north", 403, "BG-2", type="pass_initiative")
-    m.act("west", type="advance")
-    assert m.turn["step"] == "initiation/cards" and m.turn["initiative"] == [
-        "north", "south", "west"]
 
 
 def test_round_up_ends_when_every_side_has_resolved_its_special_rules(
