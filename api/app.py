@@ -108,6 +108,10 @@ def create_app(settings: Settings | None = None, *, matches: Matches | None = No
     app.state.replay_files = ReplayFiles(work=settings.replay_max_work,
                                          per_match=settings.replay_build_rate)
     app.state.replay_quota = Quota(settings.replay_rate, "replay files from one address")
+    # a seat's annotation changes in a match (api/routes/annotations.py)
+    app.state.annotation_rate = Quota(settings.annotation_rate,
+                                      "annotation changes by one seat of a match",
+                                      "core-annotations")
     # One layer, in front of the framework's own, for what is checked before any route:
     # quotas refuse before any body is read (429); then the body's size and nesting (413,
     # 422), all of it within the body deadline (408) (api/limits.py). A ruleset file's

@@ -30,11 +30,7 @@ def annotations(match_id: UUID, matches: MatchesDep, who: ReaderDep) -> dict[str
 def _changing(request: Request, match_id: UUID, seat: str) -> Caps:
     """Count a change by `seat` against its rate (429 past it); what a match holds."""
     state = request.app.state
-    if getattr(state, "annotation_rate", None) is None:
-        state.annotation_rate = Quota(state.settings.annotation_rate,
-                                      "annotation changes by one seat of a match",
-                                      "core-annotations")
-    rate: Quota = state.annotation_rate
+    rate: Quota = state.annotation_rate  # made with the app (api/app.py)
     rate.spend(str(match_id), seat)
     caps: Caps = state.settings.annotation_caps()
     return caps
