@@ -45,7 +45,6 @@ from eventsourcing.persistence import StoredEvent, Tracking
 
 from domain import events as ev
 from domain.app import Matches
-from domain.context import REFEREE
 from domain.history import Frame, first_frame, fold
 from domain.rulesets import get_ruleset
 from domain.state import MatchState
@@ -53,6 +52,7 @@ from domain.waiting import Waiting, waiting_at
 from projections.isolation import Failing
 from projections.log_read import LogRecord, read_log
 from projections.notify_budget import Budget
+from projections.notify_registrations import reissued
 from projections.notify_store import CONFIRMED, Notice, NotifyView, Registration, Sql
 from projections.notify_words import NAME, OUTCOME, SENTENCE, plain
 from projections.sentences import Narrator
@@ -71,20 +71,6 @@ def delivery_id(match_id: str, version: int, registration_id: str, reminder: int
     reminder) to one registration: every attempt sends it as `webhook-id`."""
     return "msg_" + uuid.uuid5(DELIVERIES,
                                f"{match_id}/{version}/{registration_id}/{reminder}").hex
-
-
-def reissued(event: ev.Event) -> tuple[str, str] | None:
-    """The seat whose registrations made up to `event` end, and the token whose own
-    registrations end, if `event` ends any: a token revoked (by a reissue, or a join link
-    used up: no registration holds one), or a seat's token issued by the referee's reissue
-    (a join's is issued by the side that joins), which ends the seat's registrations made
-    before, joined or not (a side nobody joined revokes no token of its own) and none of
-    the new token's."""
-    if isinstance(event, ev.SeatTokenRevoked):
-        return event.seat, event.token_hash
-    if isinstance(event, ev.SeatTokenIssued) and event.actor == REFEREE:
-        return event.seat, ""
-    return None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from domain import events as ev
+from domain.context import REFEREE
 from projections.notify_store import (
     ATTEMPTS,
     CONFIRMED,
@@ -26,6 +28,20 @@ from projections.notify_store import (
     Registration,
     Sql,
 )
+
+
+def reissued(event: ev.Event) -> tuple[str, str] | None:
+    """The seat whose registrations made up to `event` end, and the token whose own
+    registrations end, if `event` ends any: a token revoked (by a reissue, or a join link
+    used up: no registration holds one), or a seat's token issued by the referee's reissue
+    (a join's is issued by the side that joins), which ends the seat's registrations made
+    before, joined or not (a side nobody joined revokes no token of its own) and none of
+    the new token's."""
+    if isinstance(event, ev.SeatTokenRevoked):
+        return event.seat, event.token_hash
+    if isinstance(event, ev.SeatTokenIssued) and event.actor == REFEREE:
+        return event.seat, ""
+    return None
 
 
 def code_hash(code: str) -> str:
