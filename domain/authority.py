@@ -23,6 +23,7 @@ from typing import Any
 
 from domain import commands as cmd
 from domain.context import REFEREE
+from domain.duties import Owed
 from domain.errors import IdTaken, InvalidAction, NotYourTurn
 from domain.sequence import SequenceOfPlay, Step, current_roles
 from domain.state import MatchState
@@ -224,11 +225,14 @@ def movers(sequence: SequenceOfPlay, state: MatchState) -> list[str]:
     return [*sides, REFEREE]
 
 
-def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:
+def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str, kind: str = "",
+                 duties: Iterable[Owed] = ()) -> None:
     """Whether `actor` is the seat the current step waits for (a side that has said it is
-    done with a shared step acts no more there)."""
+    done with a shared step acts no more there). A seat that owes a duty (`duties`: what
+    it owes now, `domain.owed`) takes the actions that discharge it (`kind`) out of turn:
+    the defender removes its own unit as the attacker's result says."""
     step = sequence.step(state.turn.step)
-    if actor == REFEREE:
+    if actor == REFEREE or any(d.discharges(kind) for d in duties):
         return
     if actor in state.turn.done:
         raise _done(sequence, state, actor, step)

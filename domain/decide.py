@@ -14,6 +14,7 @@ from domain.authority import check_acting, check_advance, check_awaited, check_o
 from domain.context import REFEREE, Context, Emit
 from domain.errors import InvalidAction, MatchOver, OutOfSequence
 from domain.evolve import evolve
+from domain.owed import owed_by
 from domain.procedures import handle as _handle
 from domain.procedures import next_marker
 from domain.rulesets import Ruleset
@@ -56,7 +57,8 @@ def decide(
     elif kind in ("record_roll", "enter_result"):
         check_awaited(ruleset.sequence, state, context.actor)
     elif kind not in (*RECORDS, *ENDINGS):
-        check_acting(ruleset.sequence, state, context.actor)
+        check_acting(ruleset.sequence, state, context.actor, kind,
+                     owed_by(state, ruleset, context.actor))
     check_owner(command, state, context.actor)
     for check in ruleset.checks:
         check(command, state, context.actor)

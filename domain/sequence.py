@@ -7,7 +7,9 @@ active side alternating each time (`alternate`: AA's Activation Phases), passing
 for whom the phase's `eligible` condition fails. A step names the
 actions it allows, who may act (`any`, `active`, `inactive`, `referee`, or a role such as
 `attacker`: see below), whether it may be skipped, and a
-condition that must hold before the marker can leave it (`leave_when`). In a `shared` step
+condition that must hold before the marker can leave it (`leave_when`), and what it owes
+(`owes`: its duties, `domain.duties`: who owes what, discharged by which action). In a
+`shared` step
 every side acts, and the marker moves on once each side has said it is done. A step inside a
 player-turn can belong to one role's player-turn only (`only`: NO-3's German segments).
 
@@ -23,6 +25,7 @@ from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from domain.duties import Duty
 from domain.errors import OutOfSequence
 from domain.state import MatchState, TurnMarker
 
@@ -42,6 +45,7 @@ class Step(_Node):
     acting: str = "any"  # any | active | inactive | referee | a role (see `current_roles`)
     optional: bool = False
     leave_when: str | None = None  # ruleset condition that must hold to leave this step
+    owes: tuple[Duty, ...] = ()  # what is owed in it (domain.duties): leaving waits for it
     advanced_by: str | None = None  # who may leave the step (as `acting`); None: as `acting`
     only: str | None = None  # a role: the step is in that role's player-turn only
     # Every side acts here: each says it is done (`advance`), and the marker moves on when

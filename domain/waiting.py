@@ -6,6 +6,9 @@ the rules of `domain.authority` and `domain.decide`, never restated:
 - nobody once the match has ended;
 - a result owed (`state.awaiting`): only the seat that rolled (or the referee) can go on,
   as `decide` refuses every other action first;
+- else every seat that owes a duty of the step (`domain.owed`), each for what it owes
+  (in a shared step, with the sides not yet done); the seats below only when nothing is
+  owed;
 - else, in a shared step, every side that has not yet said it is done
   (`authority.waiting_for`); in any other step the seats its `acting` names
   (`authority.seats`) and the seats that move the marker on (`authority.movers`: a step
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from domain.authority import movers, seats, waiting_for
 from domain.context import REFEREE
 from domain.history import Frame, UndoRequest
+from domain.owed import owed
 from domain.rulesets import Ruleset
 from domain.state import MatchState
 
@@ -68,6 +72,12 @@ def _play(state: MatchState, ruleset: Ruleset) -> list[Wait]:
     sequence = ruleset.sequence
     step = sequence.step(state.turn.step)
     title = _step_title(ruleset, state)
+    due = owed(state, ruleset)
+    if due:  # every seat that owes something, for what it owes; in a shared step the rest too
+        owing = [Wait(o.seat, f"to {o.says}") for o in due]
+        return owing + [Wait(side, f"to say it is done with {title}")
+                        for side in waiting_for(sequence, state)
+                        if side not in {o.seat for o in due}]
     if step.shared:
         return [Wait(side, f"to say it is done with {title}")
                 for side in waiting_for(sequence, state)]

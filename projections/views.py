@@ -18,6 +18,7 @@ from domain.context import REFEREE, card_title
 from domain.events import sees_private
 from domain.history import UndoRequest
 from domain.legal.words import track_title
+from domain.owed import owed
 from domain.rulefiles.cost import BUDGET, Meter, Spent, budgeted, metered, spent_words
 from domain.rulesets import Ruleset, get_ruleset
 from domain.sequence import Step, current_roles
@@ -165,6 +166,25 @@ def waiting_view(state: MatchState, pending: UndoRequest | None = None) -> Waiti
                        words=words)
 
 
+class OwedView(BaseModel):
+    """One duty owed now (docs/table.md, "What is owed")."""
+
+    seat: str = Field(description="who owes it: a side id, or `referee`")
+    name: str = Field(description="the side's name as the scenario gives it, or `the referee`")
+    rule: str = Field(description="the rule that owes it")
+    says: str = Field(description="what is owed, in the game's words (read after 'to')")
+    done_by: list[str] = Field(description="the action types that discharge it")
+    units: list[str] = Field(description="the units it concerns (ids), if any")
+
+
+def owed_view(state: MatchState) -> list[OwedView]:
+    """What is owed now (`domain.owed`), with the sides' names."""
+    names = {s.id: s.name for s in state.sides} | {REFEREE: "the referee"}
+    ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
+    return [OwedView(seat=o.seat, name=names.get(o.seat, o.seat), rule=o.rule, says=o.says,
+                     done_by=list(o.done_by), units=list(o.units)) for o in owed(state, ruleset)]
+
+
 class BoardView(BaseModel):
     ruleset: str
     ruleset_title: str = ""  # the game's name (`Atomic Africa`)
@@ -182,6 +202,8 @@ class BoardView(BaseModel):
     vp: VPView
     map: MapView | None = None  # the hex map's extent and cities; none on a table
     waiting: WaitingView | None = None  # whose turn (with the undo request, when given)
+    owed: list[OwedView] = Field(default_factory=list, description=(
+        "what each seat owes now in this step (its duties): the match waits for these seats"))
     left_out: str | None = Field(default=None, description=(
         "set when the ruleset file's expressions spent the board's work budget: the board is "
         "shown without the file's own extras (its units' computed values and the words of "
@@ -304,6 +326,7 @@ def board_view(state: MatchState, viewer: str = "",
     with budgeted(between):  # whose turn, what is owed: the sequence's own readings
         turn = turn_view(state, extras.expects)
         waiting = waiting_view(state, pending)
+        due = owed_view(state)
     return BoardView(
         ruleset=state.ruleset,
         ruleset_title=ruleset.title,
@@ -321,6 +344,7 @@ def board_view(state: MatchState, viewer: str = "",
         vp=vp_view(state),
         map=map_view(state),
         waiting=waiting,
+        owed=due,
         left_out=extras.left_out,
     )
 

@@ -9,6 +9,7 @@ from domain import events as ev
 from domain.authority import waiting_for
 from domain.context import REFEREE, Emit
 from domain.errors import InvalidAction, OutOfSequence
+from domain.owed import refuse_leaving
 from domain.procedures.dispatch import handle as _handle
 from domain.rulesets import Ruleset
 from domain.sequence import following, start
@@ -20,12 +21,14 @@ def _(command: cmd.Advance, state: MatchState, ruleset: Ruleset, emit: Emit) -> 
     actor = emit.context.actor
     others = [s for s in waiting_for(ruleset.sequence, state) if s != actor]
     if actor != REFEREE and others:  # a shared step: this side is done, others are not
+        refuse_leaving(state, ruleset, actor)  # (a side that owes a duty is not done)
         if command.to is not None:
             raise OutOfSequence(f"every side says it is done before the marker moves on; "
                                 f"waiting for {', '.join(others)}", rule="core-sequence",
                                 allowed=["advance"])
         emit(ev.SideDone, side=actor, step=state.turn.step)
         return
+    refuse_leaving(state, ruleset)  # (nothing owed is left behind: domain.duties)
     marker = next_marker(state, ruleset, command.to)
     if marker.turn != state.turn.turn:
         if ruleset.end_of_turn is not None:

@@ -2,6 +2,8 @@
 
 The core decides every generic action; a ruleset adds what its game defines:
 - `conditions`: named tests the sequence reads (`repeat_while`, `leave_when`, `eligible`);
+- `unit_tests` and `side_tests`: named tests a step's duties read (`domain.duties`): which
+  units a duty concerns, and whether a side still owes one;
 - `checks`: extra refusals run before any action is decided;
 - `actions`: procedures that replace or add to the core's handling of an action type;
 - `on_enter`: what the service does itself when the marker arrives at a step (AA-4);
@@ -44,6 +46,8 @@ from domain.state import MatchState, Unit
 Check = Callable[[Command, MatchState, str], None]  # raises a DomainError to refuse
 Procedure = Callable[[Any, MatchState, Emit], None]
 Hook = Callable[[MatchState, Emit], None]
+UnitTest = Callable[[MatchState, Unit], bool]  # a duty's units (domain.duties)
+SideTest = Callable[[MatchState, str], bool]  # whether a side still owes a duty
 
 
 def _no_hand_size(state: MatchState, side: str) -> int:
@@ -94,6 +98,8 @@ class Ruleset:
     title: str
     sequence: SequenceOfPlay
     conditions: Conditions = field(default_factory=dict)
+    unit_tests: Mapping[str, UnitTest] = field(default_factory=dict)
+    side_tests: Mapping[str, SideTest] = field(default_factory=dict)
     checks: tuple[Check, ...] = ()
     actions: Mapping[str, Procedure] = field(default_factory=dict)
     on_enter: Mapping[str, Hook] = field(default_factory=dict)
