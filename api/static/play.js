@@ -231,7 +231,7 @@ export function renderPlay(table) {
   ];
 }
 
-/** The seat's standing pass (domain.legal.standing): "Pass until I must act" beside Done
+/** The seat's standing pass (domain.acting.standing): "Pass until I must act" beside Done
  *  with this step, or, while it is on, what it does and "Stop passing". */
 function passing(table, pass) {
   if (!pass) return [null, null];
@@ -258,7 +258,7 @@ function advanceRow(table, advance, pass) {
         type: "button", id: "advance", class: "big", disabled: !advance.legal, "aria-describedby": words ? "advance-why" : null,
         onclick: () => table.act(advance.body, `${plain(advance.title)}. Done.`),
       }, advance.title),
-      // one tap for the steps ahead that hold nothing for this seat (domain.legal.ahead)
+      // one tap for the steps ahead that hold nothing for this seat (domain.acting.ahead)
       advance.until ? h("button", {
         type: "button", id: "done-until", class: "big secondary", "aria-describedby": "done-until-what",
         onclick: () => table.act(advance.until.body, `${advance.until.label}. Done.`),

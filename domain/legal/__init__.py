@@ -25,26 +25,28 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain import events as ev
+from domain.acting.ahead import AHEAD_MOST, UNTIL_MINE, Stop, next_stop, until_mine
+from domain.acting.holds import Answer, Holds
 from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
-from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
 from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
 from domain.legal.own import own_ids
+from domain.legal.passes import offer
 from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
-from domain.legal.standing import Answer as SideAnswer
-from domain.legal.standing import offer
 from domain.legal.units import Offers
-from domain.legal.words import in_words, side_name, title
+from domain.legal.words import side_name, title
+from domain.refusal_words import in_words
 from domain.rulefiles.cost import ANSWER_STEPS, Meter, Spent, meter, metered
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
 
-__all__ = ["MOST_DECIDES", "PAGE_UNITS", "PAGE_WORK", "legal_actions", "offered", "page_size"]
+__all__ = ["MOST_DECIDES", "PAGE_UNITS", "PAGE_WORK", "legal_actions", "offered", "page_size",
+           "pass_answers", "seat_answer"]
 
 GENERATORS: dict[str, Callable[[Probe], Offers]] = {
     "deploy_unit": units.deploy, "move_unit": units.move, "set_status": units.status,
@@ -98,7 +100,8 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     choices of page `page` of the units in play (the first page also holds those about no
     one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
     `between` called before each. `ahead`: a side's Next step also says which later steps
-    hold nothing for it ("Done until something is mine", `domain.legal.ahead`). A ruleset
+    hold nothing for it ("Done until something is mine", `domain.acting.ahead`), and its
+    standing pass where it stops next (`domain.legal.passes`). A ruleset
     file's expressions read for the choices charge their steps to `steps` (when None, the
     meter of the request under way, if any: an action asking the legal answers; else a new
     meter of ANSWER_STEPS, whatever `most` says): past it the answer is cut short too."""
@@ -133,12 +136,15 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     actions = tuple(a.model_copy(update={"own": a.id in own}) for a in actions)
     # (the steps ahead within the answer's own cap: offered whole, or not at all)
     room = most is None or most - probe.work >= AHEAD_MOST
-    if ahead and room and advance.legal and probe.side is not None and probe.whole and not (
-            paged.truncated or paged.pages > 1):
+    whole = probe.side is not None and probe.whole and not (paged.truncated or paged.pages > 1)
+    if ahead and room and advance.legal and whole:
         advance = _until_mine(probe, advance, between)
+    stops = None
+    if ahead and room and whole and state.outcome is None:
+        stops = _next_stop(probe, _holds(actions, advance, paged), between)
     reason = advance.reason if state.outcome is not None else None
     return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged,
-                        standing_pass=offer(state, seat))
+                        standing_pass=offer(state, ruleset, seat, stops))
 
 
 def _scope(probe: Probe, unit: str | None, page: int) -> Page:
@@ -220,11 +226,16 @@ def next_step(probe: Probe) -> NextStep:
                     rule=step.rule, skips=tuple(skips))
 
 
-def seat_answer(ruleset: Ruleset, seat: str,
-                between: Callable[[], None] | None = None) -> Answer:
-    """The seat's legal answers at the states `until_mine` reaches, their work together
-    capped at `AHEAD_MOST` bodies decided (past it an answer is cut short, and the pass
-    stops there: the legal answer's steps ahead and the action stop alike)."""
+def _holds(actions: tuple[LegalAction, ...], advance: NextStep, paged: Page) -> Holds:
+    """What an answer says, as the passes read it (`domain.acting.holds`)."""
+    return Holds(own=any(a.own for a in actions), advance=advance.legal,
+                 cut=paged.truncated)
+
+
+def seat_answer(ruleset: Ruleset, between: Callable[[], None] | None = None) -> Answer:
+    """The seats' legal answers at the states the passes reach, as they read them, their
+    work together capped at `AHEAD_MOST` bodies decided (past it an answer is cut short,
+    and a pass stops there: the legal answer's steps ahead and the action stop alike)."""
     spent = 0
     # the file's expressions' steps, over the answers together (the request's, when set)
     steps = meter() or Meter(ANSWER_STEPS)
@@ -235,28 +246,24 @@ def seat_answer(ruleset: Ruleset, seat: str,
         if between is not None:
             between()
 
-    def answer(state: MatchState, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, seat, version=version, between=counted,
-                             most=max(1, AHEAD_MOST - spent), ahead=False, steps=steps)
+    def answer(state: MatchState, seat: str, version: int) -> Holds:
+        found = legal_actions(state, ruleset, seat, version=version, between=counted,
+                              most=max(1, AHEAD_MOST - spent), ahead=False, steps=steps)
+        return _holds(found.actions, found.advance, found.page)
 
     return answer
 
 
-def side_answer(ruleset: Ruleset) -> SideAnswer:
-    """A side's legal answer at a state (no steps ahead, at most `AHEAD_MOST` bodies
-    decided): whether its standing pass waits for its move (`domain.legal.standing`)."""
-    def answer(state: MatchState, side: str, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, side, version=version, ahead=False,
-                             most=AHEAD_MOST)
-
-    return answer
+def pass_answers(ruleset: Ruleset) -> Callable[[], Answer]:
+    """A new `seat_answer` each call: what an action's passes read (`domain.acting`)."""
+    return lambda: seat_answer(ruleset)
 
 
 def _until_mine(probe: Probe, advance: NextStep,
                 between: Callable[[], None] | None) -> NextStep:
     """Next step with "Done until something is mine" when it passes more than this step."""
     went = until_mine(probe.state, probe.ruleset, probe.context,
-                      seat_answer(probe.ruleset, probe.seat, between))
+                      seat_answer(probe.ruleset, between))
     if len(went.passed) < 2:
         return advance
     return advance.model_copy(update={
@@ -264,6 +271,17 @@ def _until_mine(probe: Probe, advance: NextStep,
         "ahead": tuple(_step_title(probe, path) for path in went.passed[1:]),
         # (None: it stops where it said it is done, waiting for the other sides)
         "stops": None if went.stops == went.passed[-1] else _step_title(probe, went.stops)})
+
+
+def _next_stop(probe: Probe, now: Holds, between: Callable[[], None] | None) -> Stop | None:
+    """Where the side's standing pass stops next, this answer read for the step it is at."""
+    later = seat_answer(probe.ruleset, between)
+    state = probe.state
+
+    def answer(at: MatchState, seat: str, version: int) -> Holds:
+        return now if at is state else later(at, seat, version)
+
+    return next_stop(state, probe.ruleset, probe.context, answer)
 
 
 def _marker(events: list[ev.Event]) -> str | None:

@@ -38,7 +38,7 @@ class PlaysTurns:
             start_pass = self.page.locator("#pass-until")
             if sides and start_pass.count() and self.waited():
                 # "Pass until I must act": once a turn per seat, its done said for it
-                # wherever its moves are only optional (domain.legal.standing)
+                # wherever its moves are only optional (domain.acting.standing)
                 if "pass" not in taken:  # the first one seen, checked and saved
                     taken.add("pass")
                     self.screen(f"{name}-pass-until")

@@ -61,7 +61,7 @@ FIRST_SIDE = {"atomic-africa": "red", "battlegroup": "north", "wing-command": "f
 # standing pass: every shared step asked each side that holds a move there (a card in
 # Battlegroup's special rules and Round Up; reinforcements, artillery, repairs and rallies in
 # the extended sequence) to say it is done. "Pass until I must act", once a turn per seat,
-# says those dones for it (domain.legal.standing).
+# says those dones for it (domain.acting.standing).
 # Wing Command's count goes with the dice (a failed morale check leaves fewer recovery rolls,
 # a tie rolls the initiative again): 16 to 17 seen, each roll one tap now, the half is 23.
 
