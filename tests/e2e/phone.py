@@ -101,6 +101,7 @@ class Phone(PlaysTurns):
         self.page.on("requestfailed", self._request_failed)
         self.shots = 0
         self.counted = "act"
+        self.match: dict[str, Any] = {}
 
     def _response(self, response: Any) -> None:
         if response.status < 400:
@@ -124,6 +125,7 @@ class Phone(PlaysTurns):
 
     def open(self, match: dict[str, Any], seat: str = "referee") -> None:
         """The table as `seat`; every other seat of the match is held on this device too."""
+        self.match = match
         for other, token in match["seats"].items():
             if other != seat:
                 self.page.goto(f"{self.server}/play/{match['id']}#seat={token}")
@@ -205,6 +207,19 @@ class Phone(PlaysTurns):
         found = self.page.locator("#where").get_attribute("data-version")
         assert found
         return int(found)
+
+    def events(self) -> list[dict[str, Any]]:
+        """The match's log so far, as the referee reads it through the API."""
+        found: list[dict[str, Any]] = []
+        while True:
+            read = httpx.get(f"{self.server}/api/matches/{self.match['id']}/events",
+                             params={"limit": 500, "after": len(found)}, headers={
+                                 "Authorization": f"Bearer {self.match['seats']['referee']}"})
+            read.raise_for_status()
+            page = list(read.json()["events"])
+            found += page
+            if len(page) < 500:
+                return found
 
     def player_taps(self) -> int:
         """The taps the players made: all but switching seats (a test holds every seat on

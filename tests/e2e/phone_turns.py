@@ -144,10 +144,18 @@ class PlaysTurns:
         return True
 
     def choose(self, taken: set[str], once: bool = False) -> bool:
-        """Tap the first of Your move's actions (and, in its picker, the first choice) not
-        yet taken in this step and seat (`once`: an action is taken with one choice only);
-        False when there is none."""
+        """Tap what this seat owes first (You owe: one tap per unit it concerns), else the
+        first of Your move's actions (and, in its picker, the first choice) not yet taken in
+        this step and seat (`once`: an action is taken with one choice only); False when
+        there is none."""
         where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
+        for owed in self.play.locator("#you-owe button.owed-action").all():
+            key = f"{where}|owed|{owed.inner_text()}|{self.page.locator('#where').get_attribute('data-version')}"
+            if key not in taken:
+                taken.add(key)
+                self.counted = "owed"
+                self.tap(owed, "owed")
+                return True
         for inline in self.play.locator(".moves > .picker").all():  # choices shown at once
             title = str(inline.get_attribute("aria-label"))
             self.counted = "activate" if title.startswith("Activate") else (
