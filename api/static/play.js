@@ -247,9 +247,12 @@ function owedBlock(table, legal) {
   return h("div", { class: "owed", id: "you-owe", role: "group", "aria-label": "What you owe" },
     h("p", {}, h("strong", {}, "You owe")),
     h("ul", {}, mine.map((o) => {
-      const about = o.units.length ? (c) => o.units.includes(c.unit_id) : () => true;
-      const blocks = legal.actions.filter((a) => o.done_by.includes(a.type) && a.choices.some(about))
-        .map((a) => actionBlock(table, a, "owed", about));
+      // the choices about the units it concerns; where none is about them (an attack owed
+      // on a defender is made with the attacker), every choice of the actions that discharge it
+      const acts = legal.actions.filter((a) => o.done_by.includes(a.type));
+      const theirs = (c) => o.units.includes(c.unit_id);
+      const about = acts.some((a) => a.choices.some(theirs)) ? theirs : () => true;
+      const blocks = acts.filter((a) => a.choices.some(about)).map((a) => actionBlock(table, a, "owed", about));
       return h("li", { "data-rule": o.rule }, h("p", {}, owedWords(table, o)),
         blocks.length ? h("div", { class: "moves" }, blocks)
           : h("p", { class: "hint" }, "Nothing offered now discharges it: see the unit cards and More actions."));

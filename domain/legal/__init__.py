@@ -12,17 +12,17 @@ truth, and the refusal it gives to `advance` is the reason the marker cannot mov
 The package owns the legal actions: this module the answer; `model` its shape (`Choice`,
 `LegalActions`, ...); `probe` deciding a candidate as the seat; `units`, `records` and
 `games` the candidates; `own` which actions are a step's own move; `words` titles and
-names in the game's words. It sits above the core: it may import the pure core
-(`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`), `events`,
-`commands` and `rulesets`, never `domain.app` nor `domain.clock`; nothing in the core
-imports it."""
+names in the game's words; `offering` whether a body is offered; `passes` what the answer
+says of a side's standing pass. It sits above the core: it may import the pure core
+(`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`, `owed`, and
+`acting`, the command path after `decide`, which it reads ahead with: "done until something
+is mine" and where a pass stops), `events`, `commands` and `rulesets`, never `domain.app`
+nor `domain.clock`; nothing in the core imports it (the command path is given the answers
+it reads as a callable, `domain.acting.holds.Answer`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from pydantic import ValidationError
 
 from domain import events as ev
 from domain.acting.ahead import AHEAD_MOST, UNTIL_MINE, Stop, next_stop, until_mine
@@ -33,10 +33,11 @@ from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
-from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
+from domain.legal.model import Choice, LegalAction, LegalActions, NextStep, Page
+from domain.legal.offering import offered
 from domain.legal.own import own_ids
 from domain.legal.passes import offer
-from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
+from domain.legal.probe import Exhausted, Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, title
 from domain.refusal_words import in_words
@@ -316,94 +317,3 @@ def _leads_to(events: list[ev.Event], probe: Probe) -> str:
     said = _step_title(probe, moved[-1].step)
     return (f"Next turn: turn {moved[-1].turn}, {said}" if moved[-1].turn != state.turn.turn
             else f"Next step: {said}")
-
-
-# ---- whether a body is offered ----------------------------------------------------------------
-
-_MISSING = object()
-
-
-def offered(legal: LegalActions, body: dict[str, Any]) -> bool:
-    """Whether `body` is one of the choices offered: some choice's body (or its body with table
-    dice) on every field but the choice's inputs, and each input within what it takes."""
-    try:
-        command = ACTIONS.validate_python(body)
-    except ValidationError:
-        return False
-    kind = command.type
-    if kind == "standing_pass":  # the seat's own pass, started or stopped
-        mine = legal.standing_pass
-        return mine is not None and command.on != mine.on and command.side in (None, legal.seat)
-    wanted = _normal(kind, command.model_dump(mode="json", exclude_defaults=True))
-    if kind == "advance":
-        if "until" in wanted:
-            return legal.advance.until is not None and wanted == legal.advance.until.body
-        return (legal.advance.legal and wanted.get("to") in (
-            None, legal.advance.to, legal.advance.rests)) or any(
-            _fits(c.body, c.inputs, wanted) for c in legal.advance.skips)
-    for action in legal.actions:
-        if action.type != kind:
-            continue
-        for choice in action.choices:
-            if _fits(_normal(kind, choice.body), choice.inputs, wanted):
-                return True
-            table = choice.table
-            if table is not None and _fits(_normal(kind, table.body), (
-                    *choice.inputs, Input(name=table.field, label="", kind="dice")), wanted):
-                return True
-    return False
-
-
-def _normal(kind: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The body without fields at their defaults (as a client may send them or not)."""
-    model = COMMANDS[kind]
-    out: dict[str, Any] = {"type": kind}
-    for name, value in body.items():
-        field = model.model_fields.get(name)
-        if field is not None and not field.is_required() and value == field.get_default(
-                call_default_factory=True):
-            continue
-        out[name] = value
-    return out
-
-
-def _flat(body: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in body.items():
-        if isinstance(value, dict) and value:
-            out |= _flat(value, f"{prefix}{name}.")
-        else:
-            out[f"{prefix}{name}"] = value
-    return out
-
-
-def _fits(base: dict[str, Any], inputs: tuple[Input, ...], body: dict[str, Any]) -> bool:
-    def owner(key: str) -> Input | None:
-        return next((i for i in inputs if key == i.name or key.startswith(f"{i.name}.")), None)
-
-    fixed, given = _flat(base), _flat(body)
-    for key, value in fixed.items():
-        if owner(key) is None and given.get(key, _MISSING) != value:
-            return False
-    for key, value in given.items():
-        if key in fixed and owner(key) is None:
-            continue
-        found = owner(key)
-        if found is None or not _within(found, key, value):
-            return False
-    return True
-
-
-def _within(given: Input, key: str, value: Any) -> bool:
-    if key != given.name:
-        return True  # inside an object the input leaves free
-    if given.values is not None and not given.open:
-        allowed = [o.value for o in given.values]
-        items = value if given.kind == "choices" and isinstance(value, list) else [value]
-        if not all(item in allowed for item in items):
-            return False
-    if given.kind == "number" and isinstance(value, int):
-        low = given.minimum if given.minimum is not None else value
-        high = given.maximum if given.maximum is not None else value
-        return low <= value <= high
-    return True
