@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+EAGER = 4  # the most of a step's own moves a seat takes when `eager`
+
 
 class PlaysTurns:
     """The turn-playing half of `Phone` (the other half opens, taps, counts and checks)."""
@@ -32,6 +34,7 @@ class PlaysTurns:
         taken: set[str] = set()
         switches: dict[str | None, int] = {}  # seats switched to, at each version
         seats = self.page.locator("#seat-switch option").count()
+        eager_taken: list[str] = []
         for n in range(moves):
             if self.turn() > start:
                 return done
@@ -48,7 +51,13 @@ class PlaysTurns:
                     taken.add("passing")
                     self.screen(f"{name}-passing")
                 continue
-            chosen = eager and self.choose(taken, once=True)
+            # (`eager`: at most EAGER of a step's own moves per seat: a move the rules let a
+            # side make again and again, as Normandy's attacks, is taken that often)
+            here = f"eager|{self.step()}|{self.page.locator('#viewer').inner_text()}"
+            chosen = eager and sum(k == here for k in eager_taken) < EAGER and self.choose(
+                taken, once=True)
+            if chosen:
+                eager_taken.append(here)
             until = self.page.locator("#done-until")
             if not chosen and sides and until.count() and until.is_enabled():
                 if "until" not in taken:  # the first one seen, checked and saved

@@ -69,19 +69,22 @@ CHOICE = {"atomic-africa": "activation/activate", "battlegroup": "activation/act
 
 
 @pytest.mark.parametrize("game", list(ISSUE_26))
+@pytest.mark.parametrize("how", ["played", "declined"])
 def test_a_whole_turn_played_in_full_from_both_sides_counts_its_taps(
-        browser: Any, server: str, screenshots: Shot, game: str) -> None:
+        browser: Any, server: str, screenshots: Shot, game: str, how: str) -> None:
     """Each side's seat taps "Pass until I must act" once, then plays: what it owes first (You
-    owe, one tap each), each of the step's own moves once, then its own Done with this step
-    (or Done until something is mine) where the pass stops at a choice; never the
-    referee's seat. The turn must end (every duty discharged: a step that owes cannot be
-    left), the first side's done with the step where it chooses (`CHOICE`) must be its own
-    tap, not its pass's (its pass stopped there), and the count is written to
-    test-artifacts/taps/turn-played-<game>.json beside issue 26's."""
-    phone = phone_at(browser, server, screenshots, f"{game}-demo", f"played-{game}",
+    owe, one tap each), then (`played`) each of the step's own moves once, then its own Done
+    with this step (or Done until something is mine) where the pass stops at a choice;
+    (`declined`) only what it owes and what a step cannot be left without, each choice the
+    pass stops at declined by its own Done: the fewest taps of a turn with every duty
+    discharged. Never the referee's seat. The turn must end (every duty discharged: a step
+    that owes cannot be left), the first side's done with the step where it chooses
+    (`CHOICE`) must be its own tap, not its pass's (its pass stopped there), and the count
+    is written to test-artifacts/taps/turn-<how>-<game>.json beside issue 26's."""
+    phone = phone_at(browser, server, screenshots, f"{game}-demo", f"{how}-{game}",
                      seat=FIRST_SIDE[game])
     phone.screen("first-screen")
-    done = phone.play_turn(game, sides=True, eager=True)
+    done = phone.play_turn(game, sides=True, eager=how == "played")
     assert phone.turn() == 2, done
     phone.screen("turn-2")
     events = phone.events()
@@ -92,8 +95,8 @@ def test_a_whole_turn_played_in_full_from_both_sides_counts_its_taps(
     assert ("SideDone", None) in left or ("PhaseAdvanced", None) in left, left
     taps = phone.player_taps()
     (ARTIFACTS / "taps").mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "taps" / f"turn-played-{game}.json").write_text(json.dumps({
-        "game": game, "taps": taps, "by_kind": dict(phone.taps),
+    (ARTIFACTS / "taps" / f"turn-{how}-{game}.json").write_text(json.dumps({
+        "game": game, "how": how, "taps": taps, "by_kind": dict(phone.taps),
         "passes_said": len(passed),
         "owed_discharged": phone.taps["owed"],
         "issue_26_before": ISSUE_26[game], "issue_26_at_most": ISSUE_26_AT_MOST[game],
