@@ -138,11 +138,13 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     # (the steps ahead within the answer's own cap: offered whole, or not at all)
     room = most is None or most - probe.work >= AHEAD_MOST
     whole = probe.side is not None and probe.whole and not (paged.truncated or paged.pages > 1)
+    # (one reader for both walks ahead: their answers together within AHEAD_MOST)
+    reader = seat_answer(ruleset, between)
     if ahead and room and advance.legal and whole:
-        advance = _until_mine(probe, advance, between)
+        advance = _until_mine(probe, advance, reader)
     stops = None
     if ahead and room and whole and state.outcome is None:
-        stops = _next_stop(probe, _holds(actions, advance, paged), between)
+        stops = _next_stop(probe, _holds(actions, advance, paged), reader)
     reason = advance.reason if state.outcome is not None else None
     return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged,
                         standing_pass=offer(state, ruleset, seat, stops))
@@ -260,11 +262,10 @@ def pass_answers(ruleset: Ruleset) -> Callable[[], Answer]:
     return lambda: seat_answer(ruleset)
 
 
-def _until_mine(probe: Probe, advance: NextStep,
-                between: Callable[[], None] | None) -> NextStep:
+def _until_mine(probe: Probe, advance: NextStep, reader: Answer) -> NextStep:
     """Next step with "Done until something is mine" when it passes more than this step."""
     went = until_mine(probe.state, probe.ruleset, probe.context,
-                      seat_answer(probe.ruleset, between))
+                      reader)
     if len(went.passed) < 2:
         return advance
     return advance.model_copy(update={
@@ -274,13 +275,12 @@ def _until_mine(probe: Probe, advance: NextStep,
         "stops": None if went.stops == went.passed[-1] else _step_title(probe, went.stops)})
 
 
-def _next_stop(probe: Probe, now: Holds, between: Callable[[], None] | None) -> Stop | None:
+def _next_stop(probe: Probe, now: Holds, reader: Answer) -> Stop | None:
     """Where the side's standing pass stops next, this answer read for the step it is at."""
-    later = seat_answer(probe.ruleset, between)
     state = probe.state
 
     def answer(at: MatchState, seat: str, version: int) -> Holds:
-        return now if at is state else later(at, seat, version)
+        return now if at is state else reader(at, seat, version)
 
     return next_stop(state, probe.ruleset, probe.context, answer)
 
