@@ -249,7 +249,8 @@ function owedBlock(table, legal) {
     h("ul", {}, mine.map((o) => {
       // the choices about the units it concerns; where none is about them (an attack owed
       // on a defender is made with the attacker), every choice of the actions that discharge it
-      const acts = legal.actions.filter((a) => o.done_by.includes(a.type));
+      const acts = legal.actions.filter((a) => o.done_by.includes(a.type))
+        .sort((x, y) => o.done_by.indexOf(x.type) - o.done_by.indexOf(y.type));  // as the duty lists them
       const theirs = (c) => o.units.includes(c.unit_id);
       const about = acts.some((a) => a.choices.some(theirs)) ? theirs : () => true;
       const blocks = acts.filter((a) => a.choices.some(about)).map((a) => actionBlock(table, a, "owed", about));

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import ARTIFACTS
 from phone import Phone, new_match
 from test_browser_play_hold_the_towns import DEMO, move
 
@@ -62,11 +63,14 @@ def test_south_sees_what_it_owes_after_norths_attack_and_one_tap_does_it(
     owes = page.locator("#you-owe")
     said = owes.inner_text()
     assert "attacked marker" in said and "2nd Fusiliers" in said and "HT-5" in said, said
-    buttons = owes.locator("button.owed-action")
-    assert buttons.count() == 1
+    # what discharges it, one button each for the unit: take the marker off (or eliminate it)
+    buttons = owes.locator("button.owed-action", has_text="marker")
+    assert buttons.count() == 1, owes.locator("button.owed-action").all_inner_texts()
     play = page.locator("#play").bounding_box()
     assert play is not None and owes.bounding_box()["y"] < play["y"] + play["height"]
     phone.screen("south-owes")
+    owes.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "owed-hold-the-towns-south-screen.png"))  # as seen
     before = phone.taps["owed"]
     phone.tap(buttons.first, "owed")
     phone.acted()
