@@ -29,6 +29,7 @@ from domain.state import (
     activation_fact,
     group_fact,
     operation_fact,
+    step_fact,
 )
 
 RECENT_ROLLS = 10
@@ -93,7 +94,8 @@ def _(event: ev.UnitDeployed, state: MatchState) -> MatchState:
 
 @_apply.register
 def _(event: ev.UnitMoved, state: MatchState) -> MatchState:
-    return _update_unit(state, event.unit_id, position=event.to)
+    moved = _update_unit(state, event.unit_id, position=event.to)
+    return moved.model_copy(update=noted(state, step_fact("moved", state, event.unit_id)))
 
 
 @_apply.register
@@ -145,8 +147,10 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
         kept = tuple(r for r in state.dice.recent if r.version != event.replaces)
         dice = DiceLog(count=state.dice.count, recent=(*kept, roll)[-RECENT_ROLLS:])
     update: dict[str, Any] = {"dice": dice}
-    if event.rule is not None and event.unit_ids and event.replaces is None:
-        update.update(noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
+    if event.replaces is None:  # a roll made in this step, and the units it names
+        ruled = (f"{event.rule}:{unit}" for unit in event.unit_ids if event.rule is not None)
+        update.update(noted(state, *ruled, step_fact("rolled", state), *(
+            step_fact("rolled", state, unit) for unit in event.unit_ids)))
     if event.awaits is not None:
         update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
     elif event.declared is not None:
@@ -216,7 +220,15 @@ def _(event: ev.UnitRallied, state: MatchState) -> MatchState:
     for kind, count in event.markers_removed.items():
         markers = _add_counts(markers, kind, -count)
     status = tuple(s for s in unit.status if s not in event.cleared)
-    return _update_unit(state, unit.id, status=status, markers=markers)
+    rallied = _update_unit(state, unit.id, status=status, markers=markers)
+    return rallied.model_copy(update=noted(state, step_fact("rallied", state, unit.id)))
+
+
+@_apply.register
+def _(event: ev.CombatDeclared, state: MatchState) -> MatchState:
+    return state.model_copy(update=noted(
+        state, *(step_fact("attacked", state, unit) for unit in event.attackers),
+        *(step_fact("defended", state, unit) for unit in event.defenders)))
 
 
 @_apply.register

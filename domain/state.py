@@ -231,3 +231,14 @@ def group_fact(side: str, group: str) -> str:
     """A group of units activated this turn (BG-7's battlegroups, WC-8's moves): a group is
     named within its side, so two sides may each have a group "1"."""
     return f"group:{side}:{group}"
+
+
+def step_fact(kind: str, state: MatchState, unit: str | None = None) -> str:
+    """A fact of the current run of the current step (`<kind>:<step>:<run>`, and `:<unit>`
+    for one unit), noted by `domain.evolve` as the step's events happen: `moved`, `rallied`
+    (a unit), `rolled` (a roll, and each unit it names), `attacked` and `defended` (a
+    combat's attackers and defenders). A duty reads them (domain.duties): ES-4's routed unit
+    has moved in this player-turn's routed movement, NO-2's unit has attacked in this
+    player-turn's Combat. A ruleset file reads them in `facts`."""
+    said = f"{kind}:{state.turn.step}:{state.turn.run}"
+    return said if unit is None else f"{said}:{unit}"
