@@ -62,11 +62,11 @@ def activated_this_run(state: MatchState) -> bool:
 def activation_unacted(state: MatchState) -> bool:
     """BG-7: the side whose turn it is has activated a battlegroup, and no unit of the
     activation still in play has acted in it yet: moved, rallied, or been named by a roll
-    (the facts `domain.evolve` notes for this run of the step). Nothing is owed once every
+    (`MatchState.this_step`). Nothing is owed once every
     unit of the activation has left play."""
     now = acting(state)
     return state.activated_this_run() and bool(now) and not any(
-        state.done(step_fact(kind, state, u.id)) for u in now
+        state.in_step(step_fact(kind, u.id)) for u in now
         for kind in ("moved", "rallied", "rolled"))
 
 

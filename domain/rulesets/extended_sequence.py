@@ -93,7 +93,7 @@ def _to_move(state: MatchState, unit: Unit) -> bool:
     player-turn."""
     return (roles_now(state).get("attacker") == unit.side
             and not (unit.position is not None and unit.position.box is not None)
-            and not state.done(step_fact("moved", state, unit.id)))
+            and not state.in_step(step_fact("moved", unit.id)))
 
 
 def _routed_to_move(state: MatchState, unit: Unit) -> bool:
@@ -117,7 +117,7 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
         id="extended-sequence", version=2, title="WW2 extended sequence",
         sequence=sequence_for(options),
         unit_tests={"routed_to_move": _routed_to_move, "broken_to_move": _broken_to_move},
-        side_tests={"weather_unrolled": lambda s, side: not s.done(step_fact("rolled", s))},
+        side_tests={"weather_unrolled": lambda s, side: not s.in_step(step_fact("rolled"))},
         checks=(check,),
         actions={"fire": fire, "announce_reinforcements": announce, "call_artillery": artillery},
         rolls={

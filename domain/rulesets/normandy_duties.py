@@ -80,13 +80,13 @@ def _owes_attack(state: MatchState, unit: Unit, moving: bool = False) -> bool:
     moves do not count."""
     where = _hex(unit)
     if (unit.side != state.turn.active_side or where is None or unit.markers.get(NO_ATTACK)
-            or (not moving and state.done(step_fact("moved", state, unit.id)))):
+            or (not moving and state.in_step(step_fact("moved", unit.id)))):
         return False
     near = neighbours(where)
-    attacked = state.done(step_fact("attacked", state, unit.id))
+    attacked = state.in_step(step_fact("attacked", unit.id))
     return any(_hex(enemy) in near and not (
-        attacked and state.done(step_fact("defended", state, enemy.id)))
-        and not state.done(step_fact("moved", state, enemy.id))
+        attacked and state.in_step(step_fact("defended", enemy.id)))
+        and not state.in_step(step_fact("moved", enemy.id))
         for enemy in state.in_play() if enemy.side != unit.side)
 
 
@@ -102,7 +102,7 @@ def reserve_must_attack(state: MatchState, unit: Unit) -> bool:
 
 
 def _rolls(state: MatchState) -> int:
-    return state.times(step_fact("rolled", state))
+    return state.this_step.count(step_fact("rolled"))
 
 
 def _operations_to_declare(state: MatchState, side: str) -> bool:
