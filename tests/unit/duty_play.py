@@ -42,7 +42,8 @@ def _adjacent_enemies(state: MatchState, unit: Unit) -> list[str]:
 def bodies(state: MatchState, item: Owed) -> Iterator[dict[str, Any]]:
     """Bodies that may discharge `item` (or make progress on it), best first."""
     kind = item.done_by[0]
-    units = [state.units[u] for u in item.units if u in state.units]
+    units = [state.units[u] for u in item.units if u in state.units] or [
+        u for u in state.in_play(item.seat) if "acting" in u.status]  # BG-7: the activation's
     if kind in ("roll_dice",):
         yield {"type": "roll_dice", "notation": "2d6", "purpose": item.says[:200]}
     elif kind == "roll_initiative":
