@@ -95,7 +95,7 @@ TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "rem
 # Morale rolls and AA-8's card reset. A voluntary split (AA-5) and what the activated unit
 # does are choices, not duties.
 ACTIVATE = Duty(rule="AA-1", says="activate one of your units that has not activated this turn",
-                by="active", owed_while="unit_to_activate", done_by=("activate_unit",))
+                by="active", units="may_activate", done_by=("activate_unit",))
 SPLIT = Duty(rule="AA-3", says="split each of your units whose wounds take its Morale die "
              "below d4 (under six figures: remove it)", by=OWNER, units="must_split",
              done_by=("split_unit", "remove_unit"))
@@ -173,6 +173,13 @@ def _eligible(state: MatchState, side: str | None = None) -> list[Unit]:
     return [u for u in state.in_play(side) if "activated" not in u.status
             and (u.position is None or u.position.box is None)]
 
+
+
+def _may_activate(state: MatchState, unit: Unit) -> bool:
+    """AA-1: a unit the activating side may activate now (its phase has activated none):
+    the activation is owed, one of these units its choice."""
+    return (unit.side == state.turn.active_side and not state.activated_this_run()
+            and unit in _eligible(state, unit.side))
 
 
 def _activated_this_phase(state: MatchState) -> bool:
@@ -356,11 +363,11 @@ def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
             "decks_reset": _decks_reset,
         },
         unit_tests={
+            "may_activate": _may_activate,
             "must_split": splits,
             "morale_owed": owes_morale,
         },
         side_tests={
-            "unit_to_activate": lambda s, side: not _activated_this_phase(s),
             "deck_unshuffled": _deck_unshuffled,
             "deck_to_cut": _deck_to_cut,
         },

@@ -48,14 +48,16 @@ def to_cleanup(t: Table) -> None:
 
 def test_the_activating_side_owes_an_activation_and_cannot_pass_it() -> None:
     t = table()
-    assert seen(t) == [("red", "AA-1", ())] and whose(t) == ("red",)
+    # the units it may choose among are named (each not activated this turn)
+    assert seen(t) == [("red", "AA-1", ("sq1", "tm1"))] and whose(t) == ("red",)
     with pytest.raises(OutOfSequence) as refused:
         t.act("red", type="advance")
     assert refused.value.rule == "AA-1" and "activate one of your units" in refused.value.detail
+    assert "1st Squad, Team" in refused.value.detail
     t.act("red", type="activate_unit", unit_id="sq1")
     assert seen(t) == []
     t.act("red", type="advance")
-    assert seen(t) == [("blue", "AA-1", ())] and whose(t) == ("blue",)
+    assert seen(t) == [("blue", "AA-1", ("ml1",))] and whose(t) == ("blue",)
 
 
 def test_each_unit_that_must_split_is_owed_by_its_owner_and_split_discharges_it() -> None:
