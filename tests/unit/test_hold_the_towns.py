@@ -141,14 +141,19 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
         said[column] = [by_face[face] for face in range(1, 7)]
     assert said == doc_table()
     # AE removes the attacking unit (the roll's own), DE the unit marked as the defender;
-    # the retreats (DR, AR) are the players'
+    # AR and DR put a retreat marker on the attacker and on the defender: the retreat is
+    # their owner's to carry out (a duty of the combat step); NE does nothing
     for rows in table.columns.values():
         for row in rows:
-            assert bool(row.effects) == row.says.startswith(("AE", "DE")), row
+            result = row.says.split(":")[0]
+            assert bool(row.effects) == (result != "NE"), row
             for effect in row.effects:
-                assert effect.remove_unit is not None
+                made = "remove_unit" if result in ("AE", "DE") else "retreat"
+                assert (effect.remove_unit is not None if made == "remove_unit" else
+                        effect.place_marker is not None
+                        and effect.place_marker.kind == "retreat"), row
                 assert (effect.falls_on.marked if effect.falls_on else None) == (
-                    "defender" if row.says.startswith("DE") else None), row
+                    "defender" if result in ("DE", "DR") else None), row
 
 
 UNITS = [
