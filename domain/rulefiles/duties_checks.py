@@ -96,7 +96,7 @@ def _done_by(duty: dict[Any, Any], at: Path, step: dict[Any, Any], allowed: set[
                                     f"the duty is done by '{action}', which the file's "
                                     "actions do not declare"
                                     + (f"; did you mean '{meant}'?" if meant else "")))
-    if listed and "*" not in allowed and not any(
+    if listed and not problems and "*" not in allowed and not any(
             a in allowed or a in EVERY_STEP for _, a in listed):
         problems.append(Problem("never-discharged", (*at, "done_by"),
                                 f"step '{step.get('step')}' allows none of the actions the "
