@@ -16,8 +16,14 @@ from typing import Any
 from domain.duties import Duty
 from domain.errors import InvalidAction
 from domain.rulefiles.cost import WorkSpent
-from domain.rulefiles.evaluate import Compiled, Roles, TooCostly, Unreadable, Views
-from domain.rulefiles.evaluate import compile_expression
+from domain.rulefiles.evaluate import (
+    Compiled,
+    Roles,
+    TooCostly,
+    Unreadable,
+    Views,
+    compile_expression,
+)
 from domain.rulefiles.model import Phase, RulesetFile, Step
 from domain.rulefiles.model_duties import OwedDuty
 from domain.rulefiles.types import BOOL, STRING, Ty

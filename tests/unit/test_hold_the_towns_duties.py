@@ -21,7 +21,6 @@ from domain.evolve import evolve
 from domain.owed import owed
 from domain.rulefiles import sequence_of
 from domain.rulefiles.compile import compile_file
-from domain.rulesets.base import Ruleset
 from domain.sequence import following, start
 from domain.state import MatchState
 from domain.waiting import waiting_for_seats
@@ -36,11 +35,12 @@ RETREAT = ("retreat its unit one hex as the combat result says, then take the re
 MARKER = "take the attacked marker off its unit, the attack's result carried out"
 
 
-def unit(uid: str, side: str, at: str, attack: int, defence: int, **more: Any) -> dict[str, Any]:
+def unit(uid: str, side: str, at: str, attack: int, defence: int,
+         **extra: Any) -> dict[str, Any]:
+    """A unit in hex `at` (or, with `at` empty, on the reinforcement track)."""
     return {"id": uid, "side": side, "name": uid.upper(), "kind": "infantry",
-            "position": {"hex": at}, **more,
-            "extra": {"attack": attack, "defence": defence, "movement": 3,
-                      **more.pop("extra", {})}}
+            "position": {"hex": at} if at else {"box": "reinforcements"},
+            "extra": {"attack": attack, "defence": defence, "movement": 3, **extra}}
 
 
 class Match:
@@ -123,9 +123,9 @@ def test_a_defender_is_named_only_where_a_unit_can_still_attack_it() -> None:
 
 
 def test_each_reinforcement_due_is_owed_by_the_phasing_side() -> None:
-    waiting = {"position": {"box": "reinforcements"}, "extra": {"arrives": 2, "enters": "0101"}}
     match = Match([unit("n1", "north", "0303", 3, 3), unit("s1", "south", "0909", 3, 3),
-                   {**unit("n2", "north", "", 3, 3), **waiting}],
+                   unit("n2", "north", "", 3, 3, arrives=2, enters="0101"),
+                   unit("n3", "north", "", 3, 3, arrives=3, enters="0102")],  # not yet due
                   "player_turn/reinforcement", turn=2)
     assert match.owed() == [("north", "HT-3", ("n2",))]
     with pytest.raises(OutOfSequence, match="HT-3: .*North is to bring on each "
