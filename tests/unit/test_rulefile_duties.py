@@ -87,6 +87,13 @@ def test_each_mistake_in_a_duty_is_refused_at_its_line_naming_the_field(
     assert words in message
 
 
+def test_a_misspelt_field_of_a_duty_is_named_as_a_file_gives_it() -> None:
+    [(found, line, message)] = with_duty(DUTY.replace("units:", "whlie: side == active\n"
+                                                      "            units:"))
+    assert (found, line) == ("unknown-field", LINE + 2)
+    assert message == "unknown field 'whlie'; did you mean 'while'?"
+
+
 def test_a_step_owes_at_most_ten_duties() -> None:
     assert with_duty(DUTY * 10) == []
     [(found, line, message)] = with_duty(DUTY * 11)
