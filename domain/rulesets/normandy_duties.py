@@ -14,7 +14,9 @@
   what the service cannot see: a unit the terrain frees from attacking carries the marker
   `no_attack` (its owner places it); a pair that became adjacent by a combat's retreat or
   advance (either unit moved in this segment) owes no new attack, since an attack's result
-  ends that unit's part in the segment; and units in an off-board box are next to nothing.
+  ends that unit's part in the segment; a unit with a Reserve marker owes no attack in
+  Combat (a): it is held for Reserve Movement, and owes its attack after moving there (b);
+  and units in an off-board box are next to nothing.
 """
 
 from __future__ import annotations
@@ -91,8 +93,10 @@ def _owes_attack(state: MatchState, unit: Unit, moving: bool = False) -> bool:
 
 
 def must_attack(state: MatchState, unit: Unit) -> bool:
-    """NO-2 (a): in Combat, every phasing unit next to an enemy unit."""
-    return state.turn.step == COMBAT and _owes_attack(state, unit)
+    """NO-2 (a): in Combat, every phasing unit next to an enemy unit, but a Reserve unit
+    (held for Reserve Movement, after which it attacks: (ours), see the module)."""
+    return (state.turn.step == COMBAT and not unit.markers.get(RESERVE)
+            and _owes_attack(state, unit))
 
 
 def reserve_must_attack(state: MatchState, unit: Unit) -> bool:

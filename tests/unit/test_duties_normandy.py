@@ -105,3 +105,24 @@ def test_a_unit_the_terrain_frees_carries_no_attack_and_owes_none() -> None:
     assert seen(t) == []
     t.act("allied", type="advance")
     assert t.state.turn.step != "player_turn/combat"
+
+
+def test_a_reserve_unit_attacks_after_reserve_movement_not_in_combat() -> None:
+    t = demo("normandy-demo")
+    go_to(t, "mutual/operations")
+    t.act("allied", type="declare_operation", hqs=["a-1corps"])  # its corps may hold reserve
+    go_to(t, "player_turn/tactical_movement", "allied")
+    t.act("allied", type="place_marker", unit_id="a-27arm", kind="reserve")
+    t.act("allied", type="move_unit", unit_id="a-27arm", to={"hex": "1507"})  # next to 716.
+    go_to(t, "player_turn/combat", "allied")
+    assert seen(t) == []  # held for Reserve Movement (ours)
+    t.act("allied", type="advance")
+    assert t.state.turn.step == "player_turn/reserve_movement" and seen(t) == []
+    t.act("allied", type="move_unit", unit_id="a-27arm", to={"hex": BETWEEN})
+    assert seen(t) == [("allied", "NO-2", ("a-27arm",))]
+    with pytest.raises(OutOfSequence):
+        t.act("allied", type="advance")
+    t.act("allied", type="resolve_combat", attackers=["a-27arm"],
+          defenders=["g-21pz", "g-716"], odds="1:1")
+    t.act("allied", type="enter_result", result="no effect")
+    assert seen(t) == []
