@@ -34,14 +34,14 @@ UnitTest = Callable[[MatchState, Unit], bool]
 SideTest = Callable[[MatchState, str], bool]
 
 
-def test_names(path: str, index: int) -> tuple[str, str]:
+def named_tests(path: str, index: int) -> tuple[str, str]:
     """The names of a duty's unit test and side test: its step's path and its place."""
     return f"{path}#{index}.units", f"{path}#{index}.while"
 
 
 def duty_of(owed: OwedDuty, path: str, index: int) -> Duty:
     """The engine's duty for the `index`th duty of the step at `path`."""
-    units, side = test_names(path, index)
+    units, side = named_tests(path, index)
     return Duty(rule=owed.rule, says=owed.says, done_by=owed.done_by, by=owed.by,
                 units=units if owed.units is not None else None,
                 owed_while=side if owed.while_ is not None else None)
@@ -65,7 +65,7 @@ def duty_tests(file: RulesetFile, declared: Declared, roles: Roles) -> dict[str,
     side_tests: dict[str, SideTest] = {}
     for path, step in _steps(file.sequence, ""):
         for index, owed in enumerate(step.owes):
-            units, side = test_names(path, index)
+            units, side = named_tests(path, index)
             if owed.units is not None:
                 unit_tests[units] = _unit_test(owed.rule, compile_expression(
                     owed.units, on_units, BOOL, declared, roles))
