@@ -178,6 +178,37 @@ class Phone(PlaysTurns):
         self.taps[action] += 1
         self.tapped.append(f"{action}: {self.page.locator('#viewer').inner_text()} @ {self.step()}")
 
+    def tap_ground(self, placing: Any) -> None:
+        """In placing mode, tap the map where nothing is drawn on it (the table's ground or a
+        hex, not a unit's counter, which opens the unit), the point nearest its middle: a
+        place a player would choose. Counted as a move."""
+        placing.wait_for(state="visible")
+        placing.scroll_into_view_if_needed()
+        self.page.wait_for_function("() => !document.querySelector('#board')?.matches(':empty')")
+        self.page.wait_for_timeout(300)  # (the page scrolls the map into view smoothly)
+        point = self.page.evaluate("""svg => {
+            const box = svg.getBoundingClientRect();
+            const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+            let best = null;
+            for (let dx = -0.45; dx <= 0.45; dx += 0.05) for (let dy = -0.45; dy <= 0.45; dy += 0.05) {
+              const x = cx + dx * box.width, y = cy + dy * box.height;
+              if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) continue;
+              const hit = document.elementFromPoint(x, y);
+              if (!hit || !svg.contains(hit) || hit.closest('.unit, [data-unit], .marks g')) continue;
+              if (!(hit.matches('rect.ground, .grid *, [data-hex] *, [data-hex]'))) continue;
+              const d = dx * dx + dy * dy;
+              if (!best || d < best.d) best = { x, y, d };
+            }
+            return best;
+        }""", placing.element_handle())
+        self.page.evaluate("document.querySelector('#notice').textContent = ''")
+        if point is None:
+            placing.tap()
+        else:
+            self.page.touchscreen.tap(point["x"], point["y"])
+        self.taps["move"] += 1
+        self.tapped.append(f"move: {self.page.locator('#viewer').inner_text()} @ {self.step()}")
+
     def acted(self) -> str:
         """Wait for the success notice of the last action; fail on an error notice."""
         notice = self.page.locator("#notice")

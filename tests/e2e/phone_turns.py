@@ -93,7 +93,7 @@ class PlaysTurns:
             detail = self.play.locator(".choice-detail")
             placing = self.page.locator("#board svg.map.placing")
             if placing.count():  # a move: the next tap on the map says where
-                self.tap(placing, "move")
+                self.tap_ground(placing)
             elif detail.count():
                 if detail.locator(".picks-quick button").count():
                     self.tap(detail.locator(".picks-quick button").first, counted)
