@@ -186,7 +186,9 @@ class Phone(PlaysTurns):
         placing.scroll_into_view_if_needed()
         self.page.wait_for_function("() => !document.querySelector('#board')?.matches(':empty')")
         self.page.wait_for_timeout(300)  # (the page scrolls the map into view smoothly)
-        point = self.page.evaluate("""svg => {
+        point = self.page.evaluate("""() => {
+            const svg = document.querySelector('#board svg.map.placing');  // as drawn now
+            if (!svg) return null;
             const box = svg.getBoundingClientRect();
             const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
             let best = null;
@@ -200,7 +202,7 @@ class Phone(PlaysTurns):
               if (!best || d < best.d) best = { x, y, d };
             }
             return best;
-        }""", placing.element_handle())
+        }""")
         self.page.evaluate("document.querySelector('#notice').textContent = ''")
         if point is None:
             placing.tap()
