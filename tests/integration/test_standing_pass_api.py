@@ -160,3 +160,21 @@ def test_a_reissue_of_its_side_ends_the_pass_and_it_says_no_done_for_the_new_hol
     assert "red" in m.get("")["waiting"]["seats"]
     checked = m.get("/verify")
     assert checked["ok"] is True, checked
+
+
+def test_a_pass_stops_where_its_side_owes_and_leaving_with_the_duty_owed_is_refused(
+        client: TestClient) -> None:
+    """Issue 38: the extended sequence's weather change roll is owed (ES-1): the Soviets'
+    pass says no done there, the legal answer says why it stops, and their own done is
+    refused with the duty's rule and nothing recorded."""
+    m = Played(client, scenario("extended-sequence-demo"))
+    before = m.version
+    m.act("soviets", **PASS)
+    assert [e["type"] for e in events_after(m, before)] == ["StandingPassStarted"]
+    offer = m.get("/legal", "soviets")["standing_pass"]
+    assert offer["stops"] == "this step, Weather change (ES-1)"
+    assert offer["why"].startswith("you owe: to roll"), offer["why"]
+    assert "soviets" in m.get("")["waiting"]["seats"]
+    before = m.version
+    m.refused("soviets", 422, "ES-1", {"type": "advance"})
+    assert m.version == before
