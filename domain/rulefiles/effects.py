@@ -1,7 +1,8 @@
 """The effects of a ruleset file (a roll's outcomes, its `first`, what the service does as
 the marker arrives at a step): each made as the core's own events, on the rolling unit, on
-the units its `falls_on` names, or on the match (a track). (ours) The effects read the board
-as it stood before them, not one another's results."""
+the units its `falls_on` names, or on the match (a track). Each effect reads the board as
+the effects before it in the same action left it (its `when`, the units it falls on, the
+markers a unit still has), so two removals of one marker take it off once (issue 38)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,9 @@ def effect_words(effects: list[Effect], view: dict[str, Ty], declared: Declared,
 
 def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule: str,
             tracks: Tracks, command: Command | None, words: Words) -> None:
-    """One effect, read against the board as the dice were thrown (ours: the effects of one
-    roll do not read one another's)."""
+    """One effect, read against the board as the events emitted so far left it (`state` when
+    the emitter does not evolve: a board no earlier effect of this action changed)."""
+    state = emit.state if emit.apply is not None else state
     rule = effect.rule or rule
     if effect.when is not None and not _holds(words.whens[effect.when], state, command,
                                               emit.context.actor, rule):
@@ -63,7 +65,7 @@ def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule
     if effect.move_track is not None:
         _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
         return
-    if effect.falls_on is not None:  # the units it names, as they stood when the dice were thrown
+    if effect.falls_on is not None:  # the units it names, as the earlier effects left them
         for target in _fallen_on(effect.falls_on, state, command, emit.context.actor, words,
                                  rule):
             _on_unit(effect, target, emit, rule)
