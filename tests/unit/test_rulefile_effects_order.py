@@ -82,5 +82,6 @@ def test_a_rolls_effects_read_the_board_the_effects_before_them_left() -> None:
 def test_an_actions_effects_read_the_board_the_effects_before_them_left() -> None:
     events, state = _played(cmd.RemoveUnit(unit_id="r1", reason="withdrawn"))
     assert _removed(events) == [("disrupted", 1)]
+    assert state.units["r1"].status == ("steady",)
     assert [type(e).__name__ for e in events] == [
         "MarkerRemoved", "UnitStatusChanged", "UnitRemoved"]
