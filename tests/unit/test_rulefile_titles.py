@@ -24,6 +24,7 @@ from domain.rulesets import registry
 from domain.state import MatchState, Side
 from projections.rulefile_load import BUILT_IN, check_file, check_text
 from projections.sentences import said
+from projections.undo_words import taken_back
 from tests.unit.differential import T0
 from tests.unit.legal_play import Context
 
@@ -122,6 +123,9 @@ def test_a_club_files_titles_in_its_sentences_and_buttons() -> None:
     state, log = _act(state, log, "red", cmd.SetTrack(name="drawn", value="second"))
     state, log = _act(state, log, "red", cmd.SetStatus(unit_id="r1", set=["shaken"]))
     state, log = _act(state, log, "red", cmd.ActivateUnit(unit_id="r1"))
+    back = taken_back(lambda after, upto: [e for e in log if after < e.version <= upto],
+                      state, 1, len(log), "red")
+    assert back.said[0] == "Red placed 6 markers on Red 1: Action points."  # the undo's words
     words = [said(log)[e.version] for e in log[1:]]
     assert words == ["Red placed 6 markers on Red 1: Action points.",
                      "Red set Card drawn to second.",
