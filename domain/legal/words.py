@@ -102,14 +102,15 @@ def title(kind: str, state: MatchState, ruleset: Ruleset, roll: str | None = Non
     """An action's title with its rule id (`Roll initiative (BG-2)`), and the rule id: the
     roll's rule; else the game's own; else the current step's rule when the step names the
     action; else where the game places it; else none (the core's own actions). A ruleset
-    file's titles (its actions', its rolls') are said before the service's, and its
-    action's own rule before the step's."""
+    file's action titles are said before the service's (a roll's title, a noun in the
+    roll's words, where the service has no words for the roll), and its action's own rule
+    before the step's."""
     step = ruleset.sequence.step(state.turn.step)
     own = titles(ruleset)
     if roll is not None:
         rule: str | None = ruleset.rolls[roll].rule
-        said = capital(own.rolls[roll]) if roll in own.rolls else ROLLS.get(
-            roll, words(roll).capitalize())
+        said = ROLLS.get(roll) or (capital(own.rolls[roll]) if roll in own.rolls
+                                   else words(roll).capitalize())
     else:
         said, rule = OWN.get(ruleset.id, {}).get(kind, (TITLES.get(kind, words(kind)), None))
         said = own.actions.get(kind, said)

@@ -18,6 +18,7 @@ from domain.dice import SeededDice, commitment
 from domain.evolve import evolve
 from domain.history import first_frame
 from domain.legal import legal_actions
+from domain.legal.words import title
 from domain.rulefiles.compile import compile_file
 from domain.rulefiles.identity import file_hash
 from domain.rulesets import registry
@@ -95,6 +96,9 @@ def test_hold_the_towns_says_its_own_titles() -> None:
     state, log = _match(data, body)
     state = _at(state, "player_turn/combat")
     assert _titles(state, "north")["place_marker"] == "Name the defender (HT-5)"
+    ruleset = registry.registered(state.ruleset_hash or "")
+    assert ruleset is not None  # a roll the service has no words for: the file's title
+    assert title("rule_roll", state, ruleset, "attack") == ("Attack (HT-5)", "HT-5")
     state, log = _act(state, log, "north", cmd.PlaceMarker(kind="defender", count=1,
                                                            unit_id="s-fusiliers-2"))
     state = _at(state, "end_of_turn")
