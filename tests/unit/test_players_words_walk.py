@@ -1,5 +1,6 @@
 """Players' words beyond the first screen (issue 26, item 3): each demo played on by its
-legal answers (the step's own move when there is one, else on to the next step), and in
+legal answers (what a seat owes first, else the step's own move when there is one, else on
+to the next step), and in
 every state reached, every seat's answer (titles, choices, the fields the page asks for,
 their options and examples, the way on and why it is refused) and what the step expects
 say no id of the match's own, no dotted name, no engine word. The browser walk checks the
@@ -13,6 +14,7 @@ import pytest
 
 from domain.errors import DomainError
 from domain.legal import legal_actions
+from domain.owed import owed_by
 from domain.refusal_words import in_words
 from tests.players_words import legal_words, wrong
 from tests.unit.legal_play import DEMOS, Match, filled
@@ -44,8 +46,10 @@ def test_every_answer_on_the_way_speaks_the_players_words(demo: str) -> None:
         assert bad == [], f"{demo} at {match.state.turn.step}:\n" + "\n".join(bad)
         steps.add(match.state.turn.step)
         for seat, answer in answers.items():
-            own = [a for a in answer.actions if a.own]
-            if own and rnd.random() < 0.8:
+            owes = {k for o in owed_by(match.state, match.ruleset, seat) for k in o.done_by}
+            own = [a for a in answer.actions if a.type in owes] if owes else [
+                a for a in answer.actions if a.own]
+            if own and (owes or rnd.random() < 0.8):  # (what the seat owes, it makes)
                 try:
                     match.act(seat, filled(rnd.choice(own[0].choices)))
                     break
