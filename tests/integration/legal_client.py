@@ -113,6 +113,9 @@ class LegalClient:
     seed: int
     max_moves: int = 400
     act_chance: float = 0.6  # when nothing is owed, how often a choice beats Next step
+    # taken only to discharge what is owed: a player does not take its own unit out of play
+    # on a whim (it is offered wherever the rules allow it, as bookkeeping)
+    avoid: frozenset[str] = frozenset({"remove_unit"})
     tally: Tally = field(default_factory=Tally)
     # read with each board before a move: True when it posted something itself (the board
     # is read again), as a table turning its standing passes on at each turn
@@ -170,6 +173,7 @@ class LegalClient:
             return self.rng.choice(due).body
         made = self.in_step[(step, seat)]
         chance = self.act_chance / (1 + made / 3)  # more moves made here: Next step likelier
+        offers = [o for o in offers if o.type not in self.avoid]
         if offers and (nexts is None or self.rng.random() < chance):
             own = [o for o in offers if o.own]
             pool = own if own and self.rng.random() < 0.8 else offers
