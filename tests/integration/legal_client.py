@@ -173,7 +173,8 @@ class LegalClient:
             return self.rng.choice(due).body
         made = self.in_step[(step, seat)]
         chance = self.act_chance / (1 + made / 3)  # more moves made here: Next step likelier
-        offers = [o for o in offers if o.type not in self.avoid]
+        offers = [o for o in offers if o.type not in self.avoid] or (
+            offers if nexts is None else [])  # what it avoids, when it has nothing else
         if offers and (nexts is None or self.rng.random() < chance):
             own = [o for o in offers if o.own]
             pool = own if own and self.rng.random() < 0.8 else offers
