@@ -76,3 +76,43 @@ def test_a_club_game_is_played_to_its_end_by_a_legal_only_client(
     if game == "iron-odds":  # attacks are made (IO-4), and results carried out (IO-6)
         assert all(log["ResultRecorded"] > 0 for log in logs.values()), logs
         assert sum(log["UnitRemoved"] for log in logs.values()) > 0, logs
+
+
+STUCK = """
+format_version: 1
+id: club-stuck
+title: A game that sticks
+sides: {count: 2}
+actions:
+  rule_roll: {title: Roll}
+conditions:
+  never: {title: Never, when: "turn < 0"}
+rolls:
+  never:
+    title: A roll no one may make
+    rule: ST-1
+    steps: [hold]
+    unit: false
+    when: "turn < 0"
+    dice: d6
+    target: {at_least: "1"}
+    passes: {says: it passes}
+    fails: {says: it fails}
+sequence:
+  - step: hold
+    title: Hold
+    allows: [rule_roll]
+    leave_when: never
+"""
+
+
+def test_the_client_counts_a_game_that_sticks(client: TestClient) -> None:
+    """The harness itself: a step no seat can act in or leave is counted stuck, not played
+    on and not passed (so that 0 stuck above means something)."""
+    stored = client.post("/api/rulesets", content=STUCK,
+                         headers={"Content-Type": "application/yaml"})
+    assert stored.status_code == 201, stored.text
+    m = Played(client, {"ruleset": "club-stuck", "scenario": "stuck", "sides": [
+        {"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}], "units": []})
+    tally = LegalClient(m, 0, max_moves=20).play()
+    assert len(tally.stuck) == 1 and not tally.ended and tally.moves == 0, tally.summary()
