@@ -71,15 +71,15 @@ def _put(body: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
 
 def fill(choice: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """The choice's body with each required input filled from what the answer offers: one of
-    its listed values (a `choices` input: a non-empty part of them), else its example. None
-    when a required input offers nothing to fill it with."""
+    its listed values (a `choices` input: a list of one of them, as each is accepted alone),
+    else its example. None when a required input offers nothing to fill it with."""
     body = dict(choice["body"])
     for given in choice.get("inputs") or ():
         if not given.get("required"):
             continue
         values = [v["value"] for v in given.get("values") or ()]
-        if given["kind"] == "choices" and values:
-            value: Any = rng.sample(values, rng.randint(1, len(values)))
+        if given["kind"] == "choices" and values:  # each value is accepted alone: [value]
+            value: Any = [rng.choice(values)]
         elif values:
             value = rng.choice(values)
         elif given.get("example") is not None:

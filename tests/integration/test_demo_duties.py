@@ -226,14 +226,20 @@ def weather_rolled(log: list[Moment], path: str, rule: str, rolls: int) -> list[
             if len(rolled(turns.get(t, []))) < rolls]
 
 
+FROZEN = frozenset({"prepared_fire", "halted"})  # ES-4: the markers of a unit that cannot move
+
+
 def routed_and_broken_moved(log: list[Moment]) -> list[str]:
-    """ES-4: the attacker moves each of its routed units, then each of its broken units."""
+    """ES-4: the attacker moves each of its routed units (one that cannot surrenders), then
+    each of its broken units; a broken one that fired prepared fire (or was halted) cannot
+    move this player-turn and owes nothing, and a routed one moved with the routed."""
     out, checked = [], 0
     for path, flag in (("combat/routed_movement", "routed"), ("combat/broken_movement", "broken")):
         for turn, active, span in spans(log, path):
             due = [u.id for u in span[0].before.in_play()
                    if u.side == active and flag in u.status and u.position is not None
-                   and u.position.hex]
+                   and u.position.hex and (flag == "routed" or not (
+                       "routed" in u.status or FROZEN & set(u.markers)))]
             checked += len(due)
             out += [f"turn {turn} {active}: {flag} {u} not moved in {path}" for u in due
                     if not moved_or_gone(span, u)]
@@ -284,10 +290,11 @@ def battlegroups_acted(log: list[Moment]) -> list[str]:
 
 def activations_offered(log: list[Moment], ruleset: Ruleset, sides: list[str]) -> list[str]:
     """WC-6/WC-9: in every turn each side is offered its activation, and the marker rests
-    there for it (its pass does not move on past it)."""
+    there for it: the side activates, or moves on itself (its pass never declines it)."""
     seen: set[tuple[int, str]] = set()
     for turn, active, span in spans(log, "phase/activations/activate"):
-        if span and active and getattr(span[-1].event, "by", None) != "standing_pass" and (
+        took = any(isinstance(a.event, ev.UnitsActivated) for a in span)
+        if active and (took or getattr(span[-1].event, "by", None) != "standing_pass") and (
                 "rule_roll:activation" in own_choices(span[0].before, ruleset, active)):
             seen.add((turn, active))
     return [f"turn {t}: {s} never offered an activation it could take" for t in range(1, TURNS + 1)
