@@ -11,8 +11,11 @@ side's standing pass ("Pass until I must act") on from the first step of each tu
   every turn; ES-4 every routed, then every broken unit of the attacker moved (or gone);
   NO-2 an attack for every pair of adjacent enemy units in each player-turn's combat;
   BG-7 each activated battlegroup acting with one of its units; WC-6/WC-9 each side offered
-  its activations each turn, and the pass stopping there; AA-7 a morale roll for every
-  suppressed unit in the Clean-Up."""
+  its activations each turn, and the pass stopping there; AA-3 every compulsory split made
+  and AA-7 a morale roll for every suppressed unit in the Clean-Up.
+
+Each rule check also fails when it found nothing to check; so that each has something within
+three turns, two demos start with a little more on the table (`demo_scenario`)."""
 
 from __future__ import annotations
 
