@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import TABLE_DICE, pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
 UNTIL = {"type": "advance", "until": "mine"}
+WEATHER = {"type": "roll_dice", "notation": "2d6", "purpose": "weather change", **TABLE_DICE}
 SAID = ("type", "actor", "side", "step", "origin", "marker", "rule")
 
 
@@ -36,12 +38,14 @@ def at_combat(client: TestClient) -> Played:
     Attacker's prepared fire."""
     m = Played(client, scenario("extended-sequence-demo"))
     while m.turn["step"] != "combat/prepared_fire":
+        pay_owed(m)  # the ES-1 weather roll
         m.act("referee", type="advance")
     return m
 
 
 def test_a_side_says_once_it_is_done_until_something_is_its_own(client: TestClient) -> None:
     m = Played(client, scenario("extended-sequence-demo"))
+    m.act("germans", **WEATHER)  # ES-1: the weather roll is owed before any side is done
     m.act("germans", type="advance")  # done with the weather; the Soviets still to say so
     offered = legal(m, "soviets")["advance"]
     assert offered["until"]["body"] == UNTIL
@@ -69,6 +73,7 @@ def test_the_events_are_those_of_the_advances_tapped_one_by_one(client: TestClie
     tapped = Played(client, scenario("extended-sequence-demo"))
     once = Played(client, scenario("extended-sequence-demo"))
     for m in (tapped, once):
+        m.act("germans", **WEATHER)  # ES-1
         m.act("germans", type="advance")
     before = tapped.version
     tapped.act("soviets", type="advance")
@@ -81,9 +86,15 @@ def test_the_events_are_those_of_the_advances_tapped_one_by_one(client: TestClie
 def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestClient) -> None:
     m = at_combat(client)
     offered = legal(m, "germans")["advance"]
-    assert offered["ahead"] == ["Attacker moves routed units (ES-4)",
-                                "Attacker moves broken units (ES-4)"]
-    assert offered["stops"] == "Attacker moves and fires (ES-4)"
+    # ES-4: the Germans owe their routed unit's move in the next step, so there is nothing to
+    # pass until (before the duties, it passed the routed and broken movement steps and
+    # stopped at move and fire): the plain advance is offered
+    assert offered["until"] is None and offered["ahead"] == []
+    assert offered["to"] == "combat/routed_movement"
+    m.act("germans", type="advance")
+    pay_owed(m)  # the routed unit moves; then the broken one, in its own step
+    m.act("germans", type="advance")
+    pay_owed(m)
     m.act("germans", **UNTIL)
     assert m.turn["step"] == "combat/move_and_fire"  # the Germans may fire here
     fire = next(a for a in legal(m, "germans")["actions"] if a["type"] == "fire")
@@ -92,7 +103,9 @@ def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestCl
 
 def test_it_stops_where_another_seat_must_act(client: TestClient) -> None:
     m = at_combat(client)
-    m.act("germans", **UNTIL)
+    while m.turn["step"] != "combat/move_and_fire":  # ES-4: the routed and broken moves
+        pay_owed(m)
+        m.act("germans", type="advance")
     m.act("germans", type="advance")  # to the Soviets' Defender's fire
     before = m.version
     m.refused("germans", 403, "ES-4", UNTIL)  # not the Germans' step to leave: no event
@@ -135,9 +148,7 @@ def test_the_referee_and_a_lone_step_are_not_offered_the_pass(client: TestClient
 def test_supply_for_all_of_a_sides_units_in_one_choice(client: TestClient) -> None:
     m = Played(client, scenario("normandy-demo"))
     while m.turn["step"] != "mutual/supply":
-        if m.turn["step"] == "mutual/operations":
-            for side in ("allied", "german"):
-                m.act(side, type="declare_operation", hqs=[])
+        pay_owed(m)  # NO-1: the weather and sea rolls, the operations (none)
         m.act("referee", type="advance")
     supply = next(a for a in legal(m, "german")["actions"] if a["type"] == "set_supply")
     every = supply["choices"][0]

@@ -23,6 +23,8 @@ def events_after(m: Played, version: int) -> list[dict[str, Any]]:
 def test_a_sides_pass_says_its_dones_and_the_legal_answer_offers_stopping_it(
         client: TestClient) -> None:
     m = Played(client, scenario("extended-sequence-demo"))
+    m.act("germans", type="roll_dice", notation="2d6", purpose="weather change",
+          source="table", results=[3, 4])  # ES-1: owed before a side may say it is done
     offer = m.get("/legal", "soviets")["standing_pass"]
     assert offer["on"] is False
     assert offer["choice"] == {**offer["choice"], "label": "Pass until I must act", "body": PASS}
@@ -81,6 +83,8 @@ def test_no_other_seat_starts_or_stops_a_sides_pass_and_nothing_is_recorded(
 
 def test_one_undo_takes_back_a_move_and_the_dones_it_brought_about(client: TestClient) -> None:
     m = Played(client, scenario("extended-sequence-demo"))
+    m.act("germans", type="roll_dice", notation="2d6", purpose="weather change",
+          source="table", results=[3, 4])  # ES-1: owed before a side may say it is done
     m.act("soviets", **PASS)
     before = m.version
     m.act("germans", type="advance")
@@ -99,6 +103,8 @@ def test_a_reissue_of_its_side_ends_the_pass_and_it_says_no_done_for_the_new_hol
     ends in the reissue, and the Germans' next move waits for the new holder's own done
     (before: the old holder's pass went on saying the new holder's dones)."""
     m = Played(client, scenario("extended-sequence-demo"))
+    m.act("germans", type="roll_dice", notation="2d6", purpose="weather change",
+          source="table", results=[3, 4])  # ES-1: owed before a side may say it is done
     m.act("soviets", **PASS)
     before = m.version
     r = m.client.post(f"/api/matches/{m.match}/tokens", json={"seat": "soviets"},

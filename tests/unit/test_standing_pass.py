@@ -123,8 +123,14 @@ def _waiting(t: Table) -> tuple[str, ...]:
     return waiting_for_seats(t.state, get_ruleset(t.state.ruleset, t.state.options)).seats
 
 
+def roll_weather(t: Table) -> None:
+    """ES-1: the weather change roll is owed before any side is done with the step."""
+    act(t, "germans", type="roll_dice", notation="2d6", purpose="weather change")
+
+
 def test_the_side_stops_it_in_one_tap_and_taps_its_dones_again() -> None:
     t = demo_table("extended-sequence-demo")
+    roll_weather(t)
     act(t, "soviets", **PASS)
     events = act(t, "soviets", **STOP)
     assert [(type(e).__name__, e.why) for e in events] == [("StandingPassEnded", "cancelled")]
@@ -177,6 +183,7 @@ def test_a_refusal_nothing_can_change_ends_the_pass_and_the_other_seats_action_s
 
 def test_one_undo_takes_back_an_action_and_the_dones_its_passes_said_at_once() -> None:
     t = demo_table("extended-sequence-demo")
+    roll_weather(t)
     act(t, "soviets", **PASS)  # done with the weather, by the pass
     before = t.state
     events = act(t, "germans", type="advance")
