@@ -11,13 +11,12 @@ split, morale rolls on the shifted die, the card reset).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, new_unit_id, split_name
+from domain.context import Emit, SplitPlan, evenly, split_evenly
 from domain.context import unit as unit_in_play
 from domain.duties import OWNER, Duty
 from domain.errors import InvalidAction, NotYourTurn
@@ -43,31 +42,14 @@ def must_split(base: MoraleDie, wounds: int) -> bool:
     return morale_die(base, wounds) is None
 
 
-@dataclass(frozen=True)
-class SplitPlan:
-    """AA-3: two units as equal as possible; the owner says which half takes an odd marker."""
-
-    figures: tuple[int, int]
-    markers: tuple[dict[str, int], dict[str, int]]
-
-
 def split_plan(figures: int, markers: dict[str, int],
                odd_to: dict[str, Half] | None = None) -> SplitPlan:
-    """Split `figures` and every marker kind as equally as possible. The first unit takes the
-    odd figure (11 -> 6 + 5); for an odd count of a marker kind, `odd_to[kind]` says which
-    half takes the extra one (the first if not said)."""
+    """AA-3: the service's split as equal as possible (domain.context.evenly): for
+    an odd figure (11 -> 6 + 5) or an odd count of a marker kind, `odd_to["figures"]` or
+    `odd_to[kind]` says which half takes the extra one (the first if not said)."""
     if figures < MIN_SPLIT_FIGURES:
         raise ValueError(f"AA-4: a unit of {figures} figures cannot split")
-    first: dict[str, int] = {}
-    second: dict[str, int] = {}
-    for kind, count in markers.items():
-        big, small = (count + 1) // 2, count // 2
-        a, b = (big, small) if (odd_to or {}).get(kind, "first") == "first" else (small, big)
-        if a:
-            first[kind] = a
-        if b:
-            second[kind] = b
-    return SplitPlan(figures=((figures + 1) // 2, figures // 2), markers=(first, second))
+    return evenly(figures, markers, odd_to)
 
 
 def morale_succeeds(score: int, suppression: int) -> bool:
@@ -279,7 +261,6 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
     if command.figures is not None or command.markers:
         raise InvalidAction("AA-3: the service divides figures and markers; say only which "
                             "half takes an odd marker ('odd_to')", rule="AA-3")
-    unit_id = new_unit_id(state, command.new_unit_id, parent.id)
     if parent.figures is None or parent.morale_die is None:
         raise InvalidAction(f"AA-3: unit '{parent.id}' has no figures or Morale die to split",
                             rule="AA-3")
@@ -288,14 +269,8 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
         raise InvalidAction(f"AA-4: unit '{parent.id}' has {parent.figures} figures; fewer than "
                             f"{MIN_SPLIT_FIGURES} cannot split", rule="AA-4" if compulsory
                             else "AA-5")
-    plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
-    _kept, given = plan.markers
-    new_unit = parent.model_copy(update={
-        "id": unit_id, "name": split_name(state, parent),
-        "figures": plan.figures[1], "markers": given,
-        "position": command.position or parent.position})
-    emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit,
-         rule="AA-3" if compulsory else "AA-5")
+    new_unit = split_evenly(state, parent, emit, "AA-3" if compulsory else "AA-5",
+                            command.odd_to, command.new_unit_id, command.position)
     _destroy_unsplittable(emit, [parent.id, new_unit.id], rule="AA-6")
 
 
