@@ -193,7 +193,7 @@ class MatchState(Frozen):
     awaiting: Awaiting | None = None
     # BG-4: the initiative ranking while ties remain (groups, best first); () when settled.
     initiative_groups: tuple[tuple[Name, ...], ...] = ()
-    # The sides whose standing pass is on (issue 26, domain.legal.standing): until the turn
+    # The sides whose standing pass is on (issue 26, domain.acting.standing): until the turn
     # advances, the match ends, or the side stops it.
     passing: tuple[Name, ...] = ()
     turn: TurnMarker

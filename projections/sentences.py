@@ -376,7 +376,7 @@ def narrated(log: list[ev.Event], viewer: str = "", names: Names | None = None) 
 
 
 def _passed(e: ev.SideDone | ev.PhaseAdvanced | ev.TurnAdvanced, before: str = " ") -> str:
-    """What marks a done a side's standing pass said for it (domain.legal.standing)."""
+    """What marks a done a side's standing pass said for it (domain.acting.standing)."""
     return f"{before}(by its standing pass)" if e.by == "standing_pass" else ""
 
 

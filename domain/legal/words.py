@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 from domain.decide import ALWAYS_ALLOWED
 from domain.rulefiles.titles import titles
 from domain.rulesets import Ruleset
-from domain.sequence import ANY, SequenceOfPlay
+from domain.sequence import ANY
 from domain.state import MatchState, Unit
 
 TITLES: dict[str, str] = {
@@ -166,21 +166,3 @@ def side_name(state: MatchState, side: str) -> str:
 
 def unit_label(unit: Unit) -> str:
     return unit.name
-
-
-def in_words(text: str, state: MatchState, sequence: SequenceOfPlay | None = None) -> str:
-    """A refusal with unit and side ids said as their names (`split sq1` -> `split 1st
-    Squad`) and, given the sequence, step paths in quotes as the steps' titles; an id inside
-    a longer word or a step path stays as it is."""
-    for path in sequence.steps() if sequence is not None else ():
-        step = sequence.step(path) if sequence is not None else None
-        if step is not None and step.title:
-            text = text.replace(f"'{path}'", f"'{step.title}'")
-    names = {**{u.id: u.name for u in state.units.values()},
-             **{s.id: s.name for s in state.sides}}
-    if not names:
-        return text
-    pattern = re.compile(r"(?<![A-Za-z0-9_.:/-])(" + "|".join(
-        re.escape(i) for i in sorted(names, key=len, reverse=True))
-        + r")(?![A-Za-z0-9_/-]|[.:][A-Za-z0-9])")
-    return pattern.sub(lambda m: names[m[1]], text)
