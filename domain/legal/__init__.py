@@ -1,16 +1,17 @@
 """`legal_actions(state, ruleset, seat)`: what a seat can do now, derived from `decide`.
 
 For every action the current step allows (and those allowed at any step) the generators
-(`units`, `records`, `games`) propose candidate commands drawn from the
-state: the units in play, the sides, the seat's own hand, the rolls of the step, the tracks
-the game keeps. Each is decided as the seat, with stand-in dice (`probe`); what
+(`units`, `records`, `games`) propose candidate commands over each input's declared domain
+(`domains`: the units in play, the sides, the seat's own hand, the rolls of the step, the
+tracks the game keeps, a split's figures, the hexes within reach), never chosen by what a
+refusal says. Each is decided as the seat, with stand-in dice (`probe`); what
 `decide` accepts is offered, with its title and rule id in the game's words, and what it
 refuses is not. There is no second copy of the rules here: `decide` is the one source of
 truth, and the refusal it gives to `advance` is the reason the marker cannot move on.
 `offered` says whether a body is one of the choices (docs/legal-actions.md).
 
 The package owns the legal actions: this module the answer; `model` its shape (`Choice`,
-`LegalActions`, ...); `probe` deciding a candidate as the seat; `units`, `records` and
+`LegalActions`, ...); `domains` what each input may be; `probe` deciding a candidate as the seat; `units`, `records` and
 `games` the candidates; `own` which actions are a step's own move; `words` titles and
 names in the game's words. It sits above the core: it may import the pure core
 (`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`), `events`,
@@ -116,7 +117,7 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
         # its standing pass does; Next step below is read unmetered)
         with metered(steps or meter() or Meter(ANSWER_STEPS)):
             for kind in _kinds(step.allows):
-                if not probe.whole and kind not in ABOUT_UNITS:
+                if not probe.whole and kind not in ABOUT_UNITS or not probe.admits(kind):
                     continue
                 for key, alternatives in GENERATORS[kind](probe):
                     choice = probe.choose(alternatives)

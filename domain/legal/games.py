@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.context import card_title, named
-from domain.legal.model import Candidate, Input, location, number, one_of, text
+from domain.legal.model import Candidate, Input, listed_number, location, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, words
@@ -23,21 +23,30 @@ def _units(p: Probe, *exclude: str) -> list[tuple[Any, str]]:
     return [(u.id, u.name) for u in p.units if u.id not in exclude]
 
 
-def _enemies(p: Probe, side: str) -> Input:
-    """The other sides' units, as the defenders of an attack (built once a side)."""
-    return p.once(("enemies", side), lambda: one_of(
-        "defenders", "Defenders", [(u.id, u.name) for u in p.units if u.side != side],
+def _declared(p: Probe, kind: str, name: str, body: dict[str, Any]) -> list[tuple[Any, str]]:
+    """The units field `name` of `kind` may name for `body` (its declared domain), named."""
+    return [(i, p.state.units[i].name) for i in p.domain(kind, name, body)]
+
+
+def _enemies(p: Probe, unit: Unit) -> Input:
+    """The defenders an attack by `unit` may name (declared: the other sides' units),
+    built once a side."""
+    return p.once(("enemies", unit.side), lambda: one_of(
+        "defenders", "Defenders",
+        _declared(p, "resolve_combat", "defenders", {"attackers": [unit.id]}),
         required=True, many=True))
 
 
-def _targets(p: Probe, side: str) -> Input:
-    return p.once(("targets", side), lambda: one_of(
-        "target_id", "At", [(u.id, u.name) for u in p.units if u.side != side], open_=True))
+def _targets(p: Probe, unit: Unit) -> Input:
+    """The targets `unit` may fire at (declared: the other sides' units), once a side."""
+    return p.once(("targets", unit.side), lambda: one_of(
+        "target_id", "At", _declared(p, "fire", "target_id", {"unit_id": unit.id}),
+        open_=True))
 
 
-def _named_targets(p: Probe, side: str) -> Input:
+def _named_targets(p: Probe, unit: Unit) -> Input:
     """The targets as an input to give (a family's alternatives name each in turn)."""
-    return p.once(("named targets", side), lambda: _targets(p, side).model_copy(
+    return p.once(("named targets", unit.side), lambda: _targets(p, unit).model_copy(
         update={"required": True}))
 
 
@@ -129,14 +138,18 @@ def shuffle_deck(p: Probe) -> Offers:
 
 
 def cut_deck(p: Probe) -> Offers:
+    """Each deck of two cards or more, cut at every count of its declared domain (1 to
+    its size less one) `decide` accepts; the middle tried first."""
     for side in p.state.sides:
         cards = len(p.state.decks.get(side.id, ()))
         if cards > 1:
+            body = {"type": "cut_deck", "side": side.id}
+            counts = p.domain("cut_deck", "at", body)
+            middle = [c for c in counts if c == cards // 2]
             yield "cut_deck", [Candidate(
-                label=f"Cut {side.name}'s deck", side=side.id,
-                body={"type": "cut_deck", "side": side.id},
-                inputs=(number("at", "Cards that go under", 1, cards - 1, required=True,
-                               example=cards // 2),))]
+                label=f"Cut {side.name}'s deck", side=side.id, body=body, family="at",
+                examples=(*middle, *(c for c in counts if c not in middle)),
+                inputs=(listed_number("at", "Cards that go under", counts),))]
 
 
 def rule_roll(p: Probe) -> Offers:
@@ -162,7 +175,8 @@ def rule_roll(p: Probe) -> Offers:
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           inputs=optional),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          inputs=(dice, *free)),
+                          inputs=(dice, *free), family="dice",
+                          examples=tuple(p.domain("rule_roll", "dice", body))),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           family="leader_id", inputs=(leaders,), examples=tuple(
                               m.value for m in leaders.values or () if m.value != unit.id))]
@@ -173,7 +187,8 @@ def rule_roll(p: Probe) -> Offers:
                 label = f"{unit.name}, with {officer.name}'s leadership"
                 yield f"rule_roll:{name}", [
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
-                              inputs=(cubes,)),
+                              inputs=(cubes,), family="leadership", examples=tuple(
+                                  p.domain("rule_roll", "leadership", with_officer))),
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
                               inputs=(cubes, dice))]
 
@@ -184,8 +199,8 @@ def fire(p: Probe) -> Offers:
     modifiers = (number("differential", "Fire differential", -20, 20, example=1),
                  number("modifier", "Modifier", -20, 20, example=1))
     for unit in p.scope:
-        targets = _targets(p, unit.side)
-        named = _named_targets(p, unit.side)
+        targets = _targets(p, unit)
+        named = _named_targets(p, unit)
         body = {"type": "fire", "unit_id": unit.id}
         yield "fire", [
             Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
@@ -203,7 +218,7 @@ def resolve_combat(p: Probe) -> Offers:
                 "e.g. 3:1")
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
     for unit in p.scope:
-        enemies = _enemies(p, unit.side)
+        enemies = _enemies(p, unit)
         yield "resolve_combat", [Candidate(
             label=unit.name, unit_id=unit.id, dice=True, family="defenders",
             body={"type": "resolve_combat", "attackers": [unit.id]},
