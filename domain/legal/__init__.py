@@ -29,7 +29,7 @@ from domain import events as ev
 from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
-from domain.decide import ALWAYS_ALLOWED
+from domain.decide import ALWAYS_ALLOWED, next_marker
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
 from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
@@ -207,16 +207,25 @@ def next_step(probe: Probe) -> NextStep:
     said = _leads_to(events, probe)
     skips = []
     goes = _marker(events)
+    if goes is None and any(isinstance(e, ev.MatchEnded) for e in events):
+        # (the last turn's end: the advance naming where the marker would have gone is this
+        # same advance, decide accepts it as such)
+        goes = next_marker(state, probe.ruleset).step
     rests = _rests(events)
     for path in seq.steps() if goes is not None and seq.step(goes).optional else ():
         # (a skip passes only optional steps: the first it would pass is the next one; one
-        # way forward per destination, so none to where Next step itself comes to rest)
-        if path in (state.turn.step, goes, rests):
+        # way forward per destination, so none to where Next step itself comes to rest; the
+        # step the marker stands on is the next turn's, or the next round's of a phase)
+        if path in (goes, rests):
             continue
         body = {"type": "advance", "to": path}
         went = probe.decide(body)
         if not isinstance(went, DomainError):
-            skips.append(Choice(label=f"On to {_step_title(probe, path)}", body=body))
+            there = _step_title(probe, path)
+            if path == state.turn.step:  # (round again: the next turn's, or the phase's)
+                there = (f"turn {state.turn.turn + 1}: {there}" if any(
+                    isinstance(e, ev.TurnAdvanced) for e in went) else f"the next {there}")
+            skips.append(Choice(label=f"On to {there}", body=body))
     return NextStep(legal=True, title=said, to=goes, rests=rests if rests != goes else None,
                     rule=step.rule, skips=tuple(skips))
 

@@ -47,7 +47,7 @@ FREE_KIND = "marker"  # a kind the game does not name, where it names none
 class Domain:
     """What one field may be. `where` narrows units (`in_play`, `own`, `other`: another
     side than the unit the action is about, `markers`: holding markers, `no_group`: in no
-    battlegroup, `leaders`: the other units of the unit's side), statuses (`held`,
+    battlegroup, `leaders`: the other units of the unit's side that lead), statuses (`held`,
     `not_held` by the unit) and marker kinds (`held` by the unit or place); `low`/`high`
     bound whole numbers; `values` lists a closed set; `many`: the field is a list (each
     value tried alone, as [value]); `optional`: the field may be left out."""
@@ -217,8 +217,16 @@ def _units(view: View, where: str, unit: Unit | None) -> list[Unit]:
         return [u for u in units if "battlegroup" not in u.extra]
     if where == "leaders":
         return [u for u in units if unit is not None and u.side == unit.side
-                and u.id != unit.id]
+                and u.id != unit.id and leads(u)]
     return units
+
+
+def leads(unit: Unit) -> bool:
+    """Whether a unit leads (ours: what makes a leader in the games battlelog knows): a
+    unit of kind `leader`, or with a leadership or command value (`lv`, `cv`), or holding
+    leadership cubes."""
+    return (unit.kind == "leader" or unit.lv is not None or unit.cv is not None
+            or LEADERSHIP in unit.markers)
 
 
 def marker_kinds(view: View, unit: Unit | None, *, held: bool = False) -> list[str]:

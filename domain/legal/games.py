@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.context import card_title, named
+from domain.legal.domains import leads
 from domain.legal.model import Candidate, Input, listed_number, location, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
@@ -50,10 +51,13 @@ def _named_targets(p: Probe, unit: Unit) -> Input:
         update={"required": True}))
 
 
-def _leaders(p: Probe, side: str) -> Input:
-    return p.once(("leaders", side), lambda: one_of(
-        "leader_id", "The leader who rallies it", [(u.id, u.name) for u in p.units
-                                                   if u.side == side], required=True))
+def _leaders(p: Probe, unit: Unit) -> Input:
+    """The leaders a roll of `unit` may name (declared: the units of its side that lead,
+    itself aside); each unit's are tried, all of its side's listed (once a side)."""
+    return p.once(("leaders", unit.side), lambda: one_of(
+        "leader_id", "The leader who rallies it", [
+            (u.id, u.name) for u in p.units if u.side == unit.side and leads(u)],
+        required=True))
 
 
 def _examples(p: Probe, given: Input, side: str, *, listed: bool = False) -> tuple[Any, ...]:
@@ -162,15 +166,14 @@ def rule_roll(p: Probe) -> Offers:
     # self-rally creates gets the service's id, ES-2).
     free = (Input(name="leader_id", label="An officer or leader who helps", kind="id"),
             Input(name="new_unit_id", label="Its id (the service makes one)", kind="id"))
-    optional = (*free, number("leadership", "Leadership cubes spent", 0, 20, example=1),
-                number("dice", "How many dice (where the roll lets you choose)", 1, 3,
-                       example=1))
+    chosen = number("dice", "How many dice (where the roll lets you choose)", 1, 3, example=1)
+    optional = (*free, number("leadership", "Leadership cubes spent", 0, 20, example=1), chosen)
     for name, roll in p.ruleset.rolls.items():
         if p.state.turn.step not in roll.steps:
             continue
         for unit in p.scope:
             body = {"type": "rule_roll", "roll": name, "unit_id": unit.id}
-            leaders = _leaders(p, unit.side)
+            leaders = _leaders(p, unit)
             yield f"rule_roll:{name}", [
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           inputs=optional),
@@ -178,8 +181,8 @@ def rule_roll(p: Probe) -> Offers:
                           inputs=(dice, *free), family="dice",
                           examples=tuple(p.domain("rule_roll", "dice", body))),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          family="leader_id", inputs=(leaders,), examples=tuple(
-                              m.value for m in leaders.values or () if m.value != unit.id))]
+                          family="leader_id", inputs=(leaders, chosen), examples=tuple(
+                              p.domain("rule_roll", "leader_id", body)))]
             for officer in _officers(p, unit.side):
                 cubes = number("leadership", "Leadership cubes spent", 1,
                                officer.markers[LEADERSHIP], required=True, example=1)
@@ -187,7 +190,7 @@ def rule_roll(p: Probe) -> Offers:
                 label = f"{unit.name}, with {officer.name}'s leadership"
                 yield f"rule_roll:{name}", [
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
-                              inputs=(cubes,), family="leadership", examples=tuple(
+                              inputs=(cubes, chosen), family="leadership", examples=tuple(
                                   p.domain("rule_roll", "leadership", with_officer))),
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
                               inputs=(cubes, dice))]
