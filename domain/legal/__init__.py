@@ -214,18 +214,14 @@ def next_step(probe: Probe) -> NextStep:
     rests = _rests(events)
     for path in seq.steps() if goes is not None and seq.step(goes).optional else ():
         # (a skip passes only optional steps: the first it would pass is the next one; one
-        # way forward per destination, so none to where Next step itself comes to rest; the
-        # step the marker stands on is the next turn's, or the next round's of a phase)
-        if path in (goes, rests):
+        # way forward per destination, so none to where Next step itself comes to rest; none
+        # round to the step the marker stands on, a whole turn or round in one tap: ours)
+        if path in (state.turn.step, goes, rests):
             continue
         body = {"type": "advance", "to": path}
         went = probe.decide(body)
         if not isinstance(went, DomainError):
-            there = _step_title(probe, path)
-            if path == state.turn.step:  # (round again: the next turn's, or the phase's)
-                there = (f"turn {state.turn.turn + 1}: {there}" if any(
-                    isinstance(e, ev.TurnAdvanced) for e in went) else f"the next {there}")
-            skips.append(Choice(label=f"On to {there}", body=body))
+            skips.append(Choice(label=f"On to {_step_title(probe, path)}", body=body))
     return NextStep(legal=True, title=said, to=goes, rests=rests if rests != goes else None,
                     rule=step.rule, skips=tuple(skips))
 

@@ -41,6 +41,7 @@ STAGES = ("radio_contact", "spotting_round", "correction", "fire_for_effect")
 SUPPLY = ("in_supply", "out_of_supply", "isolated")
 ODDS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1")  # the odds columns (NO-2)
 FREE_KIND = "marker"  # a kind the game does not name, where it names none
+FREE_FLAG = "marked"  # a status the game does not name, where it names none
 
 
 @dataclass(frozen=True)
@@ -166,11 +167,16 @@ def values(domain: Domain, view: View, body: dict[str, Any]) -> list[Any]:
     if of == "sides":
         return list(state.side_ids())
     if of == "markers":
-        return marker_kinds(view, unit, held=where == "held")
+        kinds = marker_kinds(view, unit, held=where == "held", at=unit is None)
+        free = where != "held" and not ruleset.marker_kinds and FREE_KIND not in kinds
+        return [*kinds, FREE_KIND] if free else kinds
     if of == "statuses":
-        known = statuses(view)
         held = list(unit.status) if unit is not None else []
-        return held if where == "held" else [f for f in known if f not in held]
+        if where == "held":
+            return held
+        known = statuses(view)
+        free = not ruleset.statuses and FREE_FLAG not in known
+        return [f for f in (*known, *([FREE_FLAG] if free else [])) if f not in held]
     if of == "numbers":
         low, high = bound(domain.low, view, body), bound(domain.high, view, body)
         return list(range(low, high + 1))
@@ -186,8 +192,8 @@ def values(domain: Domain, view: View, body: dict[str, Any]) -> list[Any]:
         return track_values(view, str(body.get("name", "")))
     if of == "rolls":
         return [n for n, r in ruleset.rolls.items() if state.turn.step in r.steps]
-    if of == "steps":
-        return list(ruleset.sequence.steps())
+    if of == "steps":  # (ours: not round to the step the marker stands on, a whole turn)
+        return [s for s in ruleset.sequence.steps() if s != state.turn.step]
     if of == "faces":
         return faces(state)
     if of == "groups":
@@ -229,26 +235,29 @@ def leads(unit: Unit) -> bool:
             or LEADERSHIP in unit.markers)
 
 
-def marker_kinds(view: View, unit: Unit | None, *, held: bool = False) -> list[str]:
-    """The kinds a unit holds (`held`), or every kind: the ruleset's own when it declares
-    them, else the core's known kinds for the game, those the board holds and one the game
-    does not name."""
+def marker_kinds(view: View, unit: Unit | None, *, held: bool = False,
+                 at: bool = False) -> list[str]:
+    """The kinds a unit holds (`held`), or the kinds to place on a unit (at a location,
+    `at`): the ruleset's own when it declares them, else the kinds battlelog knows for the
+    game and those the board holds (`values` adds one the game does not name)."""
     if held:
         return list(unit.markers) if unit is not None else []
     if view.ruleset.marker_kinds:
         return list(view.ruleset.marker_kinds)
     state, rid = view.state, view.ruleset.id
-    return sorted({*UNIT_MARKERS.get(rid, ()), *LOCATION_MARKERS.get(rid, ()), FREE_KIND,
-                   *(k for u in state.in_play() for k in u.markers),
-                   *(k for m in state.location_markers.values() for k in m)})
+    if at:
+        return sorted({*LOCATION_MARKERS.get(rid, ()),
+                       *(k for m in state.location_markers.values() for k in m)})
+    return sorted({*UNIT_MARKERS.get(rid, ()), *(k for u in state.in_play() for k in u.markers)})
 
 
 def statuses(view: View) -> list[str]:
     """The statuses a unit may take: the ruleset's own when it declares them, else the
-    core's known flags for the game, those the board holds and one the game does not name."""
+    flags battlelog knows for the game and those the board holds (`values` adds one the
+    game does not name)."""
     if view.ruleset.statuses:
         return list(view.ruleset.statuses)
-    return sorted({*FLAGS.get(view.ruleset.id, ()), "marked",
+    return sorted({*FLAGS.get(view.ruleset.id, ()),
                    *(f for u in view.state.in_play() for f in u.status)})
 
 

@@ -18,6 +18,7 @@ from domain.commands import Action, Command
 from domain.context import Context
 from domain.decide import ALWAYS_ALLOWED, ENDINGS, RECORDS, decide
 from domain.dice import SeededDice, parse
+from domain.duties import Owed
 from domain.errors import DomainError, InvalidAction
 from domain.legal.domains import View, domain_of, put, values
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
@@ -150,6 +151,11 @@ class Probe:
                               then_done=self.held and self.frees(events))
         return None
 
+    @cached_property
+    def owes(self) -> tuple[Owed, ...]:
+        """What the seat owes now (`domain.owed`), read once an answer."""
+        return owed_by(self.state, self.ruleset, self.seat)
+
     def admits(self, kind: str) -> bool:
         """Whether `decide` may accept an action of type `kind` from this seat at all now,
         whatever its fields: the checks it makes before it reads a body (the match not
@@ -170,7 +176,7 @@ class Probe:
             if kind in ("record_roll", "enter_result"):
                 check_awaited(seq, state, seat)
             elif kind not in (*RECORDS, *ENDINGS):
-                check_acting(seq, state, seat, kind, owed_by(state, self.ruleset, seat))
+                check_acting(seq, state, seat, kind, self.owes)
         except DomainError:
             return False
         # (an action no procedure of this game takes: "a procedure of another ruleset")

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.commands import NewUnit
 from domain.context import fresh_unit_id
-from domain.legal.domains import BOXES, REASONS, marker_kinds, statuses
+from domain.legal.domains import BOXES, FREE_FLAG, FREE_KIND, REASONS, marker_kinds, statuses
 from domain.legal.model import (
     Candidate,
     Input,
@@ -102,6 +102,7 @@ def _moves(p: Probe, unit: Unit) -> Iterator[Candidate]:
 def status(p: Probe) -> Offers:
     """Set a status of the declared domain (`domains.statuses`), clear one held."""
     named = statuses(p.view)
+    free_flag = [] if p.ruleset.statuses else [FREE_FLAG]
     anything = Input(name="set", label="Set", kind="choices")
     lifting = Input(name="clear", label="Clear", kind="choices")
     for unit in p.scope:
@@ -110,7 +111,8 @@ def status(p: Probe) -> Offers:
                          many=True, open_=not p.ruleset.statuses)
         yield "set_status", [Candidate(
             label=f"{unit.name}: set a status", unit_id=unit.id, body=_body("set_status", unit),
-            family="set", inputs=(setting, lifting), examples=tuple([flag] for flag in free))]
+            family="set", inputs=(setting, lifting),
+            examples=tuple([flag] for flag in [*free, *free_flag]))]
         if unit.status:
             clearing = one_of("clear", "Clear", [(f, words(f)) for f in unit.status],
                               required=True, many=True)
@@ -128,21 +130,24 @@ def place_marker(p: Probe) -> Offers:
     """A marker on a unit, or at a location: of a kind of the declared domain
     (`domains.marker_kinds`: the ruleset's own, else the core's known kinds, those the
     board holds and one the game does not name)."""
-    kinds_known = p.once("marker kinds", lambda: marker_kinds(p.view, None))
-    kinds = one_of("kind", "Which marker", [(k, words(k)) for k in kinds_known], required=True,
+    free = () if p.ruleset.marker_kinds else (FREE_KIND,)
+    on_units = p.once("unit marker kinds", lambda: marker_kinds(p.view, None))
+    kinds = one_of("kind", "Which marker", [(k, words(k)) for k in on_units], required=True,
                    open_=not p.ruleset.marker_kinds)
     for unit in p.scope:
         yield "place_marker", [Candidate(
             label=unit.name, unit_id=unit.id, body=_body("place_marker", unit), family="kind",
-            inputs=(kinds, _count()), examples=tuple(kinds_known))]
+            inputs=(kinds, _count()), examples=(*on_units, *free))]
     if not p.whole:
         return
     places = [*p.state.location_markers, *(u.position.label() for u in p.units if u.position)]
     where = location("location", "Where", places[0] if places else "0101")
-    kinds = kinds.model_copy(update={"open": True})
+    at_places = marker_kinds(p.view, None, at=True)
+    kinds = one_of("kind", "Which marker", [(k, words(k)) for k in at_places], required=True,
+                   open_=True)
     yield "place_marker", [Candidate(
         label="At a location", body={"type": "place_marker"}, family="kind",
-        inputs=(kinds, where, _count()), examples=tuple(kinds_known))]
+        inputs=(kinds, where, _count()), examples=(*at_places, *free))]
 
 
 def remove_marker(p: Probe) -> Offers:

@@ -81,10 +81,15 @@ def test_the_events_are_those_of_the_advances_tapped_one_by_one(client: TestClie
 def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestClient) -> None:
     m = at_combat(client)
     offered = legal(m, "germans")["advance"]
-    assert offered["ahead"] == ["Attacker moves routed units (ES-4)",
-                                "Attacker moves broken units (ES-4)"]
-    assert offered["stops"] == "Attacker moves and fires (ES-4)"
+    assert offered["ahead"] == ["Attacker moves routed units (ES-4)"]
+    # the Germans' broken squad moves there (ES-4): a move the rules accept is offered,
+    # found through the places it may go (issue 38), so the pass stops there
+    assert offered["stops"] == "Attacker moves broken units (ES-4)"
     m.act("germans", **UNTIL)
+    assert m.turn["step"] == "combat/broken_movement"
+    move = next(a for a in legal(m, "germans")["actions"] if a["type"] == "move_unit")
+    assert [c["unit_id"] for c in move["choices"]] == ["g-rifles-2"]  # the broken one
+    m.act("germans", type="advance")
     assert m.turn["step"] == "combat/move_and_fire"  # the Germans may fire here
     fire = next(a for a in legal(m, "germans")["actions"] if a["type"] == "fire")
     assert fire["own"]
@@ -92,7 +97,8 @@ def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestCl
 
 def test_it_stops_where_another_seat_must_act(client: TestClient) -> None:
     m = at_combat(client)
-    m.act("germans", **UNTIL)
+    m.act("germans", **UNTIL)  # to the broken units' movement (its squad moves there)
+    m.act("germans", type="advance")
     m.act("germans", type="advance")  # to the Soviets' Defender's fire
     before = m.version
     m.refused("germans", 403, "ES-4", UNTIL)  # not the Germans' step to leave: no event

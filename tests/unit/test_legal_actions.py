@@ -215,7 +215,6 @@ def test_a_freeform_match_offers_deploying_units_and_going_on_to_any_later_step(
     assert len(must(legal(m, "referee"), "deploy_unit").choices) == 2
     assert red.advance.title == "Next step: Movement"  # the freeform default phases
     assert [(s.label, s.body) for s in red.advance.skips] == [
-        ("On to turn 2: Setup", {"type": "advance", "to": "setup"}),  # (all steps optional)
         ("On to Combat", {"type": "advance", "to": "combat"}),
         ("On to End", {"type": "advance", "to": "end"})]
     m.act("red", filled(deploy))
