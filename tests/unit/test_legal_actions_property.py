@@ -143,7 +143,9 @@ def broad(match: Match, rnd: Random) -> dict[str, Any]:
                                   "text": pick(text)},
                                  {"upto_version": rnd.randint(1, match.version)}),
         "record_roll": lambda: ({"results": faces()}, {}),
-        "advance": lambda: ({}, {"to": pick(ruleset.sequence.steps())}),
+        # (not round to the step the marker stands on: no skip offers it, ours)
+        "advance": lambda: ({}, {"to": pick([s for s in ruleset.sequence.steps()
+                                             if s != state.turn.step])}),
     }
     assert set(fields) == set(ACTION_TYPES)
     allows = [k for k in ruleset.sequence.step(state.turn.step).allows if k in fields]
