@@ -142,7 +142,8 @@ class ImportFile:
         `now`, the import's own time, is the application's clock's by default. A ruleset
         file the export carries that is not stored here is first given to `may_store`
         (its hash), which raises when it may not be stored (`BATTLELOG_RULESET_UPLOAD`):
-        the import is then refused with nothing stored."""
+        the import is then refused with nothing stored; so is one whose id and version a
+        listed file of other content holds here (IdTaken, 409)."""
         now = now or matches.clock()
         carried = None if self._isolated(matches, isolate) else self._replay_export()
         if carried is not None:  # a replay file: the export it carries (a large one's is
@@ -151,6 +152,8 @@ class ImportFile:
             finally:
                 carried.close()
         ruleset_file = self._ruleset_file()
+        if ruleset_file is not None:  # one id and version, one content (ruleset_store)
+            store_of(matches).check_carried(ruleset_file)
         if ruleset_file is not None and may_store is not None:
             content_hash = file_hash(ruleset_file)
             if store_of(matches).get(content_hash) is None:

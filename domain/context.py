@@ -1,20 +1,23 @@
 """What deciding an action needs, shared by the core (`domain.decide`) and the rulesets'
 procedures: the `Context` an action is decided in, `Emit` (which stamps events and keeps the
-state they lead to), and the lookups that refuse with a rule-naming error."""
+state they lead to), the lookups that refuse with a rule-naming error, and the service's
+split as equal as possible (`evenly`, `split_evenly`: a ruleset file's `split` effect and
+Atomic Africa's AA-3 split alike)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from uuid import UUID
 
 from domain import events as ev
+from domain.commands import UNITS_IN_ALL, UNITS_PER_SIDE
 from domain.dice import DiceSource
 from domain.errors import InvalidAction, NotYourTurn
-from domain.state import MatchState, Unit
+from domain.state import MatchState, Position, Unit
 
 REFEREE = "referee"
 E = TypeVar("E", bound=ev.Event)
@@ -154,3 +157,62 @@ def named(state: MatchState, option: str, key: str) -> str:
 
 def card_title(state: MatchState, card: str) -> str:
     return named(state, "card_names", card)
+
+
+Half = Literal["first", "second"]  # the unit split (first), or the unit split off it
+ODD_FIGURE = "figures"  # the key of `odd_to` that says which part takes an odd figure
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """Two parts as equal as possible: their figures and their markers (first: the unit
+    split, second: the new unit)."""
+
+    figures: tuple[int, int]
+    markers: tuple[dict[str, int], dict[str, int]]
+
+
+def evenly(figures: int, markers: Mapping[str, int],
+           odd_to: Mapping[str, Half] | None = None) -> SplitPlan:
+    """Divide `figures` and every marker kind as equally as possible (11 -> 6 + 5); the
+    owner says which part takes an odd one: `odd_to[kind]` for a marker kind,
+    `odd_to["figures"]` for an odd figure (the first part when not said)."""
+    chosen = odd_to or {}
+
+    def halves(count: int, key: str) -> tuple[int, int]:
+        big, small = (count + 1) // 2, count // 2
+        return (big, small) if chosen.get(key, "first") == "first" else (small, big)
+
+    first: dict[str, int] = {}
+    second: dict[str, int] = {}
+    for kind, count in markers.items():
+        a, b = halves(count, kind)
+        if a:
+            first[kind] = a
+        if b:
+            second[kind] = b
+    return SplitPlan(figures=halves(figures, ODD_FIGURE), markers=(first, second))
+
+
+def split_evenly(state: MatchState, parent: Unit, emit: Emit, rule: str,
+                 odd_to: Mapping[str, Half] | None = None, given_id: str | None = None,
+                 position: Position | None = None) -> Unit:
+    """Split `parent` in two as equal as possible (`evenly`), the new unit standing at
+    `position` (else where the parent stands) under the id `given_id` (else one the service
+    makes): its `UnitSplit`, naming `rule`, and the new unit. A unit of fewer than two
+    figures is refused, and so is a new unit past the match's size (docs/scenarios.md)."""
+    figures = parent.figures or 0
+    if figures < 2:
+        raise InvalidAction(f"{rule}: unit '{parent.id}' has {figures} figure(s), too few to "
+                            "split in two", rule=rule)
+    unit_id = new_unit_id(state, given_id, parent.id)
+    units = list(state.units.values())
+    if len(units) >= UNITS_IN_ALL or sum(u.side == parent.side for u in units) >= UNITS_PER_SIDE:
+        raise InvalidAction(f"a match holds at most {UNITS_IN_ALL} units, a side "
+                            f"{UNITS_PER_SIDE}", rule="core-limits")
+    plan = evenly(figures, parent.markers, odd_to)
+    new_unit = parent.model_copy(update={
+        "id": unit_id, "name": split_name(state, parent), "figures": plan.figures[1],
+        "markers": plan.markers[1], "position": position or parent.position})
+    emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit, rule=rule)
+    return new_unit

@@ -29,6 +29,7 @@ from domain.state import (
     activation_fact,
     group_fact,
     operation_fact,
+    step_fact,
 )
 
 RECENT_ROLLS = 10
@@ -74,6 +75,11 @@ def _with_unit(state: MatchState, unit: Unit) -> MatchState:
     return state.model_copy(update={"units": {**state.units, unit.id: unit}})
 
 
+def _here(state: MatchState, *facts: str) -> dict[str, Any]:
+    """The update that notes `facts` in this run of this step (`MatchState.this_step`)."""
+    return {"this_step": (*state.this_step, *facts)}
+
+
 def _update_unit(state: MatchState, unit_id: str, **changes: Any) -> MatchState:
     return _with_unit(state, state.units[unit_id].model_copy(update=changes))
 
@@ -93,7 +99,8 @@ def _(event: ev.UnitDeployed, state: MatchState) -> MatchState:
 
 @_apply.register
 def _(event: ev.UnitMoved, state: MatchState) -> MatchState:
-    return _update_unit(state, event.unit_id, position=event.to)
+    moved = _update_unit(state, event.unit_id, position=event.to)
+    return moved.model_copy(update=_here(state, step_fact("moved", event.unit_id)))
 
 
 @_apply.register
@@ -147,6 +154,9 @@ def _(event: ev.DiceRolled, state: MatchState) -> MatchState:
     update: dict[str, Any] = {"dice": dice}
     if event.rule is not None and event.unit_ids and event.replaces is None:
         update.update(noted(state, *(f"{event.rule}:{unit}" for unit in event.unit_ids)))
+    if event.replaces is None:  # a roll made in this step, and the units it names
+        update.update(_here(state, step_fact("rolled"), *(
+            step_fact("rolled", unit) for unit in event.unit_ids)))
     if event.awaits is not None:
         update["awaiting"] = Awaiting(what=event.awaits, rule=event.rule, by=event.actor)
     elif event.declared is not None:
@@ -216,7 +226,15 @@ def _(event: ev.UnitRallied, state: MatchState) -> MatchState:
     for kind, count in event.markers_removed.items():
         markers = _add_counts(markers, kind, -count)
     status = tuple(s for s in unit.status if s not in event.cleared)
-    return _update_unit(state, unit.id, status=status, markers=markers)
+    rallied = _update_unit(state, unit.id, status=status, markers=markers)
+    return rallied.model_copy(update=_here(state, step_fact("rallied", unit.id)))
+
+
+@_apply.register
+def _(event: ev.CombatDeclared, state: MatchState) -> MatchState:
+    return state.model_copy(update=_here(
+        state, *(step_fact("attacked", unit) for unit in event.attackers),
+        *(step_fact("defended", unit) for unit in event.defenders)))
 
 
 @_apply.register
@@ -241,7 +259,7 @@ def _(event: ev.VictoryPointsScored, state: MatchState) -> MatchState:
 
 @_apply.register
 def _(event: ev.PhaseAdvanced, state: MatchState) -> MatchState:
-    return state.model_copy(update={"turn": event.marker})
+    return state.model_copy(update={"turn": event.marker, "this_step": ()})
 
 
 @_apply.register
@@ -257,6 +275,7 @@ def _(event: ev.TurnAdvanced, state: MatchState) -> MatchState:
                                                        if f not in TURN_FLAGS)})
              if set(u.status) & TURN_FLAGS else u for uid, u in state.units.items()}
     return state.model_copy(update={"turn": event.marker, "units": units, "this_turn": (),
+                                    "this_step": (),
                                     "discards": {}, "discarded": {}, "passing": ()})
 
 

@@ -128,7 +128,7 @@ def undo_reach(newest_first: Iterable[ev.Event], seat: str) -> int:
     action, which stays. The consent protocol's own events are no barrier, nor are the seat
     facts (links issued or withdrawn, seats taken, disputes, the clock): undo never takes
     them back, so whoever made them (the referee reissuing a link) holds no action here.
-    Nor is a done a standing pass said (`by="standing_pass"`, domain.legal.standing): it
+    Nor is a done a standing pass said (`by="standing_pass"`, domain.acting.standing): it
     belongs to the action that made it due, and one undo takes both back."""
     for event in newest_first:
         if isinstance(event, ev.UNDO_BARRIERS):

@@ -185,10 +185,15 @@ class MatchState(Frozen):
     # Facts that last until the turn advances (`activated:<run>:<side>`, `drawn:<side>`, and
     # `<rule>:<unit>` for each unit in a roll the service made for a rule, ...).
     this_turn: tuple[str, ...] = ()
+    # Facts of the current run of the current step (`step_fact`), noted by `domain.evolve` as
+    # its events happen and cleared whenever the marker moves: what a duty reads (ES-4: the
+    # routed unit moved in this step of this player-turn; NO-2: the unit attacked in this
+    # Combat segment; NO-1: the rolls made in Weather). A ruleset file reads them too.
+    this_step: tuple[str, ...] = ()
     awaiting: Awaiting | None = None
     # BG-4: the initiative ranking while ties remain (groups, best first); () when settled.
     initiative_groups: tuple[tuple[Name, ...], ...] = ()
-    # The sides whose standing pass is on (issue 26, domain.legal.standing): until the turn
+    # The sides whose standing pass is on (issue 26, domain.acting.standing): until the turn
     # advances, the match ends, or the side stops it.
     passing: tuple[Name, ...] = ()
     turn: TurnMarker
@@ -213,6 +218,10 @@ class MatchState(Frozen):
     def times(self, fact: str) -> int:
         return self.this_turn.count(fact)
 
+    def in_step(self, fact: str) -> bool:
+        """`fact` holds in this run of this step (`this_step`)."""
+        return fact in self.this_step
+
     def activated_this_run(self) -> bool:
         """The active side has activated in this run of the activation phase."""
         return self.done(activation_fact(self.turn.run, self.turn.active_side))
@@ -231,3 +240,11 @@ def group_fact(side: str, group: str) -> str:
     """A group of units activated this turn (BG-7's battlegroups, WC-8's moves): a group is
     named within its side, so two sides may each have a group "1"."""
     return f"group:{side}:{group}"
+
+
+
+def step_fact(kind: str, unit: str | None = None) -> str:
+    """A fact of the current run of the current step (`MatchState.this_step`): `moved`,
+    `rallied` (with the unit), `rolled` (a roll; with a unit, each unit it names),
+    `attacked` and `defended` (a combat's attackers and defenders)."""
+    return kind if unit is None else f"{kind}:{unit}"

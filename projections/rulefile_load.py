@@ -266,6 +266,8 @@ def check_text(text: bytes | str, name: str, more: More | None = None) -> Report
     data = _data(loader, node, (), marks, found, warned)
     checked = check(data)
     found += [_place(problem, marks, text) for problem in checked.problems]
+    warned += [_place(problem, marks, text) for problem in checked.warnings]
+    warned.sort(key=lambda w: (w.line, w.column))
     if more is not None and checked.file is not None and not found:
         found += [_place(problem, marks, text) for problem in more(checked.file)]
     found.sort(key=lambda f: (f.line, f.column))

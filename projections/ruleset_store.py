@@ -179,6 +179,13 @@ class RulesetStore:
         file = RulesetFile.model_validate(data)
         return self._store(file, data, by=None, origin="import").ruleset
 
+    def check_carried(self, data: Any) -> None:
+        """Refuse (IdTaken, 409) the file an import carries when this service lists another
+        file under its id and version, before anything of the import is stored."""
+        file = RulesetFile.model_validate(data)
+        with self._tables.transaction(commit=False) as c:
+            self._one_content(c, file, file_hash(data))
+
     def load_folder(self, folder: str | os.PathLike[str]) -> list[StoredRuleset]:
         """Store every ruleset file of `folder` (`*.yaml`, `*.yml`, `*.json`; read at start).
         (ours) One file with a problem stops the start, every problem of every file said:
@@ -221,11 +228,12 @@ class RulesetStore:
             held = self._tables.row(c, stored.hash)
             if origin == "import" or (held is not None and held.listed):
                 if held is None:
+                    self._one_content(c, file, stored.hash)
                     self._tables.insert(c, row, canonical_json(data))
                 elif origin == "import":
                     self._tables.pin_in(c, stored.hash)
             else:
-                token = self._claim(c, file, by)
+                token = self._claim(c, file, by, stored.hash)
                 if held is None:
                     self._tables.insert(c, row, canonical_json(data))
                 else:
@@ -234,7 +242,8 @@ class RulesetStore:
         registry.register(stored.hash, compile_file(file))
         return Added(stored, token)
 
-    def _claim(self, c: Any, file: RulesetFile, by: str | None) -> str | None:
+    def _claim(self, c: Any, file: RulesetFile, by: str | None,
+               content_hash: str) -> str | None:
         """Check that `by` may store this file under its id (claiming the id if free:
         then an uploader with no token is given one): the token given, if any."""
         token = secrets.token_urlsafe(24) if by is None else None
@@ -246,12 +255,20 @@ class RulesetStore:
             # (ours) the operator's files win an id: its earlier owner's files stay stored
             # by hash (matches may pin them) but are no longer its versions
             self._tables.give(c, file.id, OPERATOR)
-        same = [v for v in self._tables.versions(c, file.id) if v.version == file.version]
-        if same:
-            raise IdTaken(f"'{file.id}' version {file.version} is stored already, as "
-                          f"{same[0].hash}: give this file a higher version",
-                          rule="core-ruleset-ids", allowed=[same[0].hash])
+        self._one_content(c, file, content_hash)
         return token if owned.owner == claimant else None
+
+    def _one_content(self, c: Any, file: RulesetFile, content_hash: str) -> None:
+        """One id and version, one content: a file whose id and version a listed file of
+        other content holds is refused (IdTaken, 409), naming both hashes; the same content
+        again is no conflict (stored once, by hash)."""
+        listed = self._tables.versions(c, file.id)
+        same = [v for v in listed if v.version == file.version and v.hash != content_hash]
+        if same:
+            raise IdTaken(f"'{file.id}' version {file.version} is stored already as "
+                          f"{same[0].hash}, and this file is other content ({content_hash}): "
+                          f"raise its `version` (to {listed[0].version + 1}) to store it",
+                          rule="core-ruleset-ids", allowed=[same[0].hash])
 
     def mark(self, ruleset_id: str, content_hash: str | None, by: str | None) -> None:
         """The file creation by `ruleset_id` picks from now on (None: its highest version),

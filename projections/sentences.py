@@ -22,11 +22,13 @@ from typing import Any
 from domain import events as ev
 from domain.errors import InvalidAction
 from domain.rulesets import get_ruleset
+from domain.rulesets.base import Ruleset
 from domain.sequence import SequenceOfPlay
 from domain.state import MatchState, Position
 from projections.sentences_clock import ClockSentences
 from projections.sentences_dice import DiceSentences, listing, plural
 from projections.sentences_records import Lookup, RecordSentences
+from projections.sentences_titles import markers, markers_gone, part, ruleset_of, status, track
 
 RULES_TEXT = re.compile(r"[A-Z]{2,3}-\d")  # a text the rules made starts with its rule id
 
@@ -47,22 +49,24 @@ def where(position: Position | None) -> str:
 
 @dataclass
 class Names:
-    """The names of one match: sides, units and the titles of its steps."""
+    """The names of one match: sides, units, the titles of its steps and (its `ruleset`'s)
+    of what its game names; `options`: the scenario's (a town's name, `city_names`)."""
 
     sides: dict[str, str] = field(default_factory=dict)
     units: dict[str, str] = field(default_factory=dict)
     sequence: SequenceOfPlay | None = None
+    ruleset: Ruleset | None = None
+    options: dict[str, Any] = field(default_factory=dict)
     _pattern: dict[bool, re.Pattern[str]] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def of_state(cls, state: MatchState) -> Names:
         """From a state (the head's: every unit it ever held, removed ones too)."""
-        try:
-            sequence: SequenceOfPlay | None = get_ruleset(state.ruleset, state.options, state.ruleset_hash).sequence
-        except InvalidAction:  # an unknown ruleset still has names to say
-            sequence = None
+        ruleset = ruleset_of(state.ruleset, state.options, state.ruleset_hash)
         return cls(sides={s.id: s.name for s in state.sides},
-                   units={u.id: u.name for u in state.units.values()}, sequence=sequence)
+                   units={u.id: u.name for u in state.units.values()},
+                   sequence=ruleset.sequence if ruleset is not None else None,
+                   ruleset=ruleset, options=dict(state.options))
 
     def learn(self, event: ev.Event) -> None:
         """The names an event brings: the match's set-up, a unit deployed or split."""
@@ -75,10 +79,9 @@ class Names:
         elif isinstance(event, ev.UnitSplit):
             new = {event.new_unit.id: event.new_unit.name}
         if isinstance(event, ev.MatchCreated) and self.sequence is None:
-            try:
-                self.sequence = get_ruleset(event.ruleset, event.options, event.ruleset_hash).sequence
-            except InvalidAction:
-                self.sequence = None
+            self.ruleset = ruleset_of(event.ruleset, event.options, event.ruleset_hash)
+            self.sequence = self.ruleset.sequence if self.ruleset is not None else None
+            self.options = dict(event.options)
         if any(self.units.get(k) != v for k, v in new.items()) or isinstance(
                 event, ev.MatchCreated):
             self.units.update(new)
@@ -116,6 +119,18 @@ class Names:
             if titles:
                 return titles[-1] if len(titles) == 1 else f"{titles[0]}: {titles[-1]}"
         return words(path.rsplit("/", 1)[-1]).capitalize()
+
+    def marker(self, kind: str, count: int, on: str) -> str:
+        return markers(self.ruleset, kind, count, on)
+
+    def status(self, name: str) -> str:
+        return status(self.ruleset, name)
+
+    def track(self, name: str) -> str:
+        """A track as the game titles it, else its name in words with ids said as names."""
+        return track(self.ruleset, name, lambda p: part(self.options, {**self.sides,
+                                                                       **self.units}, p),
+                     lambda n: self.text(words(n).replace(".", " "), sides=True))
 
     def text(self, text: str, sides: bool | None = None) -> str:
         """A text with unit ids (and, in a text of the rules', side ids) said as names; an
@@ -222,18 +237,17 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
                                hidden: set[str]) -> str:
         parts = []
         if e.set:
-            parts.append(f"marked {self.names.unit(e.unit_id)} {listing(words(s) for s in e.set)}")
+            parts.append(f"marked {self.names.unit(e.unit_id)} "
+                         f"{listing(self.names.status(s) for s in e.set)}")
         if e.cleared:
             parts.append(("cleared " if e.set else f"cleared {self.names.unit(e.unit_id)}: ")
-                         + listing(words(s) for s in e.cleared))
+                         + listing(self.names.status(s) for s in e.cleared))
         return f"{who} " + ("; ".join(parts) or f"left {self.names.unit(e.unit_id)} as it was") + "."
 
     def _marker(self, e: ev.MarkerPlaced | ev.MarkerRemoved, on: str, at: str) -> str:
-        kind = words(e.kind).removesuffix(" marker").removesuffix("marker")
-        what = f"{e.count} {kind} marker{'s' if e.count != 1 else ''}".replace("  ", " ")
-        if e.unit_id is not None:
-            return f"{what} {on} {self.names.unit(e.unit_id)}"
-        return f"{what} {at} {self.names.text(e.location or 'the table')}"
+        where_ = (f"{on} {self.names.unit(e.unit_id)}" if e.unit_id is not None
+                  else f"{at} {self.names.text(e.location or 'the table')}")
+        return self.names.marker(e.kind, e.count, where_)
 
     def _say_MarkerPlaced(self, e: ev.MarkerPlaced, who: str, hidden: set[str]) -> str:
         return f"{who} placed {self._marker(e, 'on', 'at')}."
@@ -247,8 +261,8 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
                 f"{self.names.unit(e.unit_id)}.")
 
     def _say_UnitRallied(self, e: ev.UnitRallied, who: str, hidden: set[str]) -> str:
-        gone = [words(c) for c in e.cleared] + [
-            plural(k, f"{words(m)} marker") for m, k in e.markers_removed.items()]
+        gone = [self.names.status(c) for c in e.cleared] + [
+            markers_gone(self.names.ruleset, m, k) for m, k in e.markers_removed.items()]
         return (f"{who} rallied {self.names.unit(e.unit_id)}"
                 + (f" ({listing(gone)} gone)" if gone else "") + ".")
 
@@ -258,8 +272,7 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
 
     def _say_TrackSet(self, e: ev.TrackSet, who: str, hidden: set[str]) -> str:
         value = self.names.side(e.value) if isinstance(e.value, str) else e.value
-        name = self.names.text(words(e.name).replace(".", " "), sides=True)  # a game's track
-        return f"{who} set {name} to {value}."
+        return f"{who} set {self.names.track(e.name)} to {value}."
 
     def _say_VictoryPointsScored(self, e: ev.VictoryPointsScored, who: str,
                                  hidden: set[str]) -> str:
@@ -363,7 +376,7 @@ def narrated(log: list[ev.Event], viewer: str = "", names: Names | None = None) 
 
 
 def _passed(e: ev.SideDone | ev.PhaseAdvanced | ev.TurnAdvanced, before: str = " ") -> str:
-    """What marks a done a side's standing pass said for it (domain.legal.standing)."""
+    """What marks a done a side's standing pass said for it (domain.acting.standing)."""
     return f"{before}(by its standing pass)" if e.by == "standing_pass" else ""
 
 

@@ -82,7 +82,7 @@ async def act(match_id: UUID, action: Annotated[Action, Body()], who: ActingDep,
                   "done: and then this seat's Next step, in the same request (the legal "
                   "answer's choices with then_done)"))] = None) -> Response:
     """Perform one action (see `type`) as the seat whose token is sent; `?then=done`: and
-    then its Next step, recorded as the two taps would be (domain.legal.then)."""
+    then its Next step, recorded as the two taps would be (domain.acting.then)."""
     # The hot route: who acts, If-Match and Idempotency-Key in one dependency (`acting`).
     # Most actions do not come through here but through its lane (`api.hot_action`), which
     # does the same with no framework layer; this route serves the rest (a query string,

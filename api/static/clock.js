@@ -28,7 +28,8 @@ function tick() {
 }
 
 export function renderClock(t) {
-  const out = [h("p", { class: "whose", id: "whose" }, waitingLine(t.board?.waiting, t.viewer) || "")];
+  const names = new Map([...(t.board?.units || []), ...(t.board?.off_board || [])].map((u) => [u.id, u.name]));
+  const out = [h("p", { class: "whose", id: "whose" }, waitingLine(t.board?.waiting, t.viewer, t.board?.owed || [], names) || "")];
   const c = t.clock;
   if (c?.started) {
     out.push(h("ul", { class: "clocks", "aria-label": "Clocks" }, c.sides.map((s) => {

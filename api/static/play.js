@@ -90,7 +90,7 @@ export function pickOnMap(table, prompt, place) {
 /** A roll of Your move that needs nothing more from the player: one tap rolls it here (the
  *  service's dice); "We rolled at the table" beside it takes the players' own dice. */
 function rollsAtOnce(choice, where) {
-  return where === "play" && Boolean(choice.table) && required(choice).length === 0;
+  return (where === "play" || where === "owed") && Boolean(choice.table) && required(choice).length === 0;
 }
 
 /** Take a choice: post it at once when it needs nothing more, else open what it needs. */
@@ -169,6 +169,7 @@ export function actionBlock(table, action, where, only = null, inline = false) {
 
 /** The action's button, or its picker of choices (shown at once when `inline`). */
 function chooser(table, action, where, indexes, here, inline) {
+  if (where === "owed" && !here) return indexes.map((i) => owedButton(table, action, i));
   if (indexes.length === 1) {
     return h("button", { type: "button", class: "big action", "data-action": action.id, onclick: () => take(table, action, indexes[0], where) },
       where.startsWith("unit:") ? shortName(action) : action.title);
@@ -202,6 +203,63 @@ export function inWords(table, text) {
   return text.replace(/\s*\([a-z]+_[a-z_]+\)/g, "").replace(/[\w-]+/g, (w) => names.get(w) || w);
 }
 
+/** The value a required input can only take (one value offered), or undefined. */
+function onlyValue(input) {
+  return input.kind === "choice" && input.values?.length === 1 ? input.values[0].value : undefined;
+}
+
+/** One tap that discharges a duty for one choice (a unit): its body, with each required
+ *  input that can take one value only filled in; else the choice's usual flow. */
+function owedButton(table, action, index) {
+  const choice = action.choices[index];
+  const needs = required(choice);
+  const filled = needs.every((i) => onlyValue(i) !== undefined) && !choice.table;
+  const send = sender(table, action, choice, "owed");
+  const label = choice.label && !plain(action.title).toLowerCase().includes(choice.label.toLowerCase())
+    ? `${plain(action.title)}: ${choice.label}` : plain(action.title);
+  return h("button", {
+    type: "button", class: "big action owed-action", "data-action": action.id, "data-choice": choice.label,
+    onclick: () => (filled ? send({ ...structuredClone(choice.body), ...Object.fromEntries(needs.map((i) => [i.name, onlyValue(i)])) })
+      : take(table, action, index, "owed")),
+  }, label);
+}
+
+/** A duty's words: "to take the defender marker off your unit (HT-6): Militia Band". */
+function owedWords(table, item) {
+  const names = new Map([...table.board.units, ...table.board.off_board].map((u) => [u.id, u.name]));
+  const units = item.units.map((u) => names.get(u) || u);
+  return [`To ${item.says}`, ruleRef(item.rule), units.length ? `: ${units.join(", ")}` : ""];
+}
+
+/** "You owe" (docs/table.md): what this seat owes now (the board's `owed`), first in Your
+ *  move, each with the legal choices that discharge it (one tap each: for each unit it
+ *  concerns, the action of `done_by` about that unit); what the other seats owe, when this
+ *  seat owes nothing, as what the match waits for. */
+function owedBlock(table, legal) {
+  const owed = table.board.owed || [];
+  const mine = owed.filter((o) => o.seat === table.viewer);
+  if (!mine.length) {
+    const theirs = owed.filter((o) => o.seat !== table.viewer);
+    return theirs.length ? h("div", { class: "owed-others", id: "owed-others", role: "status" },
+      h("p", {}, h("strong", {}, "Waiting for what is owed")),
+      h("ul", {}, theirs.map((o) => h("li", {}, `${o.name}: `, owedWords(table, o).map((x, i) => (i === 0 ? x.replace(/^To /, "to ") : x)))))) : null;
+  }
+  return h("div", { class: "owed", id: "you-owe", role: "group", "aria-label": "What you owe" },
+    h("p", {}, h("strong", {}, "You owe")),
+    h("ul", {}, mine.map((o) => {
+      // the choices about the units it concerns; where none is about them (an attack owed
+      // on a defender is made with the attacker), every choice of the actions that discharge it
+      const acts = legal.actions.filter((a) => o.done_by.includes(a.type))
+        .sort((x, y) => o.done_by.indexOf(x.type) - o.done_by.indexOf(y.type));  // as the duty lists them
+      const theirs = (c) => o.units.includes(c.unit_id);
+      const about = acts.some((a) => a.choices.some(theirs)) ? theirs : () => true;
+      const blocks = acts.filter((a) => a.choices.some(about)).map((a) => actionBlock(table, a, "owed", about));
+      return h("li", { "data-rule": o.rule }, h("p", {}, owedWords(table, o)),
+        blocks.length ? h("div", { class: "moves" }, blocks)
+          : h("p", { class: "hint" }, "Nothing offered now discharges it: see the unit cards and More actions."));
+    })));
+}
+
 export function renderPlay(table) {
   const t = table.board.turn;
   const step = h("p", { class: "step-now", id: "step-now" }, h("strong", {}, `Turn ${t.turn} · ${t.title}`), ruleRef(t.rule),
@@ -217,31 +275,37 @@ export function renderPlay(table) {
   if (!legal) return [step, h("p", { class: "hint" }, "What you may do could not be read; it will be read again with the next update.")];
   const expects = t.expects.length ? h("ul", { class: "expects", "aria-label": "What this step expects" }, t.expects.map((x) => h("li", {}, inWords(table, x)))) : null;
   const own = legal.actions.filter((a) => a.own);  // the step's own move (docs/legal-actions.md)
+  const owes = owedBlock(table, legal);
+  const owing = owes?.id === "you-owe";
   return [
     step,
     leftOut,
+    owes,
     expects,
     legal.reason ? h("p", { class: "hint" }, legal.reason) : null,
     own.length ? h("div", { class: "moves" }, own.map((a, i) => actionBlock(table, a, "play", null,
       i === 0 && a.choices.length <= INLINE_CHOICES)))
-      : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
+      : owing ? null : h("p", { class: "hint" }, "Nothing in this step is yours to do but what is below: unit cards and More actions."),
     // (while the seat's standing pass is on, its done follows its move by itself)
     legal.standing_pass?.on ? null : thenDoneBox(table, legal, own),
     advanceRow(table, legal.advance, legal.standing_pass),
   ];
 }
 
-/** The seat's standing pass (domain.legal.standing): "Pass until I must act" beside Done
+/** The seat's standing pass (domain.acting.standing): "Pass until I must act" beside Done
  *  with this step, or, while it is on, what it does and "Stop passing". */
 function passing(table, pass) {
   if (!pass) return [null, null];
   const tap = () => table.act(pass.choice.body, `${pass.choice.label}. Done.`);
+  // where it stops next (the first step where you owe something or have a move to choose)
+  const stops = pass.stops ? h("span", { id: "pass-stops" }, `stops at ${pass.stops}${pass.why ? ` (${pass.why})` : ""}`) : null;
   if (!pass.on) {
     return [h("button", { type: "button", id: "pass-until", class: "big secondary", "aria-describedby": "pass-until-what", onclick: tap }, pass.choice.label),
-      h("p", { class: "hint", id: "pass-until-what" }, `${pass.says}.`)];
+      h("p", { class: "hint", id: "pass-until-what" }, "Your done is said for you in every step where you owe nothing and have nothing to choose, until the turn ends",
+        stops ? ["; it ", stops, "."] : ".")];
   }
   return [null, h("div", { class: "passing row", role: "status", id: "passing" },
-    h("p", {}, h("strong", {}, "Passing until you must act"), " — your done is said for you wherever your moves are only optional, until the turn ends."),
+    h("p", {}, h("strong", {}, "Passing"), stops ? [": ", stops, "."] : ": your done is said for you where you owe nothing and have nothing to choose, until the turn ends."),
     h("button", { type: "button", id: "stop-passing", class: "big secondary", onclick: tap }, pass.choice.label))];
 }
 
@@ -258,7 +322,7 @@ function advanceRow(table, advance, pass) {
         type: "button", id: "advance", class: "big", disabled: !advance.legal, "aria-describedby": words ? "advance-why" : null,
         onclick: () => table.act(advance.body, `${plain(advance.title)}. Done.`),
       }, advance.title),
-      // one tap for the steps ahead that hold nothing for this seat (domain.legal.ahead)
+      // one tap for the steps ahead that hold nothing for this seat (domain.acting.ahead)
       advance.until ? h("button", {
         type: "button", id: "done-until", class: "big secondary", "aria-describedby": "done-until-what",
         onclick: () => table.act(advance.until.body, `${advance.until.label}. Done.`),

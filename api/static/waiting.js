@@ -14,14 +14,23 @@ export function waitsFor(waiting, seat) {
   return Boolean(waiting && waiting.seats.includes(seat));
 }
 
-/** One line in words: "Your move: to act in Activation" or the service's sentence. */
-export function waitingLine(waiting, seat) {
+/** One line in words: "Your move: to act in Activation" or the service's sentence. `owed`
+ *  (the board's, on the table page) and `names` (unit id -> name) add to each reason that is
+ *  a duty its rule and the units it concerns: "Waiting for South (to take the attacked
+ *  marker off its unit, HT-5: 2nd Fusiliers)". */
+export function waitingLine(waiting, seat, owed = [], names = new Map()) {
   if (!waiting) return "";
   if (waiting.ended) return "The match has ended.";
+  const said = (w) => {
+    const duty = owed.find((o) => o.seat === w.seat && w.reason === `to ${o.says}`);
+    if (!duty) return w.reason;
+    const units = duty.units.map((u) => names.get(u) || u);
+    return `${w.reason}, ${duty.rule}${units.length ? `: ${units.join(", ")}` : ""}`;
+  };
   const mine = waiting.waits.filter((w) => w.seat === seat);
   const others = waiting.waits.filter((w) => w.seat !== seat);
-  const theirs = others.length ? `Waiting for ${others.map((w) => `${w.name} (${w.reason})`).join("; ")}.` : "";
-  return mine.length ? [`Your move: ${mine.map((w) => w.reason).join("; ")}.`, theirs].filter(Boolean).join(" ") : theirs;
+  const theirs = others.length ? `Waiting for ${others.map((w) => `${w.name} (${said(w)})`).join("; ")}.` : "";
+  return mine.length ? [`Your move: ${mine.map(said).join("; ")}.`, theirs].filter(Boolean).join(" ") : theirs;
 }
 
 /** Read each match's view with this device's token for it, then say whose turn it is on

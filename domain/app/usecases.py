@@ -15,6 +15,7 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError
 
 from domain import events as ev
+from domain.acting import recorded
 from domain.app.matchlog import MatchLog
 from domain.app.results import (
     JOIN,
@@ -55,7 +56,7 @@ from domain.history import (
 )
 from domain.integrity import GENESIS, chained, salted
 from domain.interchange import UNKNOWN_SEED
-from domain.legal.request import recorded
+from domain.legal import pass_answers
 from domain.rulefiles.cost import budgeted
 from domain.rulesets import get_ruleset
 from domain.state import Side
@@ -187,12 +188,12 @@ class MatchUseCases(MatchLog):
             idempotency_key: str | None = None, token: str | None = None,
             then: str | None = None) -> Result:
         """Decide and record one action; `then="done"`: and then the seat's Next step, in
-        one request (domain.legal.then); and then the dones the sides' standing passes say
-        once it is recorded, in the same action (domain.legal.standing)."""
+        one request (domain.acting.then); and then the dones the sides' standing passes say
+        once it is recorded, in the same action (domain.acting.standing)."""
         def decided(head: Frame, context: Context) -> list[ev.Event]:
             state = head.state
             ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
-            return recorded(state, ruleset, context, command, then)
+            return recorded(state, ruleset, context, command, then, pass_answers(ruleset))
 
         return self._execute(match_id, decided, actor=actor, command_id=command_id,
                              expected_version=expected_version, token=token,

@@ -238,7 +238,7 @@ class ScoreVP(Command):
 class Advance(Command):
     """Move the turn marker to the next step, or forward to step `to` (same or next turn),
     passing only optional steps. `until: "mine"`: "done until something is mine", one
-    advance after another while the steps hold nothing for the seat (domain.legal.ahead)."""
+    advance after another while the steps hold nothing for the seat (domain.acting.ahead)."""
 
     type: Literal["advance"] = "advance"
     to: Annotated[str, Field(max_length=200)] | None = None
@@ -306,7 +306,7 @@ class StandingPass(Command):
     """"Pass until I must act" (issue 26, fewer taps): `on` starts the side's standing pass
     for the rest of this turn, where its done is recorded for it wherever it could only act
     optionally; `on: false` stops it. `side`: whose (default: the seat's own). Decided by
-    `domain.legal.standing` (authority in `domain.authority.check_standing_pass`)."""
+    `domain.acting.standing` (authority in `domain.authority.check_standing_pass`)."""
 
     type: Literal["standing_pass"] = "standing_pass"
     on: StrictBool = True

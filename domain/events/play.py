@@ -126,7 +126,7 @@ class VictoryPointsScored(Event):
 
 
 # `by`: who said the done when it was not the seat's tap: "standing_pass" (issue 26: the
-# seat's standing pass recorded it for it, domain.legal.standing); None, a tap. (None is
+# seat's standing pass recorded it for it, domain.acting.standing); None, a tap. (None is
 # left out of the line and its hash, so the events recorded before it read the same.)
 ByStandingPass = Literal["standing_pass"] | None
 

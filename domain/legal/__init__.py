@@ -13,39 +13,42 @@ truth, and the refusal it gives to `advance` is the reason the marker cannot mov
 The package owns the legal actions: this module the answer; `model` its shape (`Choice`,
 `LegalActions`, ...); `domains` what each input may be; `probe` deciding a candidate as the seat; `units`, `records` and
 `games` the candidates; `own` which actions are a step's own move; `words` titles and
-names in the game's words. It sits above the core: it may import the pure core
-(`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`), `events`,
-`commands` and `rulesets`, never `domain.app` nor `domain.clock`; nothing in the core
-imports it."""
+names in the game's words; `offering` whether a body is offered; `passes` what the answer
+says of a side's standing pass. It sits above the core: it may import the pure core
+(`state`, `decide`, `authority`, `context`, `dice`, `errors`, `sequence`, `owed`, and
+`acting`, the command path after `decide`, which it reads ahead with: "done until something
+is mine" and where a pass stops), `events`, `commands` and `rulesets`, never `domain.app`
+nor `domain.clock`; nothing in the core imports it (the command path is given the answers
+it reads as a callable, `domain.acting.holds.Answer`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from pydantic import ValidationError
 
 from domain import events as ev
+from domain.acting.ahead import AHEAD_MOST, UNTIL_MINE, Stop, next_stop, until_mine
+from domain.acting.holds import Answer, Holds
 from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
 from domain.decide import ALWAYS_ALLOWED, next_marker
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
-from domain.legal.ahead import AHEAD_MOST, UNTIL_MINE, Answer, until_mine
-from domain.legal.model import Choice, Input, LegalAction, LegalActions, NextStep, Page
+from domain.legal.model import Choice, LegalAction, LegalActions, NextStep, Page
+from domain.legal.offering import offered
 from domain.legal.own import own_ids
-from domain.legal.probe import ACTIONS, COMMANDS, Exhausted, Probe
-from domain.legal.standing import Answer as SideAnswer
-from domain.legal.standing import offer
+from domain.legal.passes import offer
+from domain.legal.probe import Exhausted, Probe
 from domain.legal.units import Offers
-from domain.legal.words import in_words, side_name, title
+from domain.legal.words import side_name, title
+from domain.refusal_words import in_words
 from domain.rulefiles.cost import ANSWER_STEPS, Meter, Spent, meter, metered
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
 from domain.state import MatchState
 
-__all__ = ["MOST_DECIDES", "PAGE_UNITS", "PAGE_WORK", "legal_actions", "offered", "page_size"]
+__all__ = ["MOST_DECIDES", "PAGE_UNITS", "PAGE_WORK", "legal_actions", "offered", "page_size",
+           "pass_answers", "seat_answer"]
 
 GENERATORS: dict[str, Callable[[Probe], Offers]] = {
     "deploy_unit": units.deploy, "move_unit": units.move, "set_status": units.status,
@@ -99,7 +102,8 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     choices of page `page` of the units in play (the first page also holds those about no
     one unit), or of the unit `unit` alone; at most `most` bodies decided (None: no cap),
     `between` called before each. `ahead`: a side's Next step also says which later steps
-    hold nothing for it ("Done until something is mine", `domain.legal.ahead`). A ruleset
+    hold nothing for it ("Done until something is mine", `domain.acting.ahead`), and its
+    standing pass where it stops next (`domain.legal.passes`). A ruleset
     file's expressions read for the choices charge their steps to `steps` (when None, the
     meter of the request under way, if any: an action asking the legal answers; else a new
     meter of ANSWER_STEPS, whatever `most` says): past it the answer is cut short too."""
@@ -134,12 +138,17 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
     actions = tuple(a.model_copy(update={"own": a.id in own}) for a in actions)
     # (the steps ahead within the answer's own cap: offered whole, or not at all)
     room = most is None or most - probe.work >= AHEAD_MOST
-    if ahead and room and advance.legal and probe.side is not None and probe.whole and not (
-            paged.truncated or paged.pages > 1):
-        advance = _until_mine(probe, advance, between)
+    whole = probe.side is not None and probe.whole and not (paged.truncated or paged.pages > 1)
+    # (one reader for both walks ahead: their answers together within AHEAD_MOST)
+    reader = seat_answer(ruleset, between)
+    if ahead and room and advance.legal and whole:
+        advance = _until_mine(probe, advance, reader)
+    stops = None
+    if ahead and room and whole and state.outcome is None:
+        stops = _next_stop(probe, _holds(actions, advance, paged), reader)
     reason = advance.reason if state.outcome is not None else None
     return LegalActions(**here, reason=reason, actions=actions, advance=advance, page=paged,
-                        standing_pass=offer(state, seat))
+                        standing_pass=offer(state, ruleset, seat, stops))
 
 
 def _scope(probe: Probe, unit: str | None, page: int) -> Page:
@@ -226,11 +235,16 @@ def next_step(probe: Probe) -> NextStep:
                     rule=step.rule, skips=tuple(skips))
 
 
-def seat_answer(ruleset: Ruleset, seat: str,
-                between: Callable[[], None] | None = None) -> Answer:
-    """The seat's legal answers at the states `until_mine` reaches, their work together
-    capped at `AHEAD_MOST` bodies decided (past it an answer is cut short, and the pass
-    stops there: the legal answer's steps ahead and the action stop alike)."""
+def _holds(actions: tuple[LegalAction, ...], advance: NextStep, paged: Page) -> Holds:
+    """What an answer says, as the passes read it (`domain.acting.holds`)."""
+    return Holds(own=any(a.own for a in actions), advance=advance.legal,
+                 cut=paged.truncated)
+
+
+def seat_answer(ruleset: Ruleset, between: Callable[[], None] | None = None) -> Answer:
+    """The seats' legal answers at the states the passes reach, as they read them, their
+    work together capped at `AHEAD_MOST` bodies decided (past it an answer is cut short,
+    and a pass stops there: the legal answer's steps ahead and the action stop alike)."""
     spent = 0
     # the file's expressions' steps, over the answers together (the request's, when set)
     steps = meter() or Meter(ANSWER_STEPS)
@@ -241,28 +255,23 @@ def seat_answer(ruleset: Ruleset, seat: str,
         if between is not None:
             between()
 
-    def answer(state: MatchState, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, seat, version=version, between=counted,
-                             most=max(1, AHEAD_MOST - spent), ahead=False, steps=steps)
+    def answer(state: MatchState, seat: str, version: int) -> Holds:
+        found = legal_actions(state, ruleset, seat, version=version, between=counted,
+                              most=max(1, AHEAD_MOST - spent), ahead=False, steps=steps)
+        return _holds(found.actions, found.advance, found.page)
 
     return answer
 
 
-def side_answer(ruleset: Ruleset) -> SideAnswer:
-    """A side's legal answer at a state (no steps ahead, at most `AHEAD_MOST` bodies
-    decided): whether its standing pass waits for its move (`domain.legal.standing`)."""
-    def answer(state: MatchState, side: str, version: int) -> LegalActions:
-        return legal_actions(state, ruleset, side, version=version, ahead=False,
-                             most=AHEAD_MOST)
-
-    return answer
+def pass_answers(ruleset: Ruleset) -> Callable[[], Answer]:
+    """A new `seat_answer` each call: what an action's passes read (`domain.acting`)."""
+    return lambda: seat_answer(ruleset)
 
 
-def _until_mine(probe: Probe, advance: NextStep,
-                between: Callable[[], None] | None) -> NextStep:
+def _until_mine(probe: Probe, advance: NextStep, reader: Answer) -> NextStep:
     """Next step with "Done until something is mine" when it passes more than this step."""
     went = until_mine(probe.state, probe.ruleset, probe.context,
-                      seat_answer(probe.ruleset, probe.seat, between))
+                      reader)
     if len(went.passed) < 2:
         return advance
     return advance.model_copy(update={
@@ -270,6 +279,16 @@ def _until_mine(probe: Probe, advance: NextStep,
         "ahead": tuple(_step_title(probe, path) for path in went.passed[1:]),
         # (None: it stops where it said it is done, waiting for the other sides)
         "stops": None if went.stops == went.passed[-1] else _step_title(probe, went.stops)})
+
+
+def _next_stop(probe: Probe, now: Holds, reader: Answer) -> Stop | None:
+    """Where the side's standing pass stops next, this answer read for the step it is at."""
+    state = probe.state
+
+    def answer(at: MatchState, seat: str, version: int) -> Holds:
+        return now if at is state else reader(at, seat, version)
+
+    return next_stop(state, probe.ruleset, probe.context, answer)
 
 
 def _marker(events: list[ev.Event]) -> str | None:
@@ -304,94 +323,3 @@ def _leads_to(events: list[ev.Event], probe: Probe) -> str:
     said = _step_title(probe, moved[-1].step)
     return (f"Next turn: turn {moved[-1].turn}, {said}" if moved[-1].turn != state.turn.turn
             else f"Next step: {said}")
-
-
-# ---- whether a body is offered ----------------------------------------------------------------
-
-_MISSING = object()
-
-
-def offered(legal: LegalActions, body: dict[str, Any]) -> bool:
-    """Whether `body` is one of the choices offered: some choice's body (or its body with table
-    dice) on every field but the choice's inputs, and each input within what it takes."""
-    try:
-        command = ACTIONS.validate_python(body)
-    except ValidationError:
-        return False
-    kind = command.type
-    if kind == "standing_pass":  # the seat's own pass, started or stopped
-        mine = legal.standing_pass
-        return mine is not None and command.on != mine.on and command.side in (None, legal.seat)
-    wanted = _normal(kind, command.model_dump(mode="json", exclude_defaults=True))
-    if kind == "advance":
-        if "until" in wanted:
-            return legal.advance.until is not None and wanted == legal.advance.until.body
-        return (legal.advance.legal and wanted.get("to") in (
-            None, legal.advance.to, legal.advance.rests)) or any(
-            _fits(c.body, c.inputs, wanted) for c in legal.advance.skips)
-    for action in legal.actions:
-        if action.type != kind:
-            continue
-        for choice in action.choices:
-            if _fits(_normal(kind, choice.body), choice.inputs, wanted):
-                return True
-            table = choice.table
-            if table is not None and _fits(_normal(kind, table.body), (
-                    *choice.inputs, Input(name=table.field, label="", kind="dice")), wanted):
-                return True
-    return False
-
-
-def _normal(kind: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The body without fields at their defaults (as a client may send them or not)."""
-    model = COMMANDS[kind]
-    out: dict[str, Any] = {"type": kind}
-    for name, value in body.items():
-        field = model.model_fields.get(name)
-        if field is not None and not field.is_required() and value == field.get_default(
-                call_default_factory=True):
-            continue
-        out[name] = value
-    return out
-
-
-def _flat(body: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in body.items():
-        if isinstance(value, dict) and value:
-            out |= _flat(value, f"{prefix}{name}.")
-        else:
-            out[f"{prefix}{name}"] = value
-    return out
-
-
-def _fits(base: dict[str, Any], inputs: tuple[Input, ...], body: dict[str, Any]) -> bool:
-    def owner(key: str) -> Input | None:
-        return next((i for i in inputs if key == i.name or key.startswith(f"{i.name}.")), None)
-
-    fixed, given = _flat(base), _flat(body)
-    for key, value in fixed.items():
-        if owner(key) is None and given.get(key, _MISSING) != value:
-            return False
-    for key, value in given.items():
-        if key in fixed and owner(key) is None:
-            continue
-        found = owner(key)
-        if found is None or not _within(found, key, value):
-            return False
-    return True
-
-
-def _within(given: Input, key: str, value: Any) -> bool:
-    if key != given.name:
-        return True  # inside an object the input leaves free
-    if given.values is not None and not given.open:
-        allowed = [o.value for o in given.values]
-        items = value if given.kind == "choices" and isinstance(value, list) else [value]
-        if not all(item in allowed for item in items):
-            return False
-    if given.kind == "number" and isinstance(value, int):
-        low = given.minimum if given.minimum is not None else value
-        high = given.maximum if given.maximum is not None else value
-        return low <= value <= high
-    return True

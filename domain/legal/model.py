@@ -112,7 +112,7 @@ class NextStep(_Frozen):
     rule: str | None = None
     body: dict[str, Any] = Field(default_factory=lambda: {"type": "advance"})
     skips: tuple[Choice, ...] = ()  # on to a later step, passing optional ones
-    # "Done until something is mine" (domain.legal.ahead): offered to a side when it moves
+    # "Done until something is mine" (domain.acting.ahead): offered to a side when it moves
     # on through more than this step; `ahead` are the later steps it passes (they hold
     # nothing for this seat), `stops` the step where it stops, in words (None: at the last
     # of them, said done, the other sides still to say so)
@@ -122,12 +122,19 @@ class NextStep(_Frozen):
 
 
 class StandingPassOffer(_Frozen):
-    """The seat's standing pass ("pass until I must act", domain.legal.standing): whether it
-    is `on`, the `choice` that starts it (off) or stops it (on), and what it does, in words."""
+    """The seat's standing pass ("pass until I must act", domain.acting.standing): whether it
+    is `on`, the `choice` that starts it (off) or stops it (on), and what it does, in words;
+    `stops`: the step where it stops next (the first from this one on where the side owes a
+    duty or has a move of its own, the other seats moving on as if they had nothing to do;
+    "this step, ..." when it is this one; "the end of the turn" when none before it), `why`
+    in words ("yours to choose", "you owe: ..."); None where that cannot be told (a duty
+    another seat owes first, a result owed)."""
 
     on: bool
     choice: Choice
     says: str
+    stops: str | None = None
+    why: str | None = None
 
 
 class Page(_Frozen):

@@ -13,6 +13,7 @@ from uuid import UUID
 from pydantic import TypeAdapter, ValidationError
 
 from domain import events as ev
+from domain.acting.then import after_advance
 from domain.authority import check_acting, check_awaited
 from domain.commands import Action, Command
 from domain.context import Context
@@ -22,10 +23,10 @@ from domain.duties import Owed
 from domain.errors import DomainError, InvalidAction
 from domain.legal.domains import View, domain_of, put, values
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
-from domain.legal.then import after_advance
-from domain.legal.words import in_words, side_name
+from domain.legal.words import side_name
 from domain.owed import owed_by
 from domain.procedures.dispatch import handle
+from domain.refusal_words import in_words
 from domain.rulefiles.cost import Meter, Spent, WorkSpent
 from domain.rulesets import Ruleset
 from domain.sequence import ANY
@@ -192,7 +193,7 @@ class Probe:
     def frees(self, events: list[ev.Event]) -> bool:
         """Whether the seat's Next step is accepted once `events` are made (a choice's, its
         required inputs at their examples, with the stand-in dice: the match's own dice or
-        other values may still leave it refused, `domain.legal.then`)."""
+        other values may still leave it refused, `domain.acting.then`)."""
         if self.limit is not None and self.work >= self.limit:
             raise Exhausted
         self.work += 1

@@ -9,7 +9,8 @@ from domain.dice import parse
 from domain.legal.model import Candidate, Input, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
-from domain.legal.words import in_words, side_name, track_title, words
+from domain.legal.words import side_name, track_title, words
+from domain.refusal_words import in_words
 from domain.rulesets.base import TrackValues
 
 MAX_VP = 10_000

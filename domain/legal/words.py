@@ -5,11 +5,13 @@ said with names instead of ids. Words only: what is legal is `decide`'s to say."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fnmatch import fnmatchcase
 
 from domain.decide import ALWAYS_ALLOWED
+from domain.rulefiles.titles import titles
 from domain.rulesets import Ruleset
-from domain.sequence import ANY, SequenceOfPlay
+from domain.sequence import ANY
 from domain.state import MatchState, Unit
 
 TITLES: dict[str, str] = {
@@ -99,13 +101,20 @@ def title(kind: str, state: MatchState, ruleset: Ruleset, roll: str | None = Non
         str, str | None]:
     """An action's title with its rule id (`Roll initiative (BG-2)`), and the rule id: the
     roll's rule; else the game's own; else the current step's rule when the step names the
-    action; else where the game places it; else none (the core's own actions)."""
+    action; else where the game places it; else none (the core's own actions). A ruleset
+    file's action titles are said before the service's (a roll's title, a noun in the
+    roll's words, where the service has no words for the roll), and its action's own rule
+    before the step's."""
     step = ruleset.sequence.step(state.turn.step)
+    own = titles(ruleset)
     if roll is not None:
         rule: str | None = ruleset.rolls[roll].rule
-        said = ROLLS.get(roll, words(roll).capitalize())
+        said = ROLLS.get(roll) or (capital(own.rolls[roll]) if roll in own.rolls
+                                   else words(roll).capitalize())
     else:
         said, rule = OWN.get(ruleset.id, {}).get(kind, (TITLES.get(kind, words(kind)), None))
+        said = own.actions.get(kind, said)
+        rule = rule or own.rules.get(kind)
         if rule is None and kind in ("enter_result", "record_roll") and state.awaiting:
             rule = state.awaiting.rule
         if rule is None and kind in step.allows and ANY not in step.allows:
@@ -114,17 +123,26 @@ def title(kind: str, state: MatchState, ruleset: Ruleset, roll: str | None = Non
             rule = ruleset.where.get(kind, (None, ""))[0]
     # (a rule id is a small reference for the game's rules; the service's own `core-*` ids
     # are bookkeeping, not said in a title)
-    return (f"{said} ({rule})" if rule and not rule.startswith("core-") else said), rule
+    return (f"{said} ({rule})" if rule and not rule.startswith("core-")
+            and f"({rule})" not in said else said), rule
 
 
-def track_title(ruleset: Ruleset, name: str, state: MatchState | None = None) -> str:
+def capital(text: str) -> str:
+    """A title as a button starts it (`leader's rally` -> `Leader's rally`)."""
+    return text[:1].upper() + text[1:]
+
+
+def track_title(ruleset: Ruleset | None, name: str, state: MatchState | None = None,
+                part: Callable[[str], str] | None = None) -> str:
     """A track's title in the game's words, from the ruleset's `track_titles` (`control.0817`
-    -> `Control of Caen`: the part `*` matched, said as the scenario names it); a track the
-    game gives no title is said in words (`weather.now` -> `Weather now`)."""
-    for pattern, said in ruleset.track_titles.items():
+    -> `Control of Caen`: the part `*` matched, said as the scenario names it, or as `part`
+    says it); a track the game gives no title is said in words (`weather.now` -> `Weather
+    now`)."""
+    for pattern, said in (ruleset.track_titles if ruleset is not None else {}).items():
         if fnmatchcase(name, pattern):
             parts = re.fullmatch(re.escape(pattern).replace(r"\*", "(.*)"), name)
-            return said.format(*(_part(p, state) for p in (parts.groups() if parts else ())))
+            return said.format(*((part or (lambda p: _part(p, state)))(p)
+                                 for p in (parts.groups() if parts else ())))
     return words(name.replace(".", " ")).capitalize()
 
 
@@ -148,21 +166,3 @@ def side_name(state: MatchState, side: str) -> str:
 
 def unit_label(unit: Unit) -> str:
     return unit.name
-
-
-def in_words(text: str, state: MatchState, sequence: SequenceOfPlay | None = None) -> str:
-    """A refusal with unit and side ids said as their names (`split sq1` -> `split 1st
-    Squad`) and, given the sequence, step paths in quotes as the steps' titles; an id inside
-    a longer word or a step path stays as it is."""
-    for path in sequence.steps() if sequence is not None else ():
-        step = sequence.step(path) if sequence is not None else None
-        if step is not None and step.title:
-            text = text.replace(f"'{path}'", f"'{step.title}'")
-    names = {**{u.id: u.name for u in state.units.values()},
-             **{s.id: s.name for s in state.sides}}
-    if not names:
-        return text
-    pattern = re.compile(r"(?<![A-Za-z0-9_.:/-])(" + "|".join(
-        re.escape(i) for i in sorted(names, key=len, reverse=True))
-        + r")(?![A-Za-z0-9_/-]|[.:][A-Za-z0-9])")
-    return pattern.sub(lambda m: names[m[1]], text)

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain.rulefiles.checks import check_meaning
+from domain.rulefiles.duties_checks import unsaid_leave_when
 from domain.rulefiles.model import FORMAT_VERSION, RulesetFile
 from domain.rulefiles.problems import Near, Path, Problem, from_validation
 from domain.rulefiles.sequence import sequence_of
@@ -20,10 +21,12 @@ from domain.rulefiles.sequence import sequence_of
 
 @dataclass(frozen=True)
 class Checked:
-    """A file's checks: its model when its shape is right, and every problem found."""
+    """A file's checks: its model when its shape is right, every problem found, and its
+    warnings (never a refusal: `duties_checks.unsaid_leave_when`)."""
 
     file: RulesetFile | None
     problems: tuple[Problem, ...]
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -38,7 +41,8 @@ def check(data: Any) -> Checked:
         problems = []
     except ValidationError as error:
         file, problems = None, from_validation(error, data, near)
-    return Checked(file, (*problems, *check_meaning(data, near)))
+    return Checked(file, (*problems, *check_meaning(data, near)),
+                   tuple(unsaid_leave_when(data)))
 
 
 def schema() -> dict[str, Any]:

@@ -8,7 +8,8 @@ its `initiative` (`initiative.py`) and `activation` (`activation.py`), `hand_siz
 `cards` (`cards.py`), `end_of_turn` and `on_enter` from its `scoring` and `end`
 (`ending.py`) and the activation's end, `expects` from its steps' words (`words.py`), `on_enter` also from its `on_enter`
 (`arrive.py`), `expects` (ahead of its steps' words) and `unit_info` from its own
-(`shows.py`), `actions` also from what its actions do (`does.py`); the parts are `merged`. A condition that names a Python procedure is a gap
+(`shows.py`), `actions` also from what its actions do (`does.py`), `unit_tests` and
+`side_tests` from its steps' duties (`duties.py`); the parts are `merged`. A condition that names a Python procedure is a gap
 (docs/rulesets/authoring.md): it is not built here."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from domain.rulefiles.arrive import arrivals
 from domain.rulefiles.cards import cards_of
 from domain.rulefiles.cost import WorkSpent
 from domain.rulefiles.does import actions_of
+from domain.rulefiles.duties import duty_tests
 from domain.rulefiles.ending import ending
 from domain.rulefiles.evaluate import (
     Compiled,
@@ -92,7 +94,8 @@ def behaviour(file: RulesetFile) -> dict[str, Any]:
                   cards_of(file, declared, roles), activation_of(file),
                   arrivals(file, declared, roles, out.get("conditions", {})),
                   ending(file, declared, roles), words,
-                  shows(file, declared, roles, words.get("expects")))
+                  shows(file, declared, roles, words.get("expects")),
+                  duty_tests(file, declared, roles))
 
 
 def merged(*parts: dict[str, Any]) -> dict[str, Any]:

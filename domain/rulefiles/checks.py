@@ -12,6 +12,7 @@ parsed (so that they run, and say everything, even when its shape has errors too
 - the expression checks (`expression_checks`: `undeclared-name`, `expression-type`, ...),
   the initiative's, the cards', the activation's and the steps' computed words among them
   (`initiative_checks`, `cards_checks`, `words_checks`);
+- the checks of each step's duties (`duties_checks`: `never-discharged`, ...);
 - `never-left`: a step that only its `active` (or `inactive`) side moves on, outside any
   player-turn or alternating phase, where no side is active: no player can leave it.
 """
@@ -26,6 +27,7 @@ from domain.commands import ACTION_TYPES
 from domain.rulefiles.after_action import check_after_action
 from domain.rulefiles.cards_checks import check_cards, conditions_made
 from domain.rulefiles.does_checks import check_does
+from domain.rulefiles.duties_checks import check_duties
 from domain.rulefiles.end_checks import check_ending
 from domain.rulefiles.expression_checks import Budget, check_expressions
 from domain.rulefiles.initiative_checks import check_initiative
@@ -65,7 +67,7 @@ def check_meaning(data: Any, near: Near) -> list[Problem]:
                 *check_ending(data, near, budget), *check_initiative(data, near, budget),
                 *check_cards(data, near, budget), *check_words(data, near, budget),
                 *check_shows(data, near, budget), *check_does(data, near, budget),
-                *check_after_action(data, near, budget)]
+                *check_after_action(data, near, budget), *check_duties(data, near, budget)]
     sequence = data.get("sequence")
     if isinstance(sequence, list):
         problems += _nodes(sequence, ("sequence",), declared, _Around(), "the sequence")

@@ -1,7 +1,7 @@
 """A checked ruleset file as the `Ruleset` the referee plays (domain.rulesets.base): its id,
 version and title, its sequence of play, its sides, its tracks and their titles, its
-actions' words, and what `behaviour(file)` builds from its conditions, guards and rolls.
-Pure: the same file gives the same ruleset.
+actions' words and the titles of what it names (`FileRuleset.titles`), and what
+`behaviour(file)` builds from its conditions, guards and rolls. Pure: the same file gives the same ruleset.
 
 `unplayable(file, ruleset)` lists what the file names that this battlelog cannot referee
 (a named procedure no code answers): such a file checks, but no match can be created
@@ -18,6 +18,7 @@ from domain.rulefiles.model import RulesetFile
 from domain.rulefiles.model_pieces import Track
 from domain.rulefiles.problems import Problem
 from domain.rulefiles.sequence import sequence_of
+from domain.rulefiles.titles import FileRuleset, titles_of
 from domain.rulefiles.view import Declared
 from domain.rulesets.base import Ruleset, Sides, TrackValues
 from domain.sequence import current_roles
@@ -47,7 +48,7 @@ def compile_file(file: RulesetFile, *, declared_in_play: bool = True) -> Ruleset
         built["checks"] = (check, *built.get("checks", ()))
     if declared_in_play:
         fields |= {"marker_kinds": tuple(file.marker_kinds), "statuses": tuple(file.statuses)}
-    return Ruleset(**{**fields, **built, "fits": fits(file)})
+    return FileRuleset(**{**fields, **built, "fits": fits(file)}, titles=titles_of(file))
 
 
 def _after_action(file: RulesetFile) -> dict[str, Any]:

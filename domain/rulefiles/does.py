@@ -5,7 +5,8 @@ Everything it reads is read before anything is made (each die's unit, modifier a
 how many table dice it needs), so a refusal leaves no event. Then, in order: the `first`
 effects, its own event (a move's `UnitMoved`, a removal's `UnitRemoved`, and a casualty
 marker where the removed unit stood), its dice one by one (`DiceRolled`, each for its unit,
-the last awaiting the players' result), then its `effects`."""
+the last awaiting the players' result), then its `effects`; each effect reads the board as
+the events before it left it."""
 
 from __future__ import annotations
 
@@ -85,7 +86,10 @@ def _procedure(action: Action, does: Does, view: dict[str, Any], declared: Decla
         actor = emit.context.actor
 
         def data(names: frozenset[str], each: str = "") -> dict[str, Any]:
-            return {**values(state, declared, names, roles, command, actor), "each": each}
+            """The view of the board as the events made so far left it (before any, the
+            dice; after the dice, whether each last effect is made)."""
+            now = emit.state if emit.apply is not None else state
+            return {**values(now, declared, names, roles, command, actor), "each": each}
 
         def read(what: Compiled | Template, each: str = "",
                  faces: list[int] | None = None) -> Any:

@@ -1,7 +1,8 @@
 """The effects of a ruleset file (a roll's outcomes, its `first`, what the service does as
 the marker arrives at a step): each made as the core's own events, on the rolling unit, on
-the units its `falls_on` names, or on the match (a track). (ours) The effects read the board
-as it stood before them, not one another's results."""
+the units its `falls_on` names, or on the match (a track). Each effect reads the board as
+the effects before it in the same action left it (its `when`, the units it falls on, the
+markers a unit still has), so two removals of one marker take it off once (issue 38)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from domain import commands as cmd
 from domain import events as ev
 from domain.commands import Command
-from domain.context import Emit
+from domain.context import Emit, split_evenly
 from domain.errors import InvalidAction
 from domain.rulefiles.evaluate import Compiled, Roles, Unreadable, compile_expression
 from domain.rulefiles.model_rolls import Effect, On
@@ -51,8 +53,9 @@ def effect_words(effects: list[Effect], view: dict[str, Ty], declared: Declared,
 
 def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule: str,
             tracks: Tracks, command: Command | None, words: Words) -> None:
-    """One effect, read against the board as the dice were thrown (ours: the effects of one
-    roll do not read one another's)."""
+    """One effect, read against the board as the events emitted so far left it (`state` when
+    the emitter does not evolve: a board no earlier effect of this action changed)."""
+    state = emit.state if emit.apply is not None else state
     rule = effect.rule or rule
     if effect.when is not None and not _holds(words.whens[effect.when], state, command,
                                               emit.context.actor, rule):
@@ -63,10 +66,11 @@ def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule
     if effect.move_track is not None:
         _move_track(effect.move_track.name, effect.move_track.by, state, emit, rule, tracks)
         return
-    if effect.falls_on is not None:  # the units it names, as they stood when the dice were thrown
+    if effect.falls_on is not None:  # the units it names, as the earlier effects left them
         for target in _fallen_on(effect.falls_on, state, command, emit.context.actor, words,
                                  rule):
-            _on_unit(effect, target, emit, rule)
+            _on_unit(effect, emit.state.units.get(target.id, target)
+                     if emit.apply is not None else target, emit, rule, command)
         return
     if unit is None:
         raise InvalidAction(f"{rule}: this roll's effect is on a unit, and no unit rolls it",
@@ -79,7 +83,7 @@ def apply(effect: Effect, unit: Unit | None, state: MatchState, emit: Emit, rule
             [words.groups[given.group]], state, words.declared, words.roles, command, actor, {}))
         activate(unit, listed, group, state, emit, rule)
         return
-    _on_unit(effect, state.units.get(unit.id, unit), emit, rule)
+    _on_unit(effect, state.units.get(unit.id, unit), emit, rule, command)
 
 
 def _fallen_on(on: On, state: MatchState, command: Command | None, actor: str, words: Words,
@@ -106,8 +110,11 @@ def _ids(expression: Compiled, state: MatchState, command: Command | None, actor
     return value
 
 
-def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
-    if effect.place_marker is not None:
+def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str,
+             command: Command | None = None) -> None:
+    if effect.split is not None:
+        _split(held, emit, rule, command)
+    elif effect.place_marker is not None:
         emit(ev.MarkerPlaced, kind=effect.place_marker.kind, count=effect.place_marker.count,
              unit_id=held.id, rule=rule)
     elif effect.remove_marker is not None:
@@ -138,6 +145,23 @@ def _on_unit(effect: Effect, held: Unit, emit: Emit, rule: str) -> None:
         if effect.remove_unit.casualty and where:
             emit(ev.MarkerPlaced, kind=effect.remove_unit.casualty, count=1, location=where,
                  rule=rule)
+
+
+def _split(held: Unit, emit: Emit, rule: str, command: Command | None) -> None:
+    """The unit split in two as equal as possible (domain.context.split_evenly); in the
+    players' `split_unit` of this unit, the odd ones go where its `odd_to` says, and the new
+    unit takes its id and position."""
+    if held.removed is not None:
+        return
+    asked = (command if isinstance(command, cmd.SplitUnit) and command.unit_id == held.id
+             else None)
+    if asked is not None and (asked.figures is not None or asked.markers):
+        raise InvalidAction(f"{rule}: the service divides the unit as equally as possible: "
+                            "say only which part takes an odd figure or marker ('odd_to')",
+                            rule=rule)
+    state = emit.state if emit.apply is not None else emit.base
+    split_evenly(state, held, emit, rule, asked.odd_to if asked else None,
+                 asked.new_unit_id if asked else None, asked.position if asked else None)
 
 
 def _move_track(name: str, by: int, state: MatchState, emit: Emit, rule: str,

@@ -24,6 +24,7 @@ from domain.rulefiles.model_activation import Activation
 from domain.rulefiles.model_after import AfterAction
 from domain.rulefiles.model_cards import Cards
 from domain.rulefiles.model_does import Does
+from domain.rulefiles.model_duties import Owes
 from domain.rulefiles.model_end import End, Scoring
 from domain.rulefiles.model_initiative import Initiative
 from domain.rulefiles.model_pieces import (
@@ -191,6 +192,9 @@ class Step(_Part):
     leave_when: Name | None = None
     """A condition (declared under `conditions`) that must hold before the marker leaves the step.
 """
+    owes: Owes = ()
+    """What the step owes (its duties): leaving it waits for each, the match waits for whoever
+    owes one, and they may take the actions that discharge it out of turn."""
 
     @model_validator(mode="after")
     def _one_mover(self) -> Step:

@@ -73,6 +73,18 @@ class RemoveUnit(_Part):
     """A marker kind placed where it stood."""
 
 
+class Split(_Part):
+    """The unit splits in two as equal as possible: its figures halved (11 -> 6 + 5) and each
+    kind of its markers halved, the new unit standing where it stands. An odd figure or marker goes to the
+    part the owner says: in a `split_unit` action, its `odd_to` (`{figures: second,
+    wound: first}`: `first` the unit, `second` the new unit); elsewhere, and when not said,
+    the unit keeps it. In a `split_unit` action, the action's `new_unit_id` and `position`
+    are the new unit's, and `figures` and `markers` are refused: the service divides."""
+
+    evenly: Literal[True]
+    """As equal as possible (the one split the service makes itself): `true`."""
+
+
 class On(_Part):
     """The units an effect falls on, other than the rolling unit: each unit in play that
     carries a marker of the kind `marked` (the roll's target: `defender`), or each unit
@@ -92,7 +104,7 @@ class On(_Part):
 
 
 UNIT_EFFECTS = ("place_marker", "remove_marker", "clear_markers", "set_status", "clear_status",
-                "clear_statuses", "remove_unit", "activate")
+                "clear_statuses", "remove_unit", "activate", "split")
 
 
 class Effect(_Part):
@@ -120,6 +132,8 @@ class Effect(_Part):
     """The unit leaves play."""
     activate: Activate | None = None
     """The unit activates, with the units taking part (a `UnitsActivated`)."""
+    split: Split | None = None
+    """The unit splits in two as equal as possible (a `UnitSplit`)."""
     falls_on: On | None = None  # the units it falls on, if not the rolling unit
     """The units a unit's effect falls on, if not the rolling unit."""
     when: Expression | None = None
@@ -134,7 +148,7 @@ class Effect(_Part):
         if len(given) != 1:
             raise ValueError("an effect is one of: place_marker, remove_marker, "
                              "clear_markers, set_status, clear_status, clear_statuses, "
-                             "set_track, move_track, remove_unit, activate")
+                             "set_track, move_track, remove_unit, activate, split")
         if self.falls_on is not None and given[0] not in UNIT_EFFECTS:
             raise ValueError("'falls_on' names the units an effect falls on: a track's effect "
                              "falls on the match")

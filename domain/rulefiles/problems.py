@@ -125,7 +125,9 @@ def fields_at(path: Path, data: Any) -> list[str]:
         if kind is None:
             return []
     model = _model(kind, data)
-    return list(model.model_fields) if model is not None else []
+    # (each by the name a file gives it: a duty's `while`, not the model's `while_`)
+    return [field.alias or name for name, field in model.model_fields.items()
+            ] if model is not None else []
 
 
 def _item(kind: Any) -> Any:

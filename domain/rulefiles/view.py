@@ -116,7 +116,8 @@ def types(declared: Declared, guard_actions: tuple[str, ...] | None = None) -> d
         "tracks": map_of(DYN, frozenset(declared.tracks), "track",
                          {name: STRING if isinstance(first, str) else INT
                           for name, first in declared.tracks.items()}),
-        "done": list_of(STRING), "facts": list_of(STRING), "vp": map_of(INT, None, "side"),
+        "done": list_of(STRING), "facts": list_of(STRING), "step_facts": list_of(STRING),
+        "vp": map_of(INT, None, "side"),
         "run": INT, "hands": map_of(INT, None, "side"), "decks": map_of(INT, None, "side"),
         "order": list_of(STRING), "ties": list_of(list_of(STRING)),
         "options": map_of(DYN, None, "option"),
@@ -260,6 +261,7 @@ _MAKERS: dict[str, Callable[[_Ask], Any]] = {
                          if a.needs is None or name in _keys(a.needs, "track", [name])},
     "done": lambda a: list(a.marker.done),
     "facts": lambda a: list(a.state.this_turn),
+    "step_facts": lambda a: list(a.state.this_step),
     "awaiting": lambda a: ({"of": a.state.awaiting.what, "by": a.state.awaiting.by}
                            if a.state.awaiting is not None else {"of": "", "by": ""}),
     "vp": lambda a: {side: a.state.vp[side].points if side in a.state.vp else 0

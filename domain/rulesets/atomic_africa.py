@@ -11,14 +11,14 @@ split, morale rolls on the shifted die, the card reset).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.context import Emit, new_unit_id, split_name
+from domain.context import Emit, SplitPlan, evenly, split_evenly
 from domain.context import unit as unit_in_play
+from domain.duties import OWNER, Duty
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import Ruleset, Sides, dice, end_by_points, number_option
 from domain.sequence import Phase, SequenceOfPlay, Step
@@ -42,31 +42,14 @@ def must_split(base: MoraleDie, wounds: int) -> bool:
     return morale_die(base, wounds) is None
 
 
-@dataclass(frozen=True)
-class SplitPlan:
-    """AA-3: two units as equal as possible; the owner says which half takes an odd marker."""
-
-    figures: tuple[int, int]
-    markers: tuple[dict[str, int], dict[str, int]]
-
-
 def split_plan(figures: int, markers: dict[str, int],
                odd_to: dict[str, Half] | None = None) -> SplitPlan:
-    """Split `figures` and every marker kind as equally as possible. The first unit takes the
-    odd figure (11 -> 6 + 5); for an odd count of a marker kind, `odd_to[kind]` says which
-    half takes the extra one (the first if not said)."""
+    """AA-3: the service's split as equal as possible (domain.context.evenly): for
+    an odd figure (11 -> 6 + 5) or an odd count of a marker kind, `odd_to["figures"]` or
+    `odd_to[kind]` says which half takes the extra one (the first if not said)."""
     if figures < MIN_SPLIT_FIGURES:
         raise ValueError(f"AA-4: a unit of {figures} figures cannot split")
-    first: dict[str, int] = {}
-    second: dict[str, int] = {}
-    for kind, count in markers.items():
-        big, small = (count + 1) // 2, count // 2
-        a, b = (big, small) if (odd_to or {}).get(kind, "first") == "first" else (small, big)
-        if a:
-            first[kind] = a
-        if b:
-            second[kind] = b
-    return SplitPlan(figures=((figures + 1) // 2, figures // 2), markers=(first, second))
+    return evenly(figures, markers, odd_to)
 
 
 def morale_succeeds(score: int, suppression: int) -> bool:
@@ -90,19 +73,41 @@ TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "rem
 # never reach. The side listed first in the scenario opens every turn (the text says nothing
 # of who starts). The reacting side may record what its units do in answer (the text names
 # the role and leaves its reactions to the game's other rules).
+# What each step owes (domain.duties): AA-1's activation, AA-3's compulsory splits, AA-7's
+# Morale rolls and AA-8's card reset. A voluntary split (AA-5) and what the activated unit
+# does are choices, not duties.
+ACTIVATE = Duty(rule="AA-1", says="activate one of your units that has not activated this turn",
+                by="active", units="may_activate", done_by=("activate_unit",))
+SPLIT = Duty(rule="AA-3", says="split each of your units whose wounds take its Morale die "
+             "below d4 (under six figures: remove it)", by=OWNER, units="must_split",
+             done_by=("split_unit", "remove_unit"))
+MORALE = Duty(rule="AA-7", says="roll Morale for each of your units with suppression",
+              by=OWNER, units="morale_owed", done_by=("roll_morale",))
+SHUFFLE = Duty(rule="AA-8", says="shuffle your deck", by="each", owed_while="deck_unshuffled",
+               done_by=("shuffle_deck",))
+CUT = Duty(rule="AA-8", says="cut your opponent's shuffled deck", by="each",
+           owed_while="deck_to_cut", done_by=("cut_deck",))
+
+# (ours) AA-1: each Activation Phase activates one unit, and a side with a unit left must
+# activate it (no passing): the phases go on "until no unit is eligible", which a pass would
+# never reach. The side listed first in the scenario opens every turn (the text says nothing
+# of who starts). The reacting side may record what its units do in answer (the text names
+# the role and leaves its reactions to the game's other rules).
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="activation", title="Activation", rule="AA-1", repeat_while="units_eligible",
           alternate=True, eligible="side_can_activate", children=(
               Step(id="activate", title="Activation", rule="AA-1",
                    allows=("activate_unit", *TABLE_ACTIONS), advanced_by="active",
-                   leave_when="activated_this_phase"),)),
+                   leave_when="activated_this_phase", owes=(ACTIVATE,)),)),
     Phase(id="cleanup", title="Clean-Up", rule="AA-3", children=(
         Step(id="split", title="Clean-Up Split sub-phase", rule="AA-3", shared=True,
-             allows=("split_unit", "remove_unit"), leave_when="no_split_pending"),
+             allows=("split_unit", "remove_unit"), leave_when="no_split_pending",
+             owes=(SPLIT,)),
         Step(id="morale", title="Clean-Up Morale sub-phase", rule="AA-7", shared=True,
-             allows=("roll_morale",), leave_when="no_morale_owed"),
+             allows=("roll_morale",), leave_when="no_morale_owed", owes=(MORALE,)),
         Step(id="cards", title="Clean-Up card reset", rule="AA-8", shared=True,
-             allows=("shuffle_deck", "cut_deck"), leave_when="decks_reset"),
+             allows=("shuffle_deck", "cut_deck"), leave_when="decks_reset",
+             owes=(SHUFFLE, CUT)),
     )),
 ))
 
@@ -124,16 +129,25 @@ def current_die(unit: Unit) -> MoraleDie | None:
     return morale_die(unit.morale_die, unit.markers.get(WOUND, 0))
 
 
+def splits(state: MatchState, unit: Unit) -> bool:
+    """AA-3: the unit must split (its wounds take its Morale die below d4)."""
+    return unit.morale_die is not None and must_split(unit.morale_die, unit.markers.get(WOUND, 0))
+
+
+def owes_morale(state: MatchState, unit: Unit) -> bool:
+    """AA-7: the unit has suppression and has not rolled for morale this turn."""
+    return (unit.markers.get(SUPPRESSION, 0) > 0 and unit.morale_die is not None
+            and "morale_rolled" not in unit.status)
+
+
 def split_pending(state: MatchState) -> list[Unit]:
     """AA-3: the units in play that must split."""
-    return [u for u in state.in_play() if u.morale_die is not None
-            and must_split(u.morale_die, u.markers.get(WOUND, 0))]
+    return [u for u in state.in_play() if splits(state, u)]
 
 
 def morale_owed(state: MatchState) -> list[Unit]:
     """AA-7: the units with suppression that have not rolled for morale this turn."""
-    return [u for u in state.in_play() if u.markers.get(SUPPRESSION, 0) > 0
-            and u.morale_die is not None and "morale_rolled" not in u.status]
+    return [u for u in state.in_play() if owes_morale(state, u)]
 
 
 def _eligible(state: MatchState, side: str | None = None) -> list[Unit]:
@@ -143,9 +157,27 @@ def _eligible(state: MatchState, side: str | None = None) -> list[Unit]:
 
 
 
+def _may_activate(state: MatchState, unit: Unit) -> bool:
+    """AA-1: a unit the activating side may activate now (its phase has activated none):
+    the activation is owed, one of these units its choice."""
+    return (unit.side == state.turn.active_side and not state.activated_this_run()
+            and unit in _eligible(state, unit.side))
+
+
 def _activated_this_phase(state: MatchState) -> bool:
     side = state.turn.active_side
     return state.activated_this_run() or not _eligible(state, side)
+
+
+def _deck_unshuffled(state: MatchState, side: str) -> bool:
+    """AA-8: the side has cards and has not shuffled them this turn."""
+    return side in _card_sides(state) and not state.done(f"shuffled:{side}")
+
+
+def _deck_to_cut(state: MatchState, side: str) -> bool:
+    """AA-8: another side's deck is shuffled and not yet cut (the opponent cuts it)."""
+    return any(state.done(f"shuffled:{other}") and not state.done(f"cut:{other}")
+               for other in _card_sides(state) if other != side)
 
 
 def _decks_reset(state: MatchState) -> bool:
@@ -229,7 +261,6 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
     if command.figures is not None or command.markers:
         raise InvalidAction("AA-3: the service divides figures and markers; say only which "
                             "half takes an odd marker ('odd_to')", rule="AA-3")
-    unit_id = new_unit_id(state, command.new_unit_id, parent.id)
     if parent.figures is None or parent.morale_die is None:
         raise InvalidAction(f"AA-3: unit '{parent.id}' has no figures or Morale die to split",
                             rule="AA-3")
@@ -238,14 +269,8 @@ def _split(command: cmd.SplitUnit, state: MatchState, emit: Emit) -> None:
         raise InvalidAction(f"AA-4: unit '{parent.id}' has {parent.figures} figures; fewer than "
                             f"{MIN_SPLIT_FIGURES} cannot split", rule="AA-4" if compulsory
                             else "AA-5")
-    plan = split_plan(parent.figures, parent.markers, dict(command.odd_to))
-    _kept, given = plan.markers
-    new_unit = parent.model_copy(update={
-        "id": unit_id, "name": split_name(state, parent),
-        "figures": plan.figures[1], "markers": given,
-        "position": command.position or parent.position})
-    emit(ev.UnitSplit, unit_id=parent.id, new_unit=new_unit,
-         rule="AA-3" if compulsory else "AA-5")
+    new_unit = split_evenly(state, parent, emit, "AA-3" if compulsory else "AA-5",
+                            command.odd_to, command.new_unit_id, command.position)
     _destroy_unsplittable(emit, [parent.id, new_unit.id], rule="AA-6")
 
 
@@ -311,6 +336,15 @@ def atomic_africa(options: Mapping[str, Any]) -> Ruleset:
             "no_split_pending": lambda s: not split_pending(s),
             "no_morale_owed": lambda s: not morale_owed(s),
             "decks_reset": _decks_reset,
+        },
+        unit_tests={
+            "may_activate": _may_activate,
+            "must_split": splits,
+            "morale_owed": owes_morale,
+        },
+        side_tests={
+            "deck_unshuffled": _deck_unshuffled,
+            "deck_to_cut": _deck_to_cut,
         },
         checks=(_shuffle_check, _check_done),
         actions={"activate_unit": _activate, "split_unit": _split, "roll_morale": _roll_morale},

@@ -39,6 +39,7 @@ from domain import events as ev
 from domain.commands import FEWEST_SIDES, MOST_SIDES, Command
 from domain.context import Emit
 from domain.dice import DiceSpec, parse
+from domain.duties import EACH, Duty
 from domain.errors import InvalidAction
 from domain.sequence import Conditions, SequenceOfPlay
 from domain.state import MatchState, Unit
@@ -253,3 +254,27 @@ def initiative(bonus: Callable[[MatchState, str], int],
              roll_index=index, ranking=tuple(ranking),
              rule=rule if not state.initiative_groups else reroll_rule)
     return procedure
+
+
+def _to_roll(state: MatchState, side: str) -> bool:
+    """The initiative is still to be rolled, by every side (no tie is pending)."""
+    return not state.done("initiative") and not state.initiative_groups
+
+
+def _to_reroll(state: MatchState, side: str) -> bool:
+    """`side` is tied with another and re-rolls among them (BG-4, WC-1)."""
+    return not state.done("initiative") and any(
+        side in group and len(group) > 1 for group in state.initiative_groups)
+
+
+INITIATIVE_TESTS: Mapping[str, SideTest] = {"initiative_to_roll": _to_roll,
+                                             "tie_to_reroll": _to_reroll}
+
+
+def initiative_duties(rule: str, reroll_rule: str) -> tuple[Duty, Duty]:
+    """What an initiative step owes (`INITIATIVE_TESTS`): every side, that the initiative be
+    rolled (one `roll_initiative` rolls for them all); then the tied sides, the re-roll."""
+    return (Duty(rule=rule, says="roll for the initiative", by=EACH,
+                 owed_while="initiative_to_roll", done_by=("roll_initiative",)),
+            Duty(rule=reroll_rule, says="re-roll the tied initiative", by=EACH,
+                 owed_while="tie_to_reroll", done_by=("roll_initiative",)))

@@ -17,11 +17,23 @@ from typing import Any
 from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit, named, own_side
+from domain.duties import EACH, Duty
 from domain.errors import InvalidAction, NotYourTurn
-from domain.rulesets.base import Hook, Ruleset, Sides, by_totals, end_by_points, initiative
+from domain.rulesets.base import (
+    INITIATIVE_TESTS,
+    Hook,
+    Ruleset,
+    Sides,
+    by_totals,
+    end_by_points,
+    initiative,
+    initiative_duties,
+)
 from domain.rulesets.battlegroup_activation import (
+    ACTS,
     activate,
     activated_this_run,
+    activation_unacted,
     available,
     check_units_act,
     end_activation,
@@ -32,6 +44,18 @@ from domain.state import MatchState, Unit
 TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "remove_unit",
                  "set_status", "set_track", "score_vp", "play_card", "rally_unit")
 
+# What the steps owe (domain.duties): every side's initiative roll (BG-2; the tied sides'
+# re-roll, BG-4), each side's draw up to its hand size (BG-6; discarding is a choice), the
+# activation of a battlegroup by the side whose turn it is, and (ours: a move, a rally or a
+# roll naming one of its units, the acts the service sees) its acting with one unit (BG-7).
+DRAW = Duty(rule="BG-6", says="draw Command Cards up to your hand size", by=EACH,
+            owed_while="hand_to_fill", done_by=("draw_cards",))
+ACTIVATE = Duty(rule="BG-7", says="activate one of your battlegroups not yet activated this "
+                "round", by="active", owed_while="battlegroup_to_activate",
+                done_by=("activate_battlegroup",))
+ACT = Duty(rule="BG-7", says="act with at least one unit of the activated battlegroup (move, "
+           "rally or roll for it)", by="active", owed_while="activation_unacted", done_by=ACTS)
+
 # (ours) Every step where all players act (initiative, cards, special rules, Round Up) is
 # shared: it ends when each side has said it is done, so no one's part is cut short. The
 # special rules that act last in Initiation get a step of their own, under BG-1 (the parts
@@ -39,9 +63,10 @@ TABLE_ACTIONS = ("move_unit", "place_marker", "remove_marker", "roll_dice", "rem
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="initiation", title="Initiation", rule="BG-2", children=(
         Step(id="initiative", title="Initiative", rule="BG-2", shared=True,
-             allows=("roll_initiative", "pass_initiative"), leave_when="initiative_settled"),
+             allows=("roll_initiative", "pass_initiative"), leave_when="initiative_settled",
+             owes=initiative_duties("BG-2", "BG-4")),
         Step(id="cards", title="Command Cards", rule="BG-6", shared=True,
-             allows=("discard_cards", "draw_cards"), leave_when="hands_filled"),
+             allows=("discard_cards", "draw_cards"), leave_when="hands_filled", owes=(DRAW,)),
         Step(id="special_rules", title="Special rules", rule="BG-1", shared=True,
              allows=TABLE_ACTIONS),
     )),
@@ -50,7 +75,7 @@ SEQUENCE = SequenceOfPlay(phases=(
           children=(
               Step(id="activate", title="Battlegroup Activation", rule="BG-7",
                    allows=("activate_battlegroup", *TABLE_ACTIONS), advanced_by="active",
-                   leave_when="activated_this_run"),)),
+                   leave_when="activated_this_run", owes=(ACTIVATE, ACT)),)),
     Step(id="round_up", title="Round Up", rule="BG-8", shared=True, allows=TABLE_ACTIONS),
 ))
 
@@ -197,6 +222,12 @@ def battlegroup(options: Mapping[str, Any]) -> Ruleset:
             "battlegroups_left": lambda s: any(available(s, side) for side in s.side_ids()),
             "side_can_activate": lambda s: bool(available(s, s.turn.active_side)),
             "activated_this_run": activated_this_run,
+        },
+        side_tests={
+            **INITIATIVE_TESTS,
+            "hand_to_fill": lambda s, side: not _hand_full(s, side),
+            "battlegroup_to_activate": lambda s, side: not activated_this_run(s),
+            "activation_unacted": lambda s, side: activation_unacted(s),
         },
         checks=(_check, check_units_act),
         actions={"roll_initiative": initiative(command_value, rank, "BG-2", "BG-4"),

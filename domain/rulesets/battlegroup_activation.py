@@ -14,11 +14,12 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit
 from domain.errors import InvalidAction, NotYourTurn
-from domain.state import MatchState, Unit, group_fact
+from domain.state import MatchState, Unit, group_fact, step_fact
 
 STEP = "activation/activate"
 ACTING = "acting"  # the units of the activation in progress
 KEPT_FLAGS = ("activated", ACTING)  # the service sets and clears these, never a player
+ACTS = ("move_unit", "rally_unit", "roll_dice")  # what a unit of the activation does
 
 
 def battlegroups(state: MatchState, side: str) -> dict[str, list[Unit]]:
@@ -58,6 +59,17 @@ def activated_this_run(state: MatchState) -> bool:
     return state.activated_this_run() or not available(state, state.turn.active_side)
 
 
+def activation_unacted(state: MatchState) -> bool:
+    """BG-7: the side whose turn it is has activated a battlegroup, and no unit of the
+    activation still in play has acted in it yet: moved, rallied, or been named by a roll
+    (`MatchState.this_step`). Nothing is owed once every
+    unit of the activation has left play."""
+    now = acting(state)
+    return state.activated_this_run() and bool(now) and not any(
+        state.in_step(step_fact(kind, u.id)) for u in now
+        for kind in ("moved", "rallied", "rolled"))
+
+
 def activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) -> None:
     side = state.turn.active_side
     actor = emit.context.actor
@@ -80,8 +92,7 @@ def activate(command: cmd.ActivateBattlegroup, state: MatchState, emit: Emit) ->
                             f"{', '.join(wrong)}", rule="BG-7", allowed=free)
     units = [*(u.id for u in battlegroups(state, side)[command.battlegroup]),
              *dict.fromkeys(command.auxiliaries)]
-    # (ours) "act with at least one unit" is not checked: what a unit does at the table is
-    # entered by the players, and an action the service does not know looks like none
+    # BG-7's "act with at least one unit" is owed (the step's duty, `activation_unacted`)
     emit(ev.UnitsActivated, side=side, unit_ids=tuple(units), group=command.battlegroup,
          run=state.turn.run, rule="BG-7")
     for unit_id in units:

@@ -27,6 +27,7 @@ from domain.rulesets.base import (
     roles_option,
 )
 from domain.rulesets.extended_sequence_combat import (
+    STOPPED_BY,
     check,
     clear_fire_markers,
     eliminate_routed,
@@ -47,7 +48,7 @@ from domain.rulesets.extended_sequence_steps import (
     roles_now,
     sequence_for,
 )
-from domain.state import MatchState
+from domain.state import MatchState, Unit, step_fact
 
 __all__ = ["extended_sequence", "q_roll_passes", "rally_capacity"]
 
@@ -87,6 +88,25 @@ def _expects(state: MatchState) -> list[str]:
     return [hints.get(state.turn.step, "go on when done")]
 
 
+def _to_move(state: MatchState, unit: Unit) -> bool:
+    """ES-4: an attacker's unit on the map that has not moved in this step of this
+    player-turn."""
+    return (roles_now(state).get("attacker") == unit.side
+            and not (unit.position is not None and unit.position.box is not None)
+            and not state.in_step(step_fact("moved", unit.id)))
+
+
+def _routed_to_move(state: MatchState, unit: Unit) -> bool:
+    return "routed" in unit.status and _to_move(state, unit)
+
+
+def _broken_to_move(state: MatchState, unit: Unit) -> bool:
+    """(ours) A broken unit that cannot move this player-turn (it fired prepared fire, or
+    was halted) owes no move."""
+    return ("broken" in unit.status and "routed" not in unit.status and _to_move(state, unit)
+            and not any(unit.markers.get(marker) for marker in STOPPED_BY))
+
+
 def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
     if fixed_roles(options):
         roles_option(options, ROLES, "ES-4")
@@ -96,6 +116,8 @@ def extended_sequence(options: Mapping[str, Any]) -> Ruleset:
     return Ruleset(
         id="extended-sequence", version=2, title="WW2 extended sequence",
         sequence=sequence_for(options),
+        unit_tests={"routed_to_move": _routed_to_move, "broken_to_move": _broken_to_move},
+        side_tests={"weather_unrolled": lambda s, side: not s.in_step(step_fact("rolled"))},
         checks=(check,),
         actions={"fire": fire, "announce_reinforcements": announce, "call_artillery": artillery},
         rolls={

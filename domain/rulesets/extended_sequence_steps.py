@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.duties import EACH, OWNER, Duty
 from domain.sequence import Phase, SequenceOfPlay, Step, current_roles
 from domain.state import MatchState
 
@@ -21,6 +22,19 @@ MOVE = ("move_unit", "remove_unit", "set_status", "place_marker", "remove_marker
 FIRE = ("fire", "enter_result", "place_marker", "remove_marker", "set_status", "roll_dice")
 MOVE_AND_FIRE = tuple(dict.fromkeys((*MOVE, *FIRE)))  # each action type once
 ROLES = ("attacker", "defender")
+
+# What the steps owe (domain.duties; the tests are the factory's, `extended_sequence`):
+# ES-1's weather roll, (ours) by either side: both are waited for until one rolls it; ES-4:
+# each of the attacker's routed units moves away (or, unable to, surrenders: removed), then
+# each broken one moves to cover ((ours) one already in cover "moves" to where it stands,
+# which records that it stays; one that cannot move this player-turn owes nothing).
+WEATHER = Duty(rule="ES-1", says="roll for the weather change", by=EACH,
+               owed_while="weather_unrolled", done_by=("roll_dice",))
+ROUTED = Duty(rule="ES-4", says="move each of your routed units away from the enemy (one "
+              "that cannot surrenders)", by=OWNER, units="routed_to_move",
+              done_by=("move_unit", "remove_unit"))
+BROKEN = Duty(rule="ES-4", says="move each of your broken units toward cover", by=OWNER,
+              units="broken_to_move", done_by=("move_unit", "remove_unit"))
 
 
 def _sequence(fixed: bool) -> SequenceOfPlay:
@@ -34,7 +48,7 @@ def _sequence(fixed: bool) -> SequenceOfPlay:
     return SequenceOfPlay(phases=(
         Phase(id="initial", title="Initial Phase", rule="ES-1", children=(
             Step(id="weather", title="Weather change", rule="ES-1", shared=True,
-                 allows=("set_track", "roll_dice")),
+                 allows=("set_track", "roll_dice"), owes=(WEATHER,)),
             Step(id="smoke_and_fire", title="Smoke and fire evolution", rule="ES-1",
                  shared=True, allows=("place_marker", "remove_marker", "roll_dice")),
             reinforcements,
@@ -58,9 +72,9 @@ def _sequence(fixed: bool) -> SequenceOfPlay:
             Step(id="prepared_fire", title="Attacker's prepared fire", rule="ES-4",
                  advanced_by="attacker", allows=FIRE),
             Step(id="routed_movement", title="Attacker moves routed units", rule="ES-4",
-                 advanced_by="attacker", allows=MOVE_AND_FIRE),
+                 advanced_by="attacker", allows=MOVE_AND_FIRE, owes=(ROUTED,)),
             Step(id="broken_movement", title="Attacker moves broken units", rule="ES-4",
-                 advanced_by="attacker", allows=MOVE_AND_FIRE),
+                 advanced_by="attacker", allows=MOVE_AND_FIRE, owes=(BROKEN,)),
             Step(id="move_and_fire", title="Attacker moves and fires", rule="ES-4",
                  advanced_by="attacker", allows=MOVE_AND_FIRE),
             Step(id="defensive_fire", title="Defender's fire", rule="ES-4",

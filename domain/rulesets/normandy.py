@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.errors import InvalidAction
+from domain.rulesets import normandy_duties as duties
 from domain.rulesets import normandy_procedures as procedures
 from domain.rulesets import normandy_rules as rules
 from domain.rulesets.base import (
@@ -59,11 +60,12 @@ PLAYER_TURN = (
     # only once an announced bombing is resolved.
     Step(id="carpet_bombing", title="Carpet Bombing Resolution", rule="NO-2",
          advanced_by="allied", only="allied", optional=True, leave_when="carpet_resolved",
-         allows=("roll_dice", "lose_step", "set_track", *MARKERS)),
+         allows=("roll_dice", "lose_step", "set_track", *MARKERS), owes=(duties.CARPET,)),
     Step(id="combat", title="Combat", rule="NO-2", advanced_by="active",
-         allows=(*RESULTS, "set_track")),
+         allows=(*RESULTS, "set_track"), owes=(duties.ATTACK,)),
     Step(id="reserve_movement", title="Reserve Movement and combat", rule="NO-2",
-         advanced_by="active", optional=True, allows=(*RESULTS, "set_track")),
+         advanced_by="active", optional=True, allows=(*RESULTS, "set_track"),
+         owes=(duties.RESERVE_ATTACK,)),
     Step(id="engineering", title="Engineering", rule="NO-2", acting="active", optional=True,
          allows=("roll_dice", *MARKERS)),
     Step(id="air_interdiction", title="Air Interdiction", rule="NO-2", acting="active",
@@ -76,17 +78,18 @@ PLAYER_TURN = (
 SEQUENCE = SequenceOfPlay(phases=(
     Phase(id="mutual", title="Mutual segments", rule="NO-1", children=(
         Step(id="weather", title="Weather", rule="NO-1", acting="allied",
-             allows=("set_track", "roll_dice")),
+             allows=("set_track", "roll_dice"), owes=(duties.WEATHER, duties.SEA)),
         Step(id="allied_air", title="Allied Air", rule="NO-1", acting="allied",
              allows=("set_track", "roll_dice")),
         Step(id="support", title="Corps and Artillery Support", rule="NO-1", shared=True,
              allows=("set_track", "roll_dice", "gain_step", *MARKERS)),
         Step(id="operations", title="Operation Determination", rule="NO-1", shared=True,
-             allows=("declare_operation",), leave_when="operations_declared"),
+             allows=("declare_operation",), leave_when="operations_declared",
+             owes=(duties.OPERATIONS,)),
         Step(id="army_support", title="Army Support", rule="NO-1", shared=True,
              allows=("set_track", "roll_dice")),
         Step(id="supply", title="Supply", rule="NO-1", shared=True, allows=("set_supply",),
-             leave_when="supply_set"),
+             leave_when="supply_set", owes=(duties.SUPPLY_DUTY,)),
     )),
     Phase(id="player_turn", title="Player-Turn", rule="NO-2", player_turns=True,
           children=PLAYER_TURN),
@@ -211,6 +214,8 @@ def normandy(options: Mapping[str, Any]) -> Ruleset:
             "supply_set": lambda s: not rules.supply_missing(s),
             "carpet_resolved": lambda s: not rules.carpet_targets(s),
         },
+        unit_tests=duties.UNIT_TESTS,
+        side_tests=duties.SIDE_TESTS,
         checks=(procedures.check,),
         fits=_fits,
         actions={"declare_operation": procedures.declare, "set_supply": procedures.set_supply,

@@ -24,14 +24,17 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.context import Emit
 from domain.context import unit as unit_in_play
+from domain.duties import OWNER, Duty
 from domain.errors import InvalidAction
 from domain.rulesets.base import (
+    INITIATIVE_TESTS,
     Roll,
     Ruleset,
     Sides,
     by_totals,
     end_by_points,
     initiative,
+    initiative_duties,
     number_option,
 )
 from domain.rulesets.wing_command_combat import (
@@ -57,6 +60,8 @@ from domain.rulesets.wing_command_rolls import (
     morale_owed,
     morale_triggered,
     of_unit,
+    owes_morale,
+    owes_recovery,
     pieces,
     recovery,
     recovery_owed,
@@ -74,18 +79,29 @@ OFFICERS_STEP = f"{RUN}/officers"
 RECORD = ("set_status", "place_marker", "remove_marker", "remove_unit", "enter_result")
 UNCOVERED = "roll_dice"  # WC-11: a die roll settles what the rules do not cover
 
+# What the steps owe (domain.duties): the initiative roll (WC-1, each side; the tied sides
+# re-roll), WC-2 (b) and (c): the morale check of each unit whose disrupted pieces reach its
+# Casualty Value (WC-3) and the recovery roll of each disrupted piece (WC-4), by the phasing
+# player. (a), (d), (e), the activations (WC-9: "all desired") and WC-8 are choices.
+MORALE = Duty(rule="WC-3", says="check the morale of each unit whose disrupted pieces reach "
+              "its Casualty Value", by=OWNER, units="morale_owed", done_by=("rule_roll",))
+RECOVERY = Duty(rule="WC-4", says="roll to recover each disrupted piece", by=OWNER,
+                units="recovery_owed", done_by=("rule_roll",))
+
 SEQUENCE = SequenceOfPlay(phases=(
     Step(id="initiative", title="Initiative", rule="WC-1", shared=True,
-         allows=("roll_initiative", UNCOVERED), leave_when="initiative_settled"),
+         allows=("roll_initiative", UNCOVERED), leave_when="initiative_settled",
+         owes=initiative_duties("WC-1", "WC-1")),
     Phase(id="phase", title="Player phase", rule="WC-9", player_turns=True, children=(
         Phase(id="pre_activation", title="Pre-Activation", rule="WC-2", children=(
             Step(id="a_reposition", title="(a) Reposition officers", rule="WC-2",
                  acting="active", optional=True, allows=("move_unit", UNCOVERED)),
             Step(id="b_unit_morale", title="(b) Unit Morale", rule="WC-3", acting="active",
-                 allows=("rule_roll", UNCOVERED), leave_when="no_morale_owed"),
+                 allows=("rule_roll", UNCOVERED), leave_when="no_morale_owed",
+                 owes=(MORALE,)),
             Step(id="c_disruption", title="(c) Disruption recovery", rule="WC-4",
                  acting="active", allows=("rule_roll", UNCOVERED),
-                 leave_when="no_recovery_owed"),
+                 leave_when="no_recovery_owed", owes=(RECOVERY,)),
             Step(id="d_corner_lock", title="(d) Disengage corner-locked pieces", rule="WC-5",
                  acting="active", optional=True, allows=("rule_roll", "move_unit", UNCOVERED)),
             Step(id="e_line_command", title="(e) Reposition line command", rule="WC-2",
@@ -283,6 +299,8 @@ def wing_command(options: Mapping[str, Any]) -> Ruleset:
     return Ruleset(
         id="wing-command", version=1, title="Wing command", sequence=SEQUENCE,
         conditions=CONDITIONS,
+        unit_tests={"morale_owed": owes_morale, "recovery_owed": owes_recovery},
+        side_tests=INITIATIVE_TESTS,
         actions={"roll_initiative": initiative(co_lv, by_totals, "WC-1", "WC-1"),
                  "fire": fire, "resolve_combat": close_combat, "remove_unit": remove,
                  "move_unit": _move},

@@ -68,19 +68,29 @@ def activation_passes(faces: list[int], qv: int, cubes: int) -> tuple[list[int],
     return scores, sum(passes(s, qv) for s in scores)
 
 
+def owes_morale(state: MatchState, unit: Unit) -> bool:
+    """WC-3: a unit of the phasing side whose disrupted pieces reach its Casualty Value and
+    that has not checked morale this turn."""
+    return (unit.side == state.turn.active_side and unit.kind == "unit"
+            and unit.casualty_value is not None
+            and morale_triggered(disrupted(state, unit.id), unit.casualty_value)
+            and not state.done(f"WC-3:{unit.id}"))
+
+
+def owes_recovery(state: MatchState, piece: Unit) -> bool:
+    """WC-4: a disrupted piece of the phasing side that has not rolled this turn."""
+    return (piece.side == state.turn.active_side and piece.kind == "piece"
+            and "disrupted" in piece.status and not state.done(f"WC-4:{piece.id}"))
+
+
 def morale_owed(state: MatchState) -> list[Unit]:
-    """WC-3: the phasing side's units whose disrupted pieces reach their Casualty Value and
-    that have not checked morale this turn."""
-    return [u for u in state.in_play(state.turn.active_side) if u.kind == "unit"
-            and u.casualty_value is not None
-            and morale_triggered(disrupted(state, u.id), u.casualty_value)
-            and not state.done(f"WC-3:{u.id}")]
+    """WC-3: the units that owe a morale check (`owes_morale`)."""
+    return [u for u in state.in_play() if owes_morale(state, u)]
 
 
 def recovery_owed(state: MatchState) -> list[Unit]:
-    """WC-4: the phasing side's disrupted pieces that have not rolled this turn."""
-    return [p for p in state.in_play(state.turn.active_side) if p.kind == "piece"
-            and "disrupted" in p.status and not state.done(f"WC-4:{p.id}")]
+    """WC-4: the pieces that owe a recovery roll (`owes_recovery`)."""
+    return [p for p in state.in_play() if owes_recovery(state, p)]
 
 
 def can_activate(state: MatchState, side: str | None) -> list[Unit]:

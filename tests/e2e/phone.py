@@ -101,6 +101,7 @@ class Phone(PlaysTurns):
         self.page.on("requestfailed", self._request_failed)
         self.shots = 0
         self.counted = "act"
+        self.match: dict[str, Any] = {}
 
     def _response(self, response: Any) -> None:
         if response.status < 400:
@@ -124,6 +125,7 @@ class Phone(PlaysTurns):
 
     def open(self, match: dict[str, Any], seat: str = "referee") -> None:
         """The table as `seat`; every other seat of the match is held on this device too."""
+        self.match = match
         for other, token in match["seats"].items():
             if other != seat:
                 self.page.goto(f"{self.server}/play/{match['id']}#seat={token}")
@@ -176,6 +178,39 @@ class Phone(PlaysTurns):
         self.taps[action] += 1
         self.tapped.append(f"{action}: {self.page.locator('#viewer').inner_text()} @ {self.step()}")
 
+    def tap_ground(self, placing: Any) -> None:
+        """In placing mode, tap the map where nothing is drawn on it (the table's ground or a
+        hex, not a unit's counter, which opens the unit), the point nearest its middle: a
+        place a player would choose. Counted as a move."""
+        placing.wait_for(state="visible")
+        placing.scroll_into_view_if_needed()
+        self.page.wait_for_function("() => !document.querySelector('#board')?.matches(':empty')")
+        self.page.wait_for_timeout(300)  # (the page scrolls the map into view smoothly)
+        point = self.page.evaluate("""() => {
+            const svg = document.querySelector('#board svg.map.placing');  // as drawn now
+            if (!svg) return null;
+            const box = svg.getBoundingClientRect();
+            const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+            let best = null;
+            for (let dx = -0.45; dx <= 0.45; dx += 0.05) for (let dy = -0.45; dy <= 0.45; dy += 0.05) {
+              const x = cx + dx * box.width, y = cy + dy * box.height;
+              if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) continue;
+              const hit = document.elementFromPoint(x, y);
+              if (!hit || !svg.contains(hit) || hit.closest('.unit, [data-unit], .marks g')) continue;
+              if (!(hit.matches('rect.ground, .grid *, [data-hex] *, [data-hex]'))) continue;
+              const d = dx * dx + dy * dy;
+              if (!best || d < best.d) best = { x, y, d };
+            }
+            return best;
+        }""")
+        self.page.evaluate("document.querySelector('#notice').textContent = ''")
+        if point is None:
+            placing.tap()
+        else:
+            self.page.touchscreen.tap(point["x"], point["y"])
+        self.taps["move"] += 1
+        self.tapped.append(f"move: {self.page.locator('#viewer').inner_text()} @ {self.step()}")
+
     def acted(self) -> str:
         """Wait for the success notice of the last action; fail on an error notice."""
         notice = self.page.locator("#notice")
@@ -205,6 +240,19 @@ class Phone(PlaysTurns):
         found = self.page.locator("#where").get_attribute("data-version")
         assert found
         return int(found)
+
+    def events(self) -> list[dict[str, Any]]:
+        """The match's log so far, as the referee reads it through the API."""
+        found: list[dict[str, Any]] = []
+        while True:
+            read = httpx.get(f"{self.server}/api/matches/{self.match['id']}/events",
+                             params={"limit": 500, "after": len(found)}, headers={
+                                 "Authorization": f"Bearer {self.match['seats']['referee']}"})
+            read.raise_for_status()
+            page = list(read.json()["events"])
+            found += page
+            if len(page) < 500:
+                return found
 
     def player_taps(self) -> int:
         """The taps the players made: all but switching seats (a test holds every seat on

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+EAGER = 4  # the most of a step's own moves a seat takes when `eager`
+
 
 class PlaysTurns:
     """The turn-playing half of `Phone` (the other half opens, taps, counts and checks)."""
@@ -32,13 +34,14 @@ class PlaysTurns:
         taken: set[str] = set()
         switches: dict[str | None, int] = {}  # seats switched to, at each version
         seats = self.page.locator("#seat-switch option").count()
+        eager_taken: list[str] = []
         for n in range(moves):
             if self.turn() > start:
                 return done
             start_pass = self.page.locator("#pass-until")
             if sides and start_pass.count() and self.waited():
                 # "Pass until I must act": once a turn per seat, its done said for it
-                # wherever its moves are only optional (domain.legal.standing)
+                # wherever its moves are only optional (domain.acting.standing)
                 if "pass" not in taken:  # the first one seen, checked and saved
                     taken.add("pass")
                     self.screen(f"{name}-pass-until")
@@ -48,7 +51,13 @@ class PlaysTurns:
                     taken.add("passing")
                     self.screen(f"{name}-passing")
                 continue
-            chosen = eager and self.choose(taken, once=True)
+            # (`eager`: at most EAGER of a step's own moves per seat: a move the rules let a
+            # side make again and again, as Normandy's attacks, is taken that often)
+            here = f"eager|{self.step()}|{self.page.locator('#viewer').inner_text()}"
+            chosen = eager and sum(k == here for k in eager_taken) < EAGER and self.choose(
+                taken, once=True)
+            if chosen:
+                eager_taken.append(here)
             until = self.page.locator("#done-until")
             if not chosen and sides and until.count() and until.is_enabled():
                 if "until" not in taken:  # the first one seen, checked and saved
@@ -84,7 +93,7 @@ class PlaysTurns:
             detail = self.play.locator(".choice-detail")
             placing = self.page.locator("#board svg.map.placing")
             if placing.count():  # a move: the next tap on the map says where
-                self.tap(placing, "move")
+                self.tap_ground(placing)
             elif detail.count():
                 if detail.locator(".picks-quick button").count():
                     self.tap(detail.locator(".picks-quick button").first, counted)
@@ -144,10 +153,18 @@ class PlaysTurns:
         return True
 
     def choose(self, taken: set[str], once: bool = False) -> bool:
-        """Tap the first of Your move's actions (and, in its picker, the first choice) not
-        yet taken in this step and seat (`once`: an action is taken with one choice only);
-        False when there is none."""
+        """Tap what this seat owes first (You owe: one tap per unit it concerns), else the
+        first of Your move's actions (and, in its picker, the first choice) not yet taken in
+        this step and seat (`once`: an action is taken with one choice only); False when
+        there is none."""
         where = f"{self.step()}|{self.page.locator('#viewer').inner_text()}"
+        for owed in self.play.locator("#you-owe button.owed-action").all():
+            key = f"{where}|owed|{owed.inner_text()}|{self.page.locator('#where').get_attribute('data-version')}"
+            if key not in taken:
+                taken.add(key)
+                self.counted = "owed"
+                self.tap(owed, "owed")
+                return True
         for inline in self.play.locator(".moves > .picker").all():  # choices shown at once
             title = str(inline.get_attribute("aria-label"))
             self.counted = "activate" if title.startswith("Activate") else (

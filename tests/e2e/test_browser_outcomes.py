@@ -61,10 +61,10 @@ def more_roll(notation: str, purpose: str) -> Callable[[Phone], str]:
 # (demo, the seat that rolls, how the match gets there, the tap, words the notice must hold)
 ROLLS = {
     "battlegroup-initiative": ("battlegroup-demo", "referee", None,
-                               take("Roll initiative", table_dice=[6, 3, 1]),
+                               take("Roll for the initiative", table_dice=[6, 3, 1]),
                                ["Initiative: ", "order: "]),
     "wing-command-initiative": ("wing-command-demo", "referee", None,
-                                take("Roll initiative"), ["Initiative: ", "order: "]),
+                                take("Roll for the initiative"), ["Initiative: ", "order: "]),
     "wing-command-morale": ("wing-command-demo", "french", to_unit_morale,
                             take("morale", choice="4e Ligne", table_dice=[2],
                                  fill={}),

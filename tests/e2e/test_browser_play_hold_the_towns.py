@@ -4,7 +4,7 @@ seat (the phone holds both, switched with "Acting as"). North brings on nothing 
 due on game turn 1), moves the Grey Lancers next to South's 2nd Fusiliers by tapping their
 card's Move and then a hex of the map, and attacks them (naming the defender, then Attack with the
 d6 thrown at the table, the result read from the file's table); South moves the 2nd
-Fusiliers into Marrow and attacks back; the defender's owner takes the marker off; both
+Fusiliers into Marrow and attacks back; the defender's owner takes the attacked marker off; both
 close the game turn. The page has no code of this game: the steps,
 their titles and whose turn it is come from the file. After every screen: no sideways
 overflow, every tapped control at least 44x44 px, no console error, no failed request."""
@@ -41,7 +41,8 @@ def move(phone: Phone, unit: str, to: str) -> None:
 def attack(phone: Phone, side: str, other: str, attacker: str, defender: str) -> str:
     """One attack (HT-5): the phasing side names the defender (Place a marker on its card),
     then Attack with its unit, a 2 thrown at the table (no effect at 1-1); the service
-    reads the table (HT-6). Then the defender's owner takes the marker off its card."""
+    reads the table (HT-6), the defender marker becoming the attacked marker. Then the
+    defender's owner, who owes it (HT-5), takes the attacked marker off its card."""
     card = phone.unit_card(defender)
     phone.tap(card.get_by_role("button", name="Place a marker", exact=True), "marker")
     # the file's one marker kind, offered as a button of its own (the legal actions list the
@@ -53,7 +54,7 @@ def attack(phone: Phone, side: str, other: str, attacker: str, defender: str) ->
     phone.as_seat(other)
     card = phone.unit_card(defender)
     phone.tap(card.get_by_role("button", name="Remove a marker", exact=True), "marker")
-    phone.tap(card.locator(".picks-quick").get_by_role("button", name="defender (1)"), "marker")
+    phone.tap(card.locator(".picks-quick").get_by_role("button", name="attacked (1)"), "marker")
     phone.acted()
     phone.as_seat(side)
     return said

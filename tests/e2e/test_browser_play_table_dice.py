@@ -63,8 +63,8 @@ def test_a_whole_turn_of_battlegroup(browser: Any, server: str, screenshots: Sho
     assert page.locator("#advance").is_disabled()
     why = page.locator("#advance-why").inner_text()
     assert "Northern Column" in why and "north" not in why.split(":")[-1]  # names, not ids
-    assert phone.offered() == ["Roll initiative (BG-2)"]
-    said = phone.take("Roll initiative", table_dice=[6, 3, 1])
+    assert phone.offered() == ["Roll for the initiative (BG-2)"]  # the file's title
+    said = phone.take("Roll for the initiative", table_dice=[6, 3, 1])
     assert "initiative" in said.lower()
     phone.screen("initiative-rolled")
     done = phone.play_turn("bg")

@@ -5,24 +5,25 @@ marker reaches turn 2: Wing Command, Normandy and the extended sequence (where e
 moves are taken before Next step). After every screen: no sideways overflow, every tapped
 control at least 44x44 px, no console error, no failed request.
 
-Fewer taps (issue 26): a whole turn of each of the five demos played from the sides' seats
-only (never the referee's), each seat tapping "Pass until I must act" once a turn where the
-match waits for it (its done said for it wherever its moves are only optional), taking the
-step's first action when the step waits for it (with "Then done with this step" ticked once
-per seat where offered: the action and its done in one tap; a roll that needs nothing more
-is one tap), else "Done until something is mine" when offered, else Next step. The players' taps (all
-but switching seats: at the table each player has their own phone) are at most half of what
-the issue counted for a turn: Atomic Africa 32, Battlegroup 30, Wing Command 47, Extended
-sequence 43, Normandy 70.
+A turn played in full (issue 38): a whole turn of each of the five demos played from the
+sides' seats only (never the referee's), each seat tapping "Pass until I must act" once a
+turn where the match waits for it (its done said for it only where it owes nothing and has
+nothing to choose), discharging what it owes first (You owe), taking each of the step's own
+moves once, and then its own Done with this step ("Done until something is mine" when
+offered). The players' taps (all but switching seats: at the table each player has their
+own phone) are written to test-artifacts/taps/turn-played-<game>.json beside issue 26's
+counts, which were of a pass that skipped the game (see below).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ARTIFACTS
 from phone import phone_at, play_a_whole_turn
 
 pytestmark = pytest.mark.e2e
@@ -50,32 +51,69 @@ def test_a_whole_turn_of_extended_sequence(browser: Any, server: str, screenshot
     phone.close()
 
 
-# the issue's counts of a turn, both sides, halved (rounded down)
-AT_MOST = {"atomic-africa": 32 // 2, "battlegroup": 30 // 2, "wing-command": 47 // 2,
-           "extended-sequence": 43 // 2, "normandy": 70 // 2}
+# The counts of issue 26: a turn before it (both sides), and the most its test allowed with
+# the standing pass (half of those). (Issue 38) They were met by a pass that said every
+# side's done wherever `decide` accepted one: the French never activated, Battlegroup's and
+# Atomic Africa's activations ended as their unit was chosen, the extended sequence's turn
+# took 2 taps with no weather rolled: they counted a turn not played. The test below plays
+# the turn and says its count beside them; it no longer holds the turn to them.
+ISSUE_26 = {"atomic-africa": 32, "battlegroup": 30, "wing-command": 47,
+            "extended-sequence": 43, "normandy": 70}
+ISSUE_26_AT_MOST = {game: n // 2 for game, n in ISSUE_26.items()}
 FIRST_SIDE = {"atomic-africa": "red", "battlegroup": "north", "wing-command": "french",
               "extended-sequence": "germans", "normandy": "allied"}
+# a step where the first side has a real choice of its own: its pass stops there (issue 38)
+CHOICE = {"atomic-africa": "activation/activate", "battlegroup": "activation/activate",
+          "wing-command": "phase/activations/activate", "extended-sequence": "initial/weather",
+          "normandy": "mutual/weather"}
 
 
-# Battlegroup and the extended sequence were held above half (19 and 24 taps) until the
-# standing pass: every shared step asked each side that holds a move there (a card in
-# Battlegroup's special rules and Round Up; reinforcements, artillery, repairs and rallies in
-# the extended sequence) to say it is done. "Pass until I must act", once a turn per seat,
-# says those dones for it (domain.legal.standing).
-# Wing Command's count goes with the dice (a failed morale check leaves fewer recovery rolls,
-# a tie rolls the initiative again): 16 to 17 seen, each roll one tap now, the half is 23.
+# (issue 38) Not played through yet by this harness, each said why: it fails, and is kept to be
+# made to pass (strict=False: it passes once the harness can).
+NOT_YET = {
+    ("played", "extended-sequence"): "a broken unit's move owed (ES-4): the map tap the "
+    "harness makes for it sends nothing (the routed unit's move before it works)",
+    ("declined", "extended-sequence"): "the same broken unit's move owed (ES-4)",
+    ("played", "normandy"): "an attack the legal answer offers again and again (NO-2): "
+    "the harness declares it until its moves run out",
+}
+GAMES = [pytest.param(how, game, marks=pytest.mark.xfail(reason=NOT_YET[how, game],
+                                                         strict=False))
+         if (how, game) in NOT_YET else (how, game)
+         for how in ("played", "declined") for game in ISSUE_26]
 
 
-@pytest.mark.parametrize("game", list(AT_MOST))
-def test_a_whole_turn_from_both_sides_takes_at_most_half_the_taps(
-        browser: Any, server: str, screenshots: Shot, game: str) -> None:
-    phone = phone_at(browser, server, screenshots, f"{game}-demo", f"sides-{game}",
+@pytest.mark.parametrize(("how", "game"), GAMES)
+def test_a_whole_turn_played_in_full_from_both_sides_counts_its_taps(
+        browser: Any, server: str, screenshots: Shot, game: str, how: str) -> None:
+    """Each side's seat taps "Pass until I must act" once, then plays: what it owes first (You
+    owe, one tap each), then (`played`) each of the step's own moves once, then its own Done
+    with this step (or Done until something is mine) where the pass stops at a choice;
+    (`declined`) only what it owes and what a step cannot be left without, each choice the
+    pass stops at declined by its own Done: the fewest taps of a turn with every duty
+    discharged. Never the referee's seat. The turn must end (every duty discharged: a step
+    that owes cannot be left), in `declined` the first side's done with the step where it
+    chooses (`CHOICE`) must be its own tap, not its pass's (its pass stopped there), and the count
+    is written to test-artifacts/taps/turn-<how>-<game>.json beside issue 26's."""
+    phone = phone_at(browser, server, screenshots, f"{game}-demo", f"{how}-{game}",
                      seat=FIRST_SIDE[game])
     phone.screen("first-screen")
-    done = phone.play_turn(game, sides=True)
+    done = phone.play_turn(game, sides=True, eager=how == "played")
     assert phone.turn() == 2, done
     phone.screen("turn-2")
+    events = phone.events()
+    passed = [e for e in events if e.get("by") == "standing_pass"]
+    left = [(e["type"], e.get("by")) for e in events if e["actor"] == FIRST_SIDE[game]
+            and e["type"] in ("SideDone", "PhaseAdvanced")
+            and e.get("step", e.get("origin")) == CHOICE[game]]
+    if how == "declined":  # (played: the side's move there, then its pass says its done)
+        assert ("SideDone", None) in left or ("PhaseAdvanced", None) in left, left
     taps = phone.player_taps()
+    (ARTIFACTS / "taps").mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "taps" / f"turn-{how}-{game}.json").write_text(json.dumps({
+        "game": game, "how": how, "taps": taps, "by_kind": dict(phone.taps),
+        "passes_said": len(passed),
+        "owed_discharged": phone.taps["owed"],
+        "issue_26_before": ISSUE_26[game], "issue_26_at_most": ISSUE_26_AT_MOST[game],
+    }, indent=1, sort_keys=True))
     phone.close()
-    said = f"{taps} taps for a turn of {game}, more than {AT_MOST[game]}: {dict(phone.taps)}"
-    assert taps <= AT_MOST[game], (said, phone.tapped)

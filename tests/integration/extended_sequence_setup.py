@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
@@ -22,12 +23,14 @@ def table(*results: int) -> dict[str, Any]:
 
 def advance_to(m: Played, step: str, attacker: str | None = "germans") -> None:
     """The referee moves the marker on to `step` (in `attacker`'s player-turn, unless the
-    roles are fixed: None); each step's own seat is tested where it matters."""
+    roles are fixed: None), once what each step owes is paid (the ES-1 weather roll, ES-4's
+    routed and broken units moved); each step's own seat is tested where it matters."""
     while True:
         turn = m.turn
         if turn["step"] == step and (attacker is None or not step.startswith("combat/")
                                      or turn["active_side"] == attacker):
             return
+        pay_owed(m)
         m.act("referee", type="advance")
 
 

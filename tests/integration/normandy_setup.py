@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
@@ -21,12 +22,14 @@ def table(*results: int) -> dict[str, Any]:
 
 
 def advance_to(m: Played, step: str, side: str | None = None) -> None:
-    """The referee moves the marker on (each step's own seat is tested where it matters)."""
+    """The referee moves the marker on once what each segment owes is paid (NO-1's weather
+    and sea rolls, NO-2's attacks; each step's own seat is tested where it matters)."""
     while (m.turn["step"], m.turn["active_side"] if side else None) != (step, side):
         if m.turn["step"] == "player_turn/carpet_bombing" and m.turn["expects"][0].startswith(
                 "allied resolves"):
             m.act("allied", type="roll_dice", notation="d6", purpose="carpet bombing",
                   rule="NO-2")
+        pay_owed(m)
         m.act("referee", type="advance")
 
 

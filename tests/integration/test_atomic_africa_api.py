@@ -79,6 +79,18 @@ def test_aa_x1_the_owner_may_give_the_third_wound_to_the_smaller_team(
     assert (m.unit("sq1")["figures"], m.unit("sq1b")["figures"]) == (6, 5)
 
 
+def test_the_owner_may_give_the_odd_figure_to_the_new_team(client: TestClient) -> None:
+    """AA-3: as equal as possible, the owner choosing which half takes the odd figure."""
+    m = aa(client, squad("sq1", "red", 11, "d10", wound=5, suppression=4),
+           squad("ml1", "blue", 10, "d8"))
+    to_clean_up(m)
+    m.act("red", type="split_unit", unit_id="sq1", new_unit_id="sq1b",
+          odd_to={"figures": "second", "wound": "first"})
+    assert (m.unit("sq1")["figures"], m.unit("sq1b")["figures"]) == (5, 6)
+    assert m.unit("sq1")["markers"] == {"wound": 3, "suppression": 2}
+    assert m.unit("sq1b")["markers"] == {"wound": 2, "suppression": 2}
+
+
 def test_aa_x2_d10_with_three_wounds_rolls_a_d4_and_only_a_4_discards(
         client: TestClient) -> None:
     """AA-X2: base d10, 3 wound counters, 3 suppression markers. The Morale roll uses a d4;

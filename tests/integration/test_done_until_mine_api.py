@@ -2,7 +2,8 @@
 `{"type": "advance", "until": "mine"}` moves a side on through the steps that hold nothing
 for it in one request, recorded as the very advances it would have tapped one by one (each
 decided as that side, authority checked for each); it stops at the first step that holds
-something of the side's own or where another seat must act. The legal answer offers it
+something for the side (a duty it owes, a move of the step's own: issue 38, as the standing
+pass does) or where another seat must act. The legal answer offers it
 (`advance.until`) with the steps it passes (`advance.ahead`). A refusal is a 4xx with no
 event. And Normandy's supply: all of a side's units in one choice, the units already done
 no longer offered."""
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
+from test_standing_pass_api import passing
 
 UNTIL = {"type": "advance", "until": "mine"}
 SAID = ("type", "actor", "side", "step", "origin", "marker", "rule")
@@ -36,60 +39,77 @@ def at_combat(client: TestClient) -> Played:
     Attacker's prepared fire."""
     m = Played(client, scenario("extended-sequence-demo"))
     while m.turn["step"] != "combat/prepared_fire":
+        pay_owed(m)  # the ES-1 weather roll
         m.act("referee", type="advance")
     return m
 
 
+def at_orders(client: TestClient) -> Played:
+    """The small game of tests/fixtures/rulefiles/passing.yaml, in its orders (where each side
+    may give orders: a move of its own), Red done with them."""
+    m = passing(client)
+    for side in ("red", "blue", "red"):
+        m.act(side, type="advance")
+    return m
+
+
 def test_a_side_says_once_it_is_done_until_something_is_its_own(client: TestClient) -> None:
-    m = Played(client, scenario("extended-sequence-demo"))
-    m.act("germans", type="advance")  # done with the weather; the Soviets still to say so
-    offered = legal(m, "soviets")["advance"]
+    m = at_orders(client)
+    offered = legal(m, "blue")["advance"]
     assert offered["until"]["body"] == UNTIL
     assert offered["until"]["label"] == "Done until something is mine"
-    assert offered["ahead"] == ["Smoke and fire evolution (ES-1)"]
-    assert offered["stops"] is None  # done there too, the Germans still to say so
+    assert offered["ahead"] == ["Review (PA-3)"]
+    assert offered["stops"] is None  # done there too, Red still to say so
     before = m.version
-    m.act("soviets", **UNTIL)
+    m.act("blue", **UNTIL)
     events = events_after(m, before)
-    # the last to say it is done with the weather moves the marker on, then is done with
-    # the smoke and fire (the Germans still to say so)
+    # the last to say it is done with the orders moves the marker on, then is done with
+    # the review (Red still to say so)
     assert [(e["type"], e["actor"]) for e in events] == [
-        ("PhaseAdvanced", "soviets"), ("SideDone", "soviets")]
+        ("PhaseAdvanced", "blue"), ("SideDone", "blue")]
     assert len({e["command_id"] for e in events}) == 1  # one action: one undo takes it back
-    assert m.turn["step"] == "initial/smoke_and_fire"
-    assert m.get("")["waiting"]["seats"] == ["germans"]
-    # one action: the Soviets' one undo takes back both steps at once
-    r = m.client.post(f"/api/matches/{m.match}/undo", json={}, headers=m.auth("soviets"))
+    assert m.turn["step"] == "review"
+    assert m.get("")["waiting"]["seats"] == ["red"]
+    # one action: Blue's one undo takes back both steps at once
+    r = m.client.post(f"/api/matches/{m.match}/undo", json={}, headers=m.auth("blue"))
     assert r.status_code == 201, r.text
-    assert m.turn["step"] == "initial/weather"
-    assert m.get("")["waiting"]["seats"] == ["soviets"]
+    assert m.turn["step"] == "orders"
+    assert m.get("")["waiting"]["seats"] == ["blue"]
 
 
 def test_the_events_are_those_of_the_advances_tapped_one_by_one(client: TestClient) -> None:
-    tapped = Played(client, scenario("extended-sequence-demo"))
-    once = Played(client, scenario("extended-sequence-demo"))
-    for m in (tapped, once):
-        m.act("germans", type="advance")
+    tapped, once = at_orders(client), at_orders(client)
     before = tapped.version
-    tapped.act("soviets", type="advance")
-    tapped.act("soviets", type="advance")
-    once.act("soviets", **UNTIL)
+    tapped.act("blue", type="advance")
+    tapped.act("blue", type="advance")
+    once.act("blue", **UNTIL)
     assert kept(events_after(once, before)) == kept(events_after(tapped, before))
     assert once.turn == tapped.turn
+
+
+def test_it_stops_at_a_step_where_the_side_has_a_choice(client: TestClient) -> None:
+    """Issue 38: a move of the side's own holds it (before, only a move that was not
+    bookkeeping did, and the pass went through the orders)."""
+    m = passing(client)
+    m.act("red", type="advance")
+    assert legal(m, "blue")["advance"]["until"] is None  # the orders are Blue's to choose in
+    m.act("blue", type="advance")
+    assert m.turn["step"] == "orders"
 
 
 def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestClient) -> None:
     m = at_combat(client)
     offered = legal(m, "germans")["advance"]
-    assert offered["ahead"] == ["Attacker moves routed units (ES-4)"]
-    # the Germans' broken squad moves there (ES-4): a move the rules accept is offered,
-    # found through the places it may go (issue 38), so the pass stops there
-    assert offered["stops"] == "Attacker moves broken units (ES-4)"
-    m.act("germans", **UNTIL)
-    assert m.turn["step"] == "combat/broken_movement"
-    move = next(a for a in legal(m, "germans")["actions"] if a["type"] == "move_unit")
-    assert [c["unit_id"] for c in move["choices"]] == ["g-rifles-2"]  # the broken one
+    # ES-4: the Germans owe their routed unit's move in the next step, so there is nothing to
+    # pass until (before the duties, it passed the routed and broken movement steps and
+    # stopped at move and fire): the plain advance is offered
+    assert offered["until"] is None and offered["ahead"] == []
+    assert offered["to"] == "combat/routed_movement"
     m.act("germans", type="advance")
+    pay_owed(m)  # the routed unit moves; then the broken one, in its own step
+    m.act("germans", type="advance")
+    pay_owed(m)
+    m.act("germans", **UNTIL)
     assert m.turn["step"] == "combat/move_and_fire"  # the Germans may fire here
     fire = next(a for a in legal(m, "germans")["actions"] if a["type"] == "fire")
     assert fire["own"]
@@ -97,8 +117,9 @@ def test_it_stops_at_a_step_that_holds_something_of_the_sides_own(client: TestCl
 
 def test_it_stops_where_another_seat_must_act(client: TestClient) -> None:
     m = at_combat(client)
-    m.act("germans", **UNTIL)  # to the broken units' movement (its squad moves there)
-    m.act("germans", type="advance")
+    while m.turn["step"] != "combat/move_and_fire":  # ES-4: the routed and broken moves
+        pay_owed(m)
+        m.act("germans", type="advance")
     m.act("germans", type="advance")  # to the Soviets' Defender's fire
     before = m.version
     m.refused("germans", 403, "ES-4", UNTIL)  # not the Germans' step to leave: no event
@@ -108,10 +129,11 @@ def test_it_stops_where_another_seat_must_act(client: TestClient) -> None:
     events = events_after(m, before + 1)
     assert {e["actor"] for e in events} == {"germans"}
     last = [e for e in events if e["type"] in ("PhaseAdvanced", "TurnAdvanced")][-1]
-    # on to the Soviets' own player-turn, where they act: the Germans stop there
+    # (issue 38) it stops at the Attacker's advance, where the Germans may move: a move of
+    # their own holds them (before, it went on to the Soviets' player-turn)
     assert (last["marker"]["step"], last["marker"]["active_side"]) == (
-        "combat/prepared_fire", "soviets")
-    assert not legal(m, "germans")["advance"]["legal"]
+        "combat/advance", "germans")
+    assert any(a["own"] for a in legal(m, "germans")["actions"])
 
 
 def test_a_refused_pass_leaves_no_event(client: TestClient) -> None:
@@ -141,9 +163,7 @@ def test_the_referee_and_a_lone_step_are_not_offered_the_pass(client: TestClient
 def test_supply_for_all_of_a_sides_units_in_one_choice(client: TestClient) -> None:
     m = Played(client, scenario("normandy-demo"))
     while m.turn["step"] != "mutual/supply":
-        if m.turn["step"] == "mutual/operations":
-            for side in ("allied", "german"):
-                m.act(side, type="declare_operation", hqs=[])
+        pay_owed(m)  # NO-1: the weather and sea rolls, the operations (none)
         m.act("referee", type="advance")
     supply = next(a for a in legal(m, "german")["actions"] if a["type"] == "set_supply")
     every = supply["choices"][0]

@@ -88,6 +88,9 @@ def test_es_initial_and_rally_steps_end_when_both_sides_are_done(client: TestCli
                  "initial/air_strikes", "initial/artillery", "rally/repair",
                  "rally/ammunition", "rally/self_rally", "rally/leader_rally"):
         assert (m.turn["step"], m.turn["waiting_for"]) == (step, ["germans", "soviets"])
+        if step == "initial/weather":  # ES-1: the weather roll is owed first
+            m.act("soviets", type="roll_dice", notation="2d6", purpose="weather change",
+                  source="table", results=[3, 4])
         m.act("germans", type="advance")
         assert (m.turn["step"], m.turn["waiting_for"]) == (step, ["soviets"])
         m.refused("germans", 403, m.turn["rule"], type="advance")

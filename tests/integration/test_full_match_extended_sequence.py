@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
@@ -113,7 +114,14 @@ class Flow:
 
 # ---- turn 1 ---------------------------------------------------------------------------------
 
+def weather_roll(f: Flow, seat: str, *dice: int) -> None:
+    """ES-1: the weather change roll, owed every game turn; the tracks follow it."""
+    f.act(seat, type="roll_dice", notation="2d6", purpose="weather change", source="table",
+          results=list(dice))
+
+
 def turn_1_initial_and_rally(f: Flow) -> None:
+    weather_roll(f, S, 2, 5)
     f.act(S, type="set_track", name="weather.visibility", value=8)
     f.act(G, type="set_track", name="weather.wind_direction", value="W")
     f.track(weather__visibility=8, weather__wind_direction="W")
@@ -252,6 +260,7 @@ def admin(f: Flow, germans: int, soviets: int) -> None:
 
 def turn_2_initial_and_rally(f: Flow) -> None:
     f.check("initial/weather")
+    weather_roll(f, G, 6, 4)
     f.act(G, type="set_track", name="weather.precipitation", value="light")
     f.track(weather__precipitation="light")
     f.done()
@@ -358,9 +367,12 @@ def turn_2_soviets_attack(f: Flow) -> None:
 
 
 def turn_3(f: Flow) -> None:
-    """The last turn: both sides pass every step; the end of the turn ends the match."""
+    """The last turn: both sides do only what is owed (the weather roll, the routed and
+    broken units moved, here where they stand) and pass every step; the end of the turn
+    ends the match."""
     f.check("initial/weather")
     while f.m.turn["step"] != "admin/victory":
+        pay_owed(f.m)
         for seat in f.m.turn["advanced_by"][:-1]:  # without the referee
             f.act(seat, type="advance")
     admin(f, 1, 0)

@@ -73,13 +73,28 @@ class Game:
     def attack(self, attacker: str, defender: str, die: int) -> str:
         """One attack (HT-5): the phasing side names the defender and rolls for its
         attacker (the d6 thrown at the table); the service reads the odds column and the
-        table (HT-6) and says the result. The defender's owner takes the marker off."""
+        table (HT-6) and says the result; as the die is thrown the defender marker becomes
+        the attacked marker. What the result owes is carried out after (`retreat`,
+        `marker_off`)."""
         seat = self.phasing
         self.take(seat, "place_marker", defender, kind="defender")
         events = self.take(seat, "rule_roll", attacker, thrown=[die])
         [result] = [e["result"] for e in events if e["type"] == "ResultRecorded"]
-        self.take(N if seat == S else S, "remove_marker", defender, kind="defender")
         return str(result)
+
+    def owed(self) -> list[tuple[str, str, list[str]]]:
+        """What the board says is owed: each seat, rule and unit concerned."""
+        return [(o["seat"], o["rule"], o["units"]) for o in self.m.board["owed"]]
+
+    def retreat(self, seat: str, name: str, to: str) -> None:
+        """A retreat a result owes (HT-6): its owner moves the unit, then takes its retreat
+        marker off, each offered by the legal answer even out of its turn."""
+        self.move(seat, name, to)
+        self.take(seat, "remove_marker", name, kind="retreat")
+
+    def marker_off(self, seat: str, name: str) -> None:
+        """The attacked marker, off by its owner's hand once the result is carried out."""
+        self.take(seat, "remove_marker", name, kind="attacked")
 
     def hold(self, seat: str, *towns: str) -> None:
         for town in towns:
@@ -150,6 +165,9 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.move(S, "1st Fusiliers", "0603")  # into Tarn
     g.done(S)
     assert g.attack("2nd Fusiliers", "2nd Rifles", 1).startswith("NE")  # 2 to 3: 1-2
+    assert g.owed() == [(N, "HT-5", ["n-rifles-2"])]  # North's marker to take off
+    g.m.refused(S, 422, "HT-5", type="advance")  # South's step waits for North
+    g.marker_off(N, "2nd Rifles")
     g.done(S)
     end_of_game_turn(g, ("Control of Kell",), ("Control of Marrow", "Control of Tarn"), (1, 2))
     after = g.board()
@@ -164,10 +182,14 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.move(N, "Grey Lancers", "0503")
     g.done(N)
     assert g.attack("Grey Lancers", "2nd Fusiliers", 1).startswith("DR")  # 5 to 4: 1-1
-    g.take(N, "place_marker", "2nd Fusiliers", kind="defender")
-    g.m.refused(N, 422, "HT-5", type="rule_roll", roll="attack", unit_id="n-lancers")  # once
-    g.take(S, "remove_marker", "2nd Fusiliers", kind="defender")
-    g.move(S, "2nd Fusiliers", "0405")  # its owner retreats it one hex
+    assert g.owed() == [(S, "HT-6", ["s-fusiliers-2"])]  # the retreat falls on South
+    g.m.refused(N, 422, "HT-6", type="advance")
+    g.retreat(S, "2nd Fusiliers", "0405")  # its owner retreats it one hex, in North's turn
+    g.marker_off(S, "2nd Fusiliers")
+    assert g.owed() == []
+    # a unit attacks once a player-turn (HT-5): no defender is named for it again
+    g.m.refused(N, 422, "HT-5", type="place_marker", unit_id="s-fusiliers-2", kind="defender")
+    g.m.refused(N, 422, "HT-5", type="rule_roll", roll="attack", unit_id="n-lancers")
     g.move(N, "Grey Lancers", "0404")  # and the attacker advances into Marrow
     g.done(N)
     g.done(S)  # South's reinforcement: the Highland Guard is not due until game turn 3
@@ -175,6 +197,7 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.done(S)
     assert g.attack("Red Hussars", "Grey Lancers", 6).startswith("AE")  # 4 to 2: 2-1
     assert "Red Hussars" not in g.board()["units"]  # eliminated by the result itself
+    g.marker_off(N, "Grey Lancers")
     g.done(S)
     end_of_game_turn(g, ("Control of Marrow",), (), (2, 1))
     after = g.board()
@@ -191,7 +214,9 @@ def test_a_whole_match_of_hold_the_towns_through_the_legal_actions(
     g.done(S)
     g.done(S)
     assert g.attack("2nd Fusiliers", "Grey Lancers", 3).startswith("AR")  # 2 to 2: 1-1
-    g.move(S, "2nd Fusiliers", "0305")  # the attacker retreats one hex
+    assert g.owed() == [(S, "HT-6", ["s-fusiliers-2"]), (N, "HT-5", ["n-lancers"])]
+    g.retreat(S, "2nd Fusiliers", "0305")  # the attacker retreats one hex
+    g.marker_off(N, "Grey Lancers")
     g.done(S)
     end_of_game_turn(g, (), (), (2, 1))
     assert g.board()["vp"] == {N: 5, S: 4}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Script, assert_replay_matches, scenario
 
@@ -238,6 +239,7 @@ def player_turn(m: Match, side: str, turn: int, plan: dict[str, Any]) -> None:
             m.move(foe, unit, to)
         for unit, to in advances:
             m.move(side, unit, to)
+    pay_owed(m)  # NO-2: the other units next to an enemy unit attack it (no effect)
     m.done("player_turn/combat", side)
 
     for (unit, to), (defender, lost) in do["reserve_attack"]:
@@ -296,7 +298,8 @@ PLANS: list[dict[str, Any]] = [
      GERMAN: {"rebuild": ["g-716"], "reserve": [],
               "tactical": [("g-12ss", "1306"), ("g-21pz", "1405")],
               "strategic": [("g-86corps", "1205")],
-              "combat": [(["g-12ss"], ["a-3div", "a-4agra"], ["a-4agra"], ["a-3div"], [], [])],
+              "combat": [(["g-12ss", "g-716"], ["a-3div", "a-4agra"], ["a-4agra"], ["a-3div"], [],
+                          [])],
               "reserve_attack": [], "engineering": [("entrenchment", "1405", False)]}},
     {"weather": "rain", "sea": "moderate", "carpet": "1406", "bombed": ["g-21pz"],
      "german_first": True, "out_of_supply": ["g-12ss"], "interdict": "1306",
@@ -304,13 +307,16 @@ PLANS: list[dict[str, Any]] = [
               "tactical": [("g-12ss", "1505")], "strategic": [("g-716", "1308")],
               "combat": [(["g-12ss"], ["a-27arm"], ["a-27arm"], [], [("a-27arm", "1507")],
                           [("g-12ss", "1506")])],
-              "reserve_attack": [(("g-21pz", "1406"), ("a-6para", False))],
+              "reserve_attack": [(("g-21pz", "1406"), ("a-3div", False))],  # next to it (NO-2)
               "engineering": [("construction", "1204", False), ("entrenchment", "1308", False)]},
      ALLIED: {"rebuild": ["a-27arm"], "reserve": ["a-27arm"],
               "tactical": [("a-6para", "1507")], "strategic": [("a-4agra", "1610")],
-              "combat": [(["a-3div", "a-6para"], ["g-21pz"], ["g-21pz"], [], [],
+              # NO-2: every German unit next to them attacked (12. SS stands at 1506)
+              "combat": [(["a-3div", "a-6para"], ["g-21pz", "g-12ss"], ["g-21pz"], [], [],
                           [("a-3div", "1406")])],
-              "reserve_attack": [(("a-27arm", "1405"), ("g-12ss", True))], "captured": ["1405"],
+              # NO-2: the unit next to Caen's hex, the artillery at 1305, is the one attacked
+              "reserve_attack": [(("a-27arm", "1405"), ("g-1716art", True))],
+              "captured": ["1405"],
               "engineering": [("construction", "1508", True), ("improved_position", "1508", False),
                               ("bridge_construction", "1509", False)]}},
     {"weather": "clear", "sea": "rough", "carpet": None, "german_first": False,

@@ -5,7 +5,15 @@ player-turns (NO-2/NO-3) are in test_normandy_player_turn_api.py."""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from normandy_setup import SUPPLIED, advance_to, no, on_map, supply_all, through_mutual
+from normandy_setup import (
+    SUPPLIED,
+    advance_to,
+    no,
+    on_map,
+    supply_all,
+    table,
+    through_mutual,
+)
 from rulesets_helpers import scenario
 
 # ---- NO-1 mutual segments -----------------------------------------------------------------
@@ -13,7 +21,12 @@ from rulesets_helpers import scenario
 def test_no1_weather_next_becomes_weather_now_next_turn(client: TestClient) -> None:
     m = no(client)
     m.refused("german", 403, "NO-1", type="set_track", name="weather.next", value="rain")
+    # NO-1: the weather is rolled, then the sea; the segment cannot be left before
+    m.act("allied", type="roll_dice", notation="2d6", purpose="next turn's weather",
+          **table(4, 4))
     m.act("allied", type="set_track", name="weather.next", value="rain")
+    m.refused("allied", 422, "NO-1", type="advance")  # the sea is still to be rolled
+    m.act("allied", type="roll_dice", notation="d6", purpose="sea conditions", **table(5))
     m.act("allied", type="set_track", name="sea.now", value="rough")
     m.refused("allied", 422, "core-tracks", type="set_track", name="sea.now", value="wet")
     m.act("allied", type="advance")

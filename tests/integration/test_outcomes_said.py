@@ -62,7 +62,7 @@ ROLLS = {
     "wing-command-morale": (wing_command_morale, [
         "threw 2 for WC-3 unit morale of 4e Ligne", "2 + 1 = 3, failed (needed 4+)",
         "Out of play (casualty): 4e Ligne and its 3 pieces.",
-        "removed 1 leadership marker from General Lasalle"]),
+        "removed 1 marker from General Lasalle: Leadership cubes"]),  # the file's title
     "battlegroup-initiative": (battlegroup_initiative, ["Initiative: ", "order: "]),
     "atomic-africa-morale": (atomic_africa_morale, ["for AA-7", "removed 1 suppression marker"]),
     "extended-sequence-weather": (extended_sequence_weather, [

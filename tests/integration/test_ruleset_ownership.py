@@ -302,3 +302,40 @@ def test_the_operator_takes_an_id_over_and_creation_by_id_never_picks_the_earlie
         assert client.get(f"/api/rulesets/{theirs.json()['hash']}").status_code == 200
         later = upload(client, patrol(version=6), Authorization=f"Bearer {theirs.json()['owner_token']}")
         assert later.status_code == 409, later.text
+
+
+# ---- issue 38: one id and version, one content -------------------------------------------
+
+def test_other_content_under_a_stored_id_and_version_is_refused_naming_both_hashes(
+        app_on: Any) -> None:
+    with app_on() as client:
+        first = upload(client, patrol())
+        assert first.status_code == 201, first.text
+        owner = {"Authorization": f"Bearer {first.json()['owner_token']}"}
+        edited = patrol(description="edited, its version left as it was")
+        r = upload(client, edited, **owner)
+        assert r.status_code == 409, r.text
+        said = r.json()["detail"]
+        assert check_hash() in said and file_hash(edited) in said, said
+        assert "raise its `version` (to 2)" in said
+        assert client.get(f"/api/rulesets/{file_hash(edited)}").status_code == 404
+        again = upload(client, patrol(), **owner)  # the same content again: idempotent
+        assert again.status_code == 201 and again.json()["hash"] == check_hash()
+        assert upload(client, {**edited, "version": 2}, **owner).status_code == 201
+
+
+def test_an_import_carrying_other_content_under_a_listed_id_and_version_is_refused(
+        app_on: Any, tmp_path: Path) -> None:
+    text = exported_patrol(tmp_path)
+    match_id = json.loads(text.splitlines()[0])["match_id"]
+    with app_on() as other:
+        edited = patrol(description="another patrol, version 1 too")
+        assert upload(other, edited).status_code == 201
+        r = other.post("/api/matches/import", content=text,
+                       headers={"Content-Type": "application/x-ndjson"})
+        assert r.status_code == 409, r.text
+        said = r.json()["detail"]
+        assert check_hash() in said and file_hash(edited) in said, said
+        assert other.get(f"/api/rulesets/{check_hash()}").status_code == 404
+        catalogue = other.get("/api/matches", headers=ADMIN).json()
+        assert [m for m in catalogue if m["match_id"] == match_id] == []

@@ -77,9 +77,12 @@ def test_the_legal_answer_marks_what_the_step_waits_for(client: TestClient) -> N
     side = aa.turn["active_side"]
     assert choice(aa, side, "activate_unit")["then_done"] is True
     # where Next step is legal already, nothing is marked (a plain tap of Next step does)
-    bg = Played(client, scenario("battlegroup-demo"))
-    assert legal(bg, "north")["advance"]["legal"] is True
-    assert choice(bg, "north", "roll_initiative")["then_done"] is False
+    # (the extended sequence's weather, once its roll owed is made: ES-1)
+    es = Played(client, scenario("extended-sequence-demo"))
+    es.act("germans", type="roll_dice", notation="2d6", purpose="weather change",
+           source="table", results=[3, 4])
+    assert legal(es, "germans")["advance"]["legal"] is True
+    assert not any(c["then_done"] for a in legal(es, "germans")["actions"] for c in a["choices"])
     # the referee says no one's done
     assert all(not c["then_done"] for a in legal(m, "referee")["actions"]
                for c in a["choices"])

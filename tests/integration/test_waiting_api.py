@@ -12,9 +12,14 @@ def test_the_match_view_and_the_board_say_whose_turn(client: TestClient) -> None
     m = Played(client, scenario("extended-sequence-demo"))
     for view in (m.get("")["waiting"], m.board["waiting"]):
         assert view["seats"] == ["germans", "soviets"]
-        assert [w["reason"] for w in view["waits"]] == ["to say it is done with Weather change"] * 2
+        # ES-1: the weather roll is owed, by either side (ours): both are waited for
+        assert [w["reason"] for w in view["waits"]] == ["to roll for the weather change"] * 2
         assert [w["name"] for w in view["waits"]] == [s["name"] for s in m.body["sides"]]
         assert view["ended"] is False and view["words"].startswith("Waiting for ")
+    m.act("germans", type="roll_dice", notation="2d6", purpose="weather change",
+          source="table", results=[3, 4])
+    assert [w["reason"] for w in m.board["waiting"]["waits"]] == [
+        "to say it is done with Weather change"] * 2
     m.act("germans", type="advance")
     assert m.get("", "soviets")["waiting"]["seats"] == ["soviets"]
 
@@ -28,7 +33,8 @@ def test_a_pending_undo_is_waited_for_and_an_ended_match_waits_for_nobody(
     allied = m.body["sides"][0]["name"]
     waits = m.board["waiting"]["waits"]
     assert [w["seat"] for w in waits] == ["allied", "german"]
-    assert waits[0]["reason"].startswith("to act in ")
+    # the weather is rolled: the sea is still owed (NO-1)
+    assert waits[0]["reason"] == "to roll this turn's sea conditions (after the weather)"
     assert waits[1]["reason"].startswith(f"to answer {allied}'s request to take back")
     m.act("referee", type="end_match", winner=None, reason="a draw")
     view = m.get("")["waiting"]

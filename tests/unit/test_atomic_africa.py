@@ -49,3 +49,12 @@ def test_a_unit_under_six_figures_cannot_split() -> None:
     with pytest.raises(ValueError, match="AA-4"):
         split_plan(5, {"wound": 5})
     assert split_plan(6, {}).figures == (3, 3)
+
+
+def test_the_owner_says_which_half_takes_an_odd_figure_as_for_a_marker() -> None:
+    """AA-3: the split is the service's own (domain.context.evenly); the odd figure, like
+    an odd marker, goes to the half the owner says."""
+    plan = split_plan(11, {"wound": 5, "suppression": 3},
+                      odd_to={"figures": "second", "suppression": "second"})
+    assert plan.figures == (5, 6)
+    assert plan.markers == ({"wound": 3, "suppression": 1}, {"wound": 2, "suppression": 2})

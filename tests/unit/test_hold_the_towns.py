@@ -68,13 +68,15 @@ def test_a_game_turn_is_north_player_turn_then_south_then_both_close_it() -> Non
     phasing = {"phasing": "north", "opponent": "south"}
     south = {"phasing": "south", "opponent": "north"}
     both = ["north", "south"]
+    # (in the combat step the opponent acts only for what a result makes it owe: HT-5, HT-6,
+    # tests/unit/test_hold_the_towns_duties.py)
     assert walk_a_game_turn(state) == [
         ("player_turn/reinforcement", "north", ["north"], ["north", "referee"], phasing),
         ("player_turn/movement", "north", ["north"], ["north", "referee"], phasing),
-        ("player_turn/combat", "north", both, ["north", "referee"], phasing),
+        ("player_turn/combat", "north", ["north"], ["north", "referee"], phasing),
         ("player_turn/reinforcement", "south", ["south"], ["south", "referee"], south),
         ("player_turn/movement", "south", ["south"], ["south", "referee"], south),
-        ("player_turn/combat", "south", both, ["south", "referee"], south),
+        ("player_turn/combat", "south", ["south"], ["south", "referee"], south),
         ("end_of_turn", None, both, ["north", "south", "referee"], {}),
     ]
 
@@ -141,14 +143,19 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
         said[column] = [by_face[face] for face in range(1, 7)]
     assert said == doc_table()
     # AE removes the attacking unit (the roll's own), DE the unit marked as the defender;
-    # the retreats (DR, AR) are the players'
+    # AR and DR put a retreat marker on the attacker and on the defender: the retreat is
+    # their owner's to carry out (a duty of the combat step); NE does nothing
     for rows in table.columns.values():
         for row in rows:
-            assert bool(row.effects) == row.says.startswith(("AE", "DE")), row
+            result = row.says.split(":")[0]
+            assert bool(row.effects) == (result != "NE"), row
             for effect in row.effects:
-                assert effect.remove_unit is not None
+                made = "remove_unit" if result in ("AE", "DE") else "retreat"
+                assert (effect.remove_unit is not None if made == "remove_unit" else
+                        effect.place_marker is not None
+                        and effect.place_marker.kind == "retreat"), row
                 assert (effect.falls_on.marked if effect.falls_on else None) == (
-                    "defender" if row.says.startswith("DE") else None), row
+                    "defender" if result in ("DE", "DR") else None), row
 
 
 UNITS = [

@@ -13,7 +13,7 @@ import pytest
 
 from domain.errors import DomainError
 from domain.legal import legal_actions
-from domain.legal.words import in_words
+from domain.refusal_words import in_words
 from tests.players_words import legal_words, wrong
 from tests.unit.legal_play import DEMOS, Match, filled
 

@@ -60,10 +60,14 @@ def test_every_problem_is_said_at_once_with_its_line_and_column() -> None:
     assert report.lines() == [
         ("three.yaml:31:17: undeclared-condition: 'calm' is no condition the file's "
         "conditions declare"),
+        # (the step waits for a condition and owes nothing: a warning, said with them)
+        ("three.yaml:31:17: warning: unsaid-leave-when: step 'weather' waits for 'calm' "
+         "before it is left, but owes nothing: nobody is told what leaving waits for (say it "
+         "in owes)"),
         "three.yaml:43:9: unknown-field: unknown field 'alows'; did you mean 'allows'?",
-        ("three.yaml:47:22: undeclared-role: 'atacker' is no role the file's sides declare "
+        ("three.yaml:52:22: undeclared-role: 'atacker' is no role the file's sides declare "
         "(it declares: attacker, defender); did you mean 'attacker'?"),
-        "three.yaml: 3 problems",
+        "three.yaml: 3 problems, 1 warning",
     ]
 
 

@@ -1,12 +1,13 @@
 """The shipped ruleset file of the WW2 extended sequence (projections/rulefiles/) says what
 the Python ruleset says: the same sequence of play (steps, order, titles, rules, who acts,
-who moves the marker on, what each step allows), the same sides, tracks and action words;
+who moves the marker on, what each step allows and owes), the same sides, tracks and action words;
 and a turn walked through both moves the marker the same way."""
 
 from __future__ import annotations
 
 from conftest import Table
 
+from domain.duties import Duty
 from domain.rulefiles import RulesetFile, sequence_of
 from domain.rulesets import get_ruleset
 from domain.rulesets.extended_sequence import WHERE
@@ -23,10 +24,18 @@ def shipped() -> RulesetFile:
 
 def once(node: Step | Phase) -> Step | Phase:
     """The node with each step's allowed actions said once each, in order (the Python
-    ruleset's tuples repeat an action that two of its lists share)."""
+    ruleset's tuples repeat an action that two of its lists share), and its duties with
+    the names of their tests left out (each ruleset names its own; what they read is held
+    equal by the differential test)."""
     if isinstance(node, Step):
-        return node.model_copy(update={"allows": tuple(dict.fromkeys(node.allows))})
+        return node.model_copy(update={"allows": tuple(dict.fromkeys(node.allows)),
+                                       "owes": tuple(unnamed(d) for d in node.owes)})
     return node.model_copy(update={"children": tuple(once(c) for c in node.children)})
+
+
+def unnamed(duty: Duty) -> Duty:
+    return duty.model_copy(update={"units": "units" if duty.units else None,
+                                   "owed_while": "while" if duty.owed_while else None})
 
 
 def test_the_file_sequence_is_the_python_ruleset_sequence() -> None:
@@ -39,6 +48,7 @@ def test_the_file_sequence_is_the_python_ruleset_sequence() -> None:
         assert (mine.acting, mine.advanced_by, mine.shared, mine.only, mine.optional) == (
             theirs.acting, theirs.advanced_by, theirs.shared, theirs.only, theirs.optional)
         assert list(dict.fromkeys(mine.allows)) == list(dict.fromkeys(theirs.allows))
+        assert [unnamed(d) for d in mine.owes] == [unnamed(d) for d in theirs.owes], path
 
 
 def test_a_turn_moves_the_marker_the_same_way_through_both() -> None:

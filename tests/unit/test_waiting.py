@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import Table
+from duty_play import settle
 
 from api import scenarios
 from domain.authority import check_acting, check_advance
@@ -33,13 +34,18 @@ def waits(table: Table) -> list[tuple[str, str]]:
     return [(w.seat, w.reason) for w in found.waits]
 
 
+NORMANDY_WEATHER = [("allied", "to roll next turn's weather"),
+                    ("allied", "to roll this turn's sea conditions (after the weather)")]
 FIRST = {
-    "atomic-africa-demo": [("red", "to act in Activation")],
+    # AA-1 owes the activation (a duty: domain.duties), so the reason is what is owed
+    "atomic-africa-demo": [("red", ("to activate one of your units that has not activated "
+                                    "this turn"))],
     "battlegroup-demo": [(side, "to say it is done with Initiative")
                          for side in ("north", "south", "west")],
-    "extended-sequence-demo": [(side, "to say it is done with Weather change")
+    # ES-1 owes the weather roll, by either side (ours): both are waited for until one rolls
+    "extended-sequence-demo": [(side, "to roll for the weather change")
                                for side in ("germans", "soviets")],
-    "normandy-demo": [("allied", "to act in Weather")],
+    "normandy-demo": NORMANDY_WEATHER,  # NO-1 owes the two rolls
     "wing-command-demo": [(side, "to say it is done with Initiative")
                           for side in ("french", "british")],
 }
@@ -66,6 +72,7 @@ def test_every_side_waited_for_is_one_authority_lets_go_on(name: str) -> None:
 
 def test_a_shared_step_waits_for_the_sides_not_yet_done() -> None:
     table = demo("extended-sequence-demo")
+    table.act("soviets", type="roll_dice", notation="2d6", purpose="weather change")  # ES-1
     table.act("germans", type="advance")
     assert waits(table) == [("soviets", "to say it is done with Weather change")]
     table.act("soviets", type="advance")  # the last one moves the marker on
@@ -75,7 +82,10 @@ def test_a_shared_step_waits_for_the_sides_not_yet_done() -> None:
 
 def test_the_active_side_reacting_side_and_mover_in_the_extended_sequence() -> None:
     table = demo("extended-sequence-demo")
+    ruleset = get_ruleset(table.state.ruleset, table.state.options)
     while table.state.turn.step != "combat/defensive_fire":
+        # what is owed first (ES-1's weather, ES-4's routed and broken moves), then on
+        settle(lambda: table.state, ruleset, lambda seat, body: table.act(seat, **body))
         table.act("referee", type="advance")
     # any side may fire here, but the defender moves the marker on: the match waits for it
     assert waits(table) == [("soviets", "to act in Defender's fire")]
@@ -89,7 +99,7 @@ def test_a_result_owed_waits_for_the_roller_only() -> None:
     with pytest.raises(OutOfSequence):
         table.act("red", type="advance")  # decide agrees: the dice come first
     table.act("red", type="record_roll", results=[3, 4])
-    assert waits(table) == [("red", "to act in Activation")]
+    assert waits(table) == FIRST["atomic-africa-demo"]  # then what red owes
 
 
 def test_a_pending_undo_waits_for_the_other_sides_consent() -> None:
@@ -100,9 +110,9 @@ def test_a_pending_undo_waits_for_the_other_sides_consent() -> None:
     # in words, no version: the prompt names what it takes back (issue 26)
     answer = ("to answer Allied's request to take back an action (what it takes back is "
               "asked at the top of the table)")
-    assert waits(table) == [("allied", "to act in Weather"), ("german", answer)]
+    assert waits(table) == [NORMANDY_WEATHER[1], ("german", answer)]  # the weather rolled
     table.answer("german", accept=True)
-    assert waits(table) == [("allied", "to act in Weather")]
+    assert waits(table) == NORMANDY_WEATHER  # the roll taken back: both owed again
 
 
 def test_an_end_proposed_waits_for_the_other_sides_to_agree() -> None:

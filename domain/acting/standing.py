@@ -8,18 +8,20 @@ side's optional moves for the rest of the turn, like a card game's pass to the e
 `settle(state, ruleset, context, answer)` is what the passes do once an action is recorded, whoever
 took it: while the match waits for a side whose pass is on, that side's done (`advance`) is
 decided through `decide` as that side, exactly as its tap would be, and recorded as the same
-events, marked `by="standing_pass"`; then again from the state those leave. (ours) Where the
-pass holds back, and why:
+events, marked `by="standing_pass"`; then again from the state those leave. The done is said
+only in a step where the side owes nothing and has nothing it may do but say done
+(`domain.acting.holds`). (ours) Where the pass holds back, and why:
 
-- the done is refused and the legal answer offers the side a move of the step's own: the
-  side must act (its activation, cards to draw, an initiative to roll, a step that cannot
-  be left until it acts). The pass waits, still on, and says the side's done once that
-  move leaves only optional ones (the draw made, the done follows in the same action).
-  Waiting, not ending: a pass ended at each move a side must make would be asked for
-  again after it, and a Battlegroup turn would take as many taps as without it;
+- the side owes a duty of the step (`domain.owed`): the pass waits, still on, and says the
+  side's done once the duty is discharged (in the same action as the move that discharges
+  it, when nothing else holds the side);
+- the side has a move of the step's own (an optional activation, a move, fire, a card): a
+  real choice, which the pass does not make for it. The pass waits, still on: the side
+  acts, or taps its own done, and the pass goes on from the next step. Waiting, not
+  ending: a pass ended at each move would be asked for again after it;
 - the done is refused and another side is waited for: its move may let the side go on
   (AA-8: a deck shuffled before the side cuts it); the pass waits;
-- the done is refused, the side has no move of its own to make and no other side is
+- the done is refused, the side owes nothing, has no move of its own and no other side is
   waited for (nothing the pass can wait for would change it): the pass ends
   (`StandingPassEnded(why="refused")`, the refusal in words), the other seat's action
   stands, and the side sees the step as it is;
@@ -27,14 +29,14 @@ pass holds back, and why:
   are the side's own to tap; the pass waits;
 - in a step that is not shared, where the match waits for another side too (any side may
   act and move on: a freeform step), the side's done would move the marker on for all:
-  the pass waits, as "done until something is mine" stops there (`domain.legal.ahead`);
+  the pass waits, as "done until something is mine" stops there (`domain.acting.ahead`);
 - a step where the match does not wait for the side needs nothing of it.
 
 The turn's last done is the pass's last: a new turn (and the end of the match) ends every
 pass (`evolve`), with no event of its own.
 
 Where the dones are emitted (ours): in the same action as what made them due, decided at
-once where that action is decided (`domain.legal.request.recorded`, which
+once where that action is decided (`domain.acting.recorded`, which
 `MatchUseCases.act` records in one append), with that action's command id.
 So every state at a version the log holds is settled: whose turn (`domain.waiting`), the
 legal answer and the clock read it as it is, replay and `verify` only read events that are
@@ -47,19 +49,18 @@ between a pass and its done: the next action settles it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from domain import commands as cmd
 from domain import events as ev
+from domain.acting.holds import Answer, holds
+from domain.acting.then import moved_on
 from domain.authority import check_standing_pass
 from domain.context import REFEREE, Context, Emit
 from domain.decide import decide
 from domain.errors import DomainError, InvalidAction, MatchOver
 from domain.evolve import evolve
-from domain.legal.model import Choice, LegalActions, StandingPassOffer
-from domain.legal.then import moved_on
-from domain.legal.words import in_words
+from domain.refusal_words import in_words
 from domain.rulesets import Ruleset
 from domain.state import MatchState
 from domain.waiting import waiting_for_seats
@@ -68,10 +69,6 @@ RULE = "core-standing-pass"
 BY = "standing_pass"
 MOST_DONES = 256  # dones the passes say after one action, at most (a turn's steps x sides)
 MARKED = (ev.SideDone, ev.PhaseAdvanced, ev.TurnAdvanced)
-# a side's legal answer at a state and version (`domain.legal.legal_actions`, no steps ahead)
-Answer = Callable[[MatchState, str, int], LegalActions]
-PASS = Choice(label="Pass until I must act", body={"type": "standing_pass"})
-STOP = Choice(label="Stop passing", body={"type": "standing_pass", "on": False})
 
 
 def decide_standing(command: cmd.StandingPass, state: MatchState, ruleset: Ruleset,
@@ -111,7 +108,7 @@ def settle(state: MatchState, ruleset: Ruleset, context: Context,
            answer: Answer) -> list[ev.Event]:
     """The dones the standing passes say at `state` (the state after an action, `context`
     the context of the next event), one after another (see the module's text); `answer`
-    tells whether a side refused its done has a move of its own to make."""
+    tells whether a side has a move of the step's own to make."""
     out: list[ev.Event] = []
     for _ in range(MOST_DONES):
         made = _one(state, ruleset, context, answer)
@@ -136,12 +133,14 @@ def _one(state: MatchState, ruleset: Ruleset, context: Context,
             continue
         if not shared and any(s not in (side, REFEREE) for s in waited):
             continue  # its done would move the marker on for the others too: theirs to say
+        if holds(state, ruleset, side, answer, context.version) is not None:
+            continue  # a duty, or a choice of the side's own: the pass waits
         as_side = replace(context, actor=side)
         try:
             done = decide(cmd.Advance(), state, ruleset, as_side)
         except DomainError as refused:
-            if _waits(state, ruleset, side, answer(state, side, context.version)):
-                continue  # the side's move, or another seat's first: the pass waits
+            if any(s not in (side, REFEREE) for s in waited):
+                continue  # another seat's move first (it may let the side go on): it waits
             emit = Emit(as_side, state, evolve)
             emit(ev.StandingPassEnded, side=side, why="refused", rule=RULE,
                  reason=in_words(refused.detail, state, ruleset.sequence)[:500])
@@ -153,16 +152,6 @@ def _one(state: MatchState, ruleset: Ruleset, context: Context,
     return []
 
 
-def _waits(state: MatchState, ruleset: Ruleset, side: str, answer: LegalActions) -> bool:
-    """Whether a pass whose done was refused waits: the side has a move of the step's own
-    to make, or another side is waited for (whose move may let it go on: a deck to shuffle
-    before the side cuts it). An answer cut short (a large board) may hold such a move: the
-    pass waits."""
-    if answer.page.truncated or any(a.own for a in answer.actions):
-        return True
-    return any(s not in (side, REFEREE) for s in waiting_for_seats(state, ruleset).seats)
-
-
 def _the_sides_own(done: list[ev.Event], state: MatchState) -> bool:
     """Whether a done is the side's own to tap: it rolls the service's dice, leaves a result
     owed or ends the match."""
@@ -172,17 +161,3 @@ def _the_sides_own(done: list[ev.Event], state: MatchState) -> bool:
     for event in done:
         state = evolve(state, event)
     return state.awaiting is not None
-
-
-def offer(state: MatchState, seat: str) -> StandingPassOffer | None:
-    """What the legal answer says of `seat`'s standing pass: on (and how to stop it) or off
-    (and how to start it); None for the referee, a spectator, or after the end."""
-    if seat not in state.side_ids() or state.outcome is not None:
-        return None
-    if seat in state.passing:
-        return StandingPassOffer(on=True, choice=STOP, says=(
-            "Passing until you must act: your done is said for you wherever you could only "
-            "act as you choose, until the turn ends"))
-    return StandingPassOffer(on=False, choice=PASS, says=(
-        "Pass your optional moves until you must act, for the rest of this turn: your done "
-        "is said for you in every step where you could only act as you choose"))
