@@ -1,16 +1,17 @@
 """`legal_actions(state, ruleset, seat)`: what a seat can do now, derived from `decide`.
 
 For every action the current step allows (and those allowed at any step) the generators
-(`units`, `records`, `games`) propose candidate commands drawn from the
-state: the units in play, the sides, the seat's own hand, the rolls of the step, the tracks
-the game keeps. Each is decided as the seat, with stand-in dice (`probe`); what
+(`units`, `records`, `games`) propose candidate commands over each input's declared domain
+(`domains`: the units in play, the sides, the seat's own hand, the rolls of the step, the
+tracks the game keeps, a split's figures, the hexes within reach), never chosen by what a
+refusal says. Each is decided as the seat, with stand-in dice (`probe`); what
 `decide` accepts is offered, with its title and rule id in the game's words, and what it
 refuses is not. There is no second copy of the rules here: `decide` is the one source of
 truth, and the refusal it gives to `advance` is the reason the marker cannot move on.
 `offered` says whether a body is one of the choices (docs/legal-actions.md).
 
 The package owns the legal actions: this module the answer; `model` its shape (`Choice`,
-`LegalActions`, ...); `probe` deciding a candidate as the seat; `units`, `records` and
+`LegalActions`, ...); `domains` what each input may be; `probe` deciding a candidate as the seat; `units`, `records` and
 `games` the candidates; `own` which actions are a step's own move; `words` titles and
 names in the game's words; `offering` whether a body is offered; `passes` what the answer
 says of a side's standing pass. It sits above the core: it may import the pure core
@@ -30,7 +31,7 @@ from domain.acting.holds import Answer, Holds
 from domain.authority import waiting_for
 from domain.commands import ACTION_TYPES
 from domain.context import REFEREE
-from domain.decide import ALWAYS_ALLOWED
+from domain.decide import ALWAYS_ALLOWED, next_marker
 from domain.errors import DomainError, InvalidAction
 from domain.legal import games, records, units
 from domain.legal.model import Choice, LegalAction, LegalActions, NextStep, Page
@@ -120,7 +121,7 @@ def legal_actions(state: MatchState, ruleset: Ruleset, seat: str, *, version: in
         # its standing pass does; Next step below is read unmetered)
         with metered(steps or meter() or Meter(ANSWER_STEPS)):
             for kind in _kinds(step.allows):
-                if not probe.whole and kind not in ABOUT_UNITS:
+                if not probe.whole and kind not in ABOUT_UNITS or not probe.admits(kind):
                     continue
                 for key, alternatives in GENERATORS[kind](probe):
                     choice = probe.choose(alternatives)
@@ -215,10 +216,15 @@ def next_step(probe: Probe) -> NextStep:
     said = _leads_to(events, probe)
     skips = []
     goes = _marker(events)
+    if goes is None and any(isinstance(e, ev.MatchEnded) for e in events):
+        # (the last turn's end: the advance naming where the marker would have gone is this
+        # same advance, decide accepts it as such)
+        goes = next_marker(state, probe.ruleset).step
     rests = _rests(events)
     for path in seq.steps() if goes is not None and seq.step(goes).optional else ():
         # (a skip passes only optional steps: the first it would pass is the next one; one
-        # way forward per destination, so none to where Next step itself comes to rest)
+        # way forward per destination, so none to where Next step itself comes to rest; none
+        # round to the step the marker stands on, a whole turn or round in one tap: ours)
         if path in (state.turn.step, goes, rests):
             continue
         body = {"type": "advance", "to": path}

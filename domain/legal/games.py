@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.context import card_title, named
-from domain.legal.model import Candidate, Input, location, number, one_of, text
+from domain.legal.domains import leads
+from domain.legal.model import Candidate, Input, listed_number, location, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, words
@@ -23,28 +24,40 @@ def _units(p: Probe, *exclude: str) -> list[tuple[Any, str]]:
     return [(u.id, u.name) for u in p.units if u.id not in exclude]
 
 
-def _enemies(p: Probe, side: str) -> Input:
-    """The other sides' units, as the defenders of an attack (built once a side)."""
-    return p.once(("enemies", side), lambda: one_of(
-        "defenders", "Defenders", [(u.id, u.name) for u in p.units if u.side != side],
+def _declared(p: Probe, kind: str, name: str, body: dict[str, Any]) -> list[tuple[Any, str]]:
+    """The units field `name` of `kind` may name for `body` (its declared domain), named."""
+    return [(i, p.state.units[i].name) for i in p.domain(kind, name, body)]
+
+
+def _enemies(p: Probe, unit: Unit) -> Input:
+    """The defenders an attack by `unit` may name (declared: the other sides' units),
+    built once a side."""
+    return p.once(("enemies", unit.side), lambda: one_of(
+        "defenders", "Defenders",
+        _declared(p, "resolve_combat", "defenders", {"attackers": [unit.id]}),
         required=True, many=True))
 
 
-def _targets(p: Probe, side: str) -> Input:
-    return p.once(("targets", side), lambda: one_of(
-        "target_id", "At", [(u.id, u.name) for u in p.units if u.side != side], open_=True))
+def _targets(p: Probe, unit: Unit) -> Input:
+    """The targets `unit` may fire at (declared: the other sides' units), once a side."""
+    return p.once(("targets", unit.side), lambda: one_of(
+        "target_id", "At", _declared(p, "fire", "target_id", {"unit_id": unit.id}),
+        open_=True))
 
 
-def _named_targets(p: Probe, side: str) -> Input:
+def _named_targets(p: Probe, unit: Unit) -> Input:
     """The targets as an input to give (a family's alternatives name each in turn)."""
-    return p.once(("named targets", side), lambda: _targets(p, side).model_copy(
+    return p.once(("named targets", unit.side), lambda: _targets(p, unit).model_copy(
         update={"required": True}))
 
 
-def _leaders(p: Probe, side: str) -> Input:
-    return p.once(("leaders", side), lambda: one_of(
-        "leader_id", "The leader who rallies it", [(u.id, u.name) for u in p.units
-                                                   if u.side == side], required=True))
+def _leaders(p: Probe, unit: Unit) -> Input:
+    """The leaders a roll of `unit` may name (declared: the units of its side that lead,
+    itself aside); each unit's are tried, all of its side's listed (once a side)."""
+    return p.once(("leaders", unit.side), lambda: one_of(
+        "leader_id", "The leader who rallies it", [
+            (u.id, u.name) for u in p.units if u.side == unit.side and leads(u)],
+        required=True))
 
 
 def _examples(p: Probe, given: Input, side: str, *, listed: bool = False) -> tuple[Any, ...]:
@@ -129,14 +142,18 @@ def shuffle_deck(p: Probe) -> Offers:
 
 
 def cut_deck(p: Probe) -> Offers:
+    """Each deck of two cards or more, cut at every count of its declared domain (1 to
+    its size less one) `decide` accepts; the middle tried first."""
     for side in p.state.sides:
         cards = len(p.state.decks.get(side.id, ()))
         if cards > 1:
+            body = {"type": "cut_deck", "side": side.id}
+            counts = p.domain("cut_deck", "at", body)
+            middle = [c for c in counts if c == cards // 2]
             yield "cut_deck", [Candidate(
-                label=f"Cut {side.name}'s deck", side=side.id,
-                body={"type": "cut_deck", "side": side.id},
-                inputs=(number("at", "Cards that go under", 1, cards - 1, required=True,
-                               example=cards // 2),))]
+                label=f"Cut {side.name}'s deck", side=side.id, body=body, family="at",
+                examples=(*middle, *(c for c in counts if c not in middle)),
+                inputs=(listed_number("at", "Cards that go under", counts),))]
 
 
 def rule_roll(p: Probe) -> Offers:
@@ -149,23 +166,23 @@ def rule_roll(p: Probe) -> Offers:
     # self-rally creates gets the service's id, ES-2).
     free = (Input(name="leader_id", label="An officer or leader who helps", kind="id"),
             Input(name="new_unit_id", label="Its id (the service makes one)", kind="id"))
-    optional = (*free, number("leadership", "Leadership cubes spent", 0, 20, example=1),
-                number("dice", "How many dice (where the roll lets you choose)", 1, 3,
-                       example=1))
+    chosen = number("dice", "How many dice (where the roll lets you choose)", 1, 3, example=1)
+    optional = (*free, number("leadership", "Leadership cubes spent", 0, 20, example=1), chosen)
     for name, roll in p.ruleset.rolls.items():
         if p.state.turn.step not in roll.steps:
             continue
         for unit in p.scope:
             body = {"type": "rule_roll", "roll": name, "unit_id": unit.id}
-            leaders = _leaders(p, unit.side)
+            leaders = _leaders(p, unit)
             yield f"rule_roll:{name}", [
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
                           inputs=optional),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          inputs=(dice, *free)),
+                          inputs=(dice, *free), family="dice",
+                          examples=tuple(p.domain("rule_roll", "dice", body))),
                 Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
-                          family="leader_id", inputs=(leaders,), examples=tuple(
-                              m.value for m in leaders.values or () if m.value != unit.id))]
+                          family="leader_id", inputs=(leaders, chosen), examples=tuple(
+                              p.domain("rule_roll", "leader_id", body)))]
             for officer in _officers(p, unit.side):
                 cubes = number("leadership", "Leadership cubes spent", 1,
                                officer.markers[LEADERSHIP], required=True, example=1)
@@ -173,7 +190,8 @@ def rule_roll(p: Probe) -> Offers:
                 label = f"{unit.name}, with {officer.name}'s leadership"
                 yield f"rule_roll:{name}", [
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
-                              inputs=(cubes,)),
+                              inputs=(cubes, chosen), family="leadership", examples=tuple(
+                                  p.domain("rule_roll", "leadership", with_officer))),
                     Candidate(label=label, unit_id=unit.id, body=with_officer, dice=True,
                               inputs=(cubes, dice))]
 
@@ -184,8 +202,8 @@ def fire(p: Probe) -> Offers:
     modifiers = (number("differential", "Fire differential", -20, 20, example=1),
                  number("modifier", "Modifier", -20, 20, example=1))
     for unit in p.scope:
-        targets = _targets(p, unit.side)
-        named = _named_targets(p, unit.side)
+        targets = _targets(p, unit)
+        named = _named_targets(p, unit)
         body = {"type": "fire", "unit_id": unit.id}
         yield "fire", [
             Candidate(label=unit.name, unit_id=unit.id, body=body, dice=True,
@@ -203,7 +221,7 @@ def resolve_combat(p: Probe) -> Offers:
                 "e.g. 3:1")
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
     for unit in p.scope:
-        enemies = _enemies(p, unit.side)
+        enemies = _enemies(p, unit)
         yield "resolve_combat", [Candidate(
             label=unit.name, unit_id=unit.id, dice=True, family="defenders",
             body={"type": "resolve_combat", "attackers": [unit.id]},

@@ -176,10 +176,10 @@ class Candidate:
     unit_id: str | None = None
     side: str | None = None
     dice: bool = False
-    # Alternatives of one family try the input `family` names with different examples (a
-    # target, a leader). When one is refused as the alternative without it is, or two alike
-    # in words that name neither value, the input is not what the rules refuse: the rest of
-    # the family is not tried.
+    # Alternatives of one family try the input `family` names at each value of its
+    # declared domain (domain.legal.domains: a target, a leader, a split's figures), in
+    # turn, until `decide` accepts one: the first accepted is the choice's example. Every
+    # value is tried: what a refusal says never cuts the family short.
     family: str | None = None
     # The alternatives of a family in one: the input `family` tried at each of these
     # examples in turn (built once, shared by every unit, expanded only as far as tried).
@@ -208,6 +208,24 @@ def number(name: str, label: str, low: int, high: int, *, required: bool = False
            example: int | None = None, says: str = "") -> Input:
     return Input(name=name, label=label, kind="number", required=required, minimum=low,
                  maximum=high, example=example, says=says or f"a whole number from {low} to {high}")
+
+
+LISTED_MOST = 100  # a number input lists at most this many values of its domain
+
+
+def listed_number(name: str, label: str, counts: list[int]) -> Input:
+    """A whole number of a declared domain (`counts`, in order), each value listed (only
+    those `decide` accepts are kept); past LISTED_MOST values the first are listed and the
+    input is open: more may be accepted, between its bounds ("more" said in `says`)."""
+    low, high = (counts[0], counts[-1]) if counts else (1, 1)
+    shown = counts[:LISTED_MOST]
+    more = len(counts) > len(shown)
+    return Input(name=name, label=label, kind="number", required=True, minimum=low,
+                 maximum=high, example=counts[0] if counts else low, open=more,
+                 values=tuple(Option.model_construct(value=c, label=str(c)) for c in shown),
+                 says=f"a whole number from {low} to {high}" + (
+                     f" (the first {LISTED_MOST} the rules accept are listed; more may be)"
+                     if more else ""))
 
 
 def one_of(name: str, label: str, options: list[tuple[Any, str]], *, required: bool = False,

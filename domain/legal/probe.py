@@ -14,16 +14,22 @@ from pydantic import TypeAdapter, ValidationError
 
 from domain import events as ev
 from domain.acting.then import after_advance
+from domain.authority import check_acting, check_awaited
 from domain.commands import Action, Command
 from domain.context import Context
-from domain.decide import decide
+from domain.decide import ALWAYS_ALLOWED, ENDINGS, RECORDS, decide
 from domain.dice import SeededDice, parse
+from domain.duties import Owed
 from domain.errors import DomainError, InvalidAction
+from domain.legal.domains import View, domain_of, put, values
 from domain.legal.model import Candidate, Choice, Die, Input, TableDice
 from domain.legal.words import side_name
+from domain.owed import owed_by
+from domain.procedures.dispatch import handle
 from domain.refusal_words import in_words
 from domain.rulefiles.cost import Meter, Spent, WorkSpent
 from domain.rulesets import Ruleset
+from domain.sequence import ANY
 from domain.state import MatchState, Unit
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
@@ -33,16 +39,6 @@ STAND_IN = SeededDice(b"battlelog-legal-actions: not the match's dice")
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 T = TypeVar("T")
 LISTED = ("choices",)  # an input whose value is a list: a value is tried as [value]
-
-
-def put(body: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
-    """A copy of `body` with the dotted field `name` set to `value` (the objects on the way
-    copied, the rest shared: bodies are never changed in place)."""
-    first, _, rest = name.partition(".")
-    if not rest:
-        return {**body, first: value}
-    inner = body.get(first)
-    return {**body, first: put(inner if isinstance(inner, dict) else {}, rest, value)}
 
 
 class Exhausted(Exception):
@@ -115,6 +111,15 @@ class Probe:
         """The units in play, the seat's own first."""
         return sorted(self.state.in_play(), key=lambda u: (u.side != self.seat, u.side, u.id))
 
+    @cached_property
+    def view(self) -> View:
+        """The seat's view of the declared domains (`domain.legal.domains`)."""
+        return View(self.state, self.ruleset, self.seat, self.version)
+
+    def domain(self, kind: str, name: str, body: dict[str, Any]) -> list[Any]:
+        """The values field `name` of action type `kind` may take now, for `body`."""
+        return values(domain_of(kind, name), self.view, body)
+
     @property
     def side(self) -> str | None:
         """The seat's side (None for the referee)."""
@@ -123,33 +128,18 @@ class Probe:
     # ---- candidates into choices -------------------------------------------------------
 
     def choose(self, alternatives: Iterable[Candidate]) -> Choice | None:
-        """The first alternative `decide` accepts (its required inputs at their examples),
-        with the inputs' values it accepts and, for a roll, the players' own dice."""
-        base: str | None = None  # the refusal of the first alternative of no family
-        met: dict[str, dict[str, Any]] = {}  # each family's refusals, and the value refused
-        dropped: set[str] = set()  # families whose input is not what the rules refuse
+        """The first alternative `decide` accepts (its required inputs at their examples,
+        a family's input at each value of its domain in turn), with the inputs' values it
+        accepts and, for a roll, the players' own dice. Only acceptance counts: what a
+        refusal says never chooses what is tried or offered."""
         for proposed in alternatives:
             for candidate in proposed.alternatives():  # a family's examples, as tried
-                family = candidate.family
-                if family in dropped:
-                    break  # (the rest of its examples are of the same family)
                 full = candidate.body
                 for given in candidate.inputs:
                     if given.required:
                         full = put(full, given.name, given.example)
                 events = self.decide(full)
                 if isinstance(events, DomainError):
-                    said = f"{events.rule}|{events.detail}"
-                    if family is None:
-                        base = base or said
-                        continue
-                    tried = next((i.example for i in candidate.inputs if i.name == family),
-                                 None)
-                    earlier = met.setdefault(family, {})
-                    if said == base or (said in earlier
-                                        and not _names(said, tried, earlier[said])):
-                        dropped.add(family)
-                    earlier.setdefault(said, tried)
                     continue
                 inputs = tuple(kept for given in candidate.inputs
                                if (kept := self._checked(full, given)) is not None)
@@ -161,6 +151,38 @@ class Probe:
                               dice=dice, table=table,
                               then_done=self.held and self.frees(events))
         return None
+
+    @cached_property
+    def owes(self) -> tuple[Owed, ...]:
+        """What the seat owes now (`domain.owed`), read once an answer."""
+        return owed_by(self.state, self.ruleset, self.seat)
+
+    def admits(self, kind: str) -> bool:
+        """Whether `decide` may accept an action of type `kind` from this seat at all now,
+        whatever its fields: the checks it makes before it reads a body (the match not
+        over, no result awaited, the step allowing it, the seat acting) and that the game
+        has a procedure for it. No body of a kind it does not admit is tried."""
+        state, seq, seat = self.state, self.ruleset.sequence, self.seat
+        if kind in ("advance", "standing_pass"):
+            return True
+        try:
+            if state.outcome is not None and kind not in (*RECORDS, "reopen_match"):
+                return False
+            if state.awaiting is not None and kind not in (
+                    "enter_result", "record_roll", *ENDINGS, *RECORDS):
+                return False
+            step = seq.step(state.turn.step)
+            if kind not in ALWAYS_ALLOWED and ANY not in step.allows and kind not in step.allows:
+                return False
+            if kind in ("record_roll", "enter_result"):
+                check_awaited(seq, state, seat)
+            elif kind not in (*RECORDS, *ENDINGS):
+                check_acting(seq, state, seat, kind, self.owes)
+        except DomainError:
+            return False
+        # (an action no procedure of this game takes: "a procedure of another ruleset")
+        return kind in self.ruleset.actions or handle.dispatch(COMMANDS[kind]) is not \
+            handle.dispatch(object)
 
     @cached_property
     def held(self) -> bool:
@@ -215,12 +237,6 @@ class Probe:
         if not self.accepts({**full, "source": "table", field: value}):
             return None
         return TableDice(field=field, body={**candidate.body, "source": "table", field: value})
-
-
-def _names(refusal: str, *values: Any) -> bool:
-    """Whether a refusal names one of the values tried (then it is about that value)."""
-    return any(str(v) in refusal for value in values
-               for v in (value if isinstance(value, list) else [value]))
 
 
 def _dice(events: list[ev.Event], state: MatchState) -> tuple[Die, ...]:

@@ -138,8 +138,12 @@ def add_note(p: Probe) -> Offers:
 
 
 def open_dispute(p: Probe) -> Offers:
+    """A dispute about an event of its declared domain (1 to the match's version): the
+    latest the rules let the seat dispute is the example."""
+    body = {"type": "open_dispute"}
     yield "open_dispute", [Candidate(
-        label="A dispute", body={"type": "open_dispute"},
+        label="A dispute", body=body, family="about_version",
+        examples=tuple(reversed(p.domain("open_dispute", "about_version", body))),
         inputs=(number("about_version", "About the event", 1, p.version, required=True,
                        example=p.version),
                 text("text", "What is disputed", required=True, example="a dispute"),

@@ -9,9 +9,11 @@ from typing import Any
 
 from domain.commands import NewUnit
 from domain.context import fresh_unit_id
+from domain.legal.domains import BOXES, FREE_FLAG, FREE_KIND, REASONS, marker_kinds, statuses
 from domain.legal.model import (
     Candidate,
     Input,
+    listed_number,
     location,
     number,
     one_of,
@@ -19,14 +21,11 @@ from domain.legal.model import (
     text,
 )
 from domain.legal.probe import Probe
-from domain.legal.words import FLAGS, LOCATION_MARKERS, UNIT_MARKERS, words
+from domain.legal.words import words
 from domain.state import Unit
 
 Offers = Iterator[tuple[str, Iterable[Candidate]]]  # (action id, alternatives)
-REASONS = ("destroyed", "eliminated", "surrendered", "withdrawn", "casualty")
-BOXES = ("eliminated", "reserve", "reinforcements", "transport")
 DIES = ("d4", "d6", "d8", "d10", "d12")
-FREE_KIND = "marker"  # the example of a kind the game does not name
 BOUNDS = {"figures": (0, 10_000), "steps": (0, 100), "casualty_value": (0, 100)}  # UnitSpec's
 
 
@@ -84,16 +83,26 @@ def _spec_input(name: str) -> Input:
 
 
 def move(p: Probe) -> Offers:
+    """Each unit's move: where it stands as the example, else the first place of its
+    declared domain (`domains.places`: the hexes within its reach, the boxes) `decide`
+    accepts; the destination stays the player's to give."""
     for unit in p.scope:
-        yield "move_unit", [Candidate(label=unit.name, unit_id=unit.id,
-                                      body=_body("move_unit", unit),
-                                      inputs=(position("to", "Where to", _where(unit)),))]
+        yield "move_unit", _moves(p, unit)
+
+
+def _moves(p: Probe, unit: Unit) -> Iterator[Candidate]:
+    body = _body("move_unit", unit)
+    where = position("to", "Where to", _where(unit))
+    yield Candidate(label=unit.name, unit_id=unit.id, body=body, inputs=(where,))
+    # (made only when where it stands is refused)
+    yield Candidate(label=unit.name, unit_id=unit.id, body=body, inputs=(where,), family="to",
+                    examples=tuple(p.domain("move_unit", "to", body)))
 
 
 def status(p: Probe) -> Offers:
-    """Set a flag (those the game names and the state holds, or another), clear one held."""
-    named = sorted({*FLAGS.get(p.ruleset.id, ()), *p.ruleset.statuses,
-                    *(f for u in p.units for f in u.status)})
+    """Set a status of the declared domain (`domains.statuses`), clear one held."""
+    named = statuses(p.view)
+    free_flag = [] if p.ruleset.statuses else [FREE_FLAG]
     anything = Input(name="set", label="Set", kind="choices")
     lifting = Input(name="clear", label="Clear", kind="choices")
     for unit in p.scope:
@@ -103,7 +112,7 @@ def status(p: Probe) -> Offers:
         yield "set_status", [Candidate(
             label=f"{unit.name}: set a status", unit_id=unit.id, body=_body("set_status", unit),
             family="set", inputs=(setting, lifting),
-            examples=tuple([flag] for flag in [*free, "marked"]))]
+            examples=tuple([flag] for flag in [*free, *free_flag]))]
         if unit.status:
             clearing = one_of("clear", "Clear", [(f, words(f)) for f in unit.status],
                               required=True, many=True)
@@ -118,28 +127,27 @@ def _count(most: int = 1000) -> Input:
 
 
 def place_marker(p: Probe) -> Offers:
-    """A marker on a unit, or at a location: of a kind the game names, the state holds, or
-    another the player names."""
-    on_units = sorted({*UNIT_MARKERS.get(p.ruleset.id, ()), *p.ruleset.marker_kinds,
-                       *(k for u in p.units for k in u.markers)})
-    at_places = sorted({*LOCATION_MARKERS.get(p.ruleset.id, ()),
-                        *(k for m in p.state.location_markers.values() for k in m)})
+    """A marker on a unit, or at a location: of a kind of the declared domain
+    (`domains.marker_kinds`: the ruleset's own, else the core's known kinds, those the
+    board holds and one the game does not name)."""
+    free = () if p.ruleset.marker_kinds else (FREE_KIND,)
+    on_units = p.once("unit marker kinds", lambda: marker_kinds(p.view, None))
     kinds = one_of("kind", "Which marker", [(k, words(k)) for k in on_units], required=True,
                    open_=not p.ruleset.marker_kinds)
-    tried = (*on_units, FREE_KIND)
     for unit in p.scope:
         yield "place_marker", [Candidate(
             label=unit.name, unit_id=unit.id, body=_body("place_marker", unit), family="kind",
-            inputs=(kinds, _count()), examples=tried)]
+            inputs=(kinds, _count()), examples=(*on_units, *free))]
     if not p.whole:
         return
     places = [*p.state.location_markers, *(u.position.label() for u in p.units if u.position)]
     where = location("location", "Where", places[0] if places else "0101")
+    at_places = marker_kinds(p.view, None, at=True)
     kinds = one_of("kind", "Which marker", [(k, words(k)) for k in at_places], required=True,
                    open_=True)
     yield "place_marker", [Candidate(
         label="At a location", body={"type": "place_marker"}, family="kind",
-        inputs=(kinds, where, _count()), examples=(*at_places, FREE_KIND))]
+        inputs=(kinds, where, _count()), examples=(*at_places, *free))]
 
 
 def remove_marker(p: Probe) -> Offers:
@@ -163,7 +171,8 @@ def _removal(body: dict[str, Any], label: str, markers: dict[str, int],
 
 def split(p: Probe) -> Offers:
     """Where the game divides the unit itself (AA-3) the owner says where an odd marker
-    goes; otherwise how many figures (and markers) split off."""
+    goes; otherwise how many figures (and markers) split off: every count of the declared
+    domain (1 to its figures less one) is tried, and those `decide` accepts are offered."""
     for unit in p.scope:
         body = _body("split_unit", unit)
         made = new_id("new_unit_id", fresh_unit_id(p.state, unit.id))
@@ -171,13 +180,14 @@ def split(p: Probe) -> Offers:
         halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}",
                               [("first", unit.name), ("second", "the new unit")])
                        for kind, count in unit.markers.items() if count % 2)
-        figures = number("figures", "Figures that split off", 1, max((unit.figures or 0) - 1, 1),
-                         required=True, example=1)
+        counts = p.domain("split_unit", "figures", body)
+        figures = listed_number("figures", "Figures that split off", counts)
         yield "split_unit", [
             Candidate(label=unit.name, unit_id=unit.id, body=body,
                       inputs=(made, *halves, Input(name="odd_to", label="Which half takes an "
                                                      "odd marker", kind="object"), where)),
-            Candidate(label=unit.name, unit_id=unit.id, body=body,
+            Candidate(label=unit.name, unit_id=unit.id, body=body, family="figures",
+                      examples=tuple(counts),
                       inputs=(made, figures, Input(name="markers", label="Markers that go "
                                                      "with them", kind="object"), where))]
 
@@ -195,7 +205,7 @@ def rally(p: Probe) -> Offers:
 
 
 def remove_unit(p: Probe) -> Offers:
-    reasons = one_of("reason", "Why", [(r, r) for r in REASONS], required=True)
+    reasons = one_of("reason", "Why", [(r, r) for r in REASONS], required=True)  # (declared)
     boxes = one_of("to_box", "Where it goes", [(b, b) for b in BOXES])
     for unit in p.scope:
         yield "remove_unit", [Candidate(

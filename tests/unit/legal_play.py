@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from hashlib import sha256
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -16,11 +17,13 @@ from domain import events as ev
 from domain.commands import Action, CreateMatch
 from domain.decide import Context, decide
 from domain.dice import SeededDice, commitment
+from domain.errors import DomainError
 from domain.evolve import evolve
 from domain.history import first_frame
 from domain.legal.model import Choice, LegalActions
 from domain.legal.probe import put
 from domain.rulesets import Ruleset, get_ruleset
+from domain.rulesets.registry import register
 from domain.state import MatchState, Side
 
 ACTIONS: TypeAdapter[Any] = TypeAdapter(Action)
@@ -56,6 +59,17 @@ def offered_bodies(legal: LegalActions) -> Iterator[tuple[str, dict[str, Any]]]:
         yield skip.label, skip.body
 
 
+def refused_offer(match: Match, seat: str, legal: LegalActions) -> str | None:
+    """The first body the answer offers that `decide` refuses, in words (None: none)."""
+    for label, body in offered_bodies(legal):
+        try:
+            match.decide(seat, body)
+        except DomainError as exc:
+            return (f"{match.name} turn {match.state.turn.turn} {match.state.turn.step} "
+                    f"{seat}: offered {label!r} {body} but decide refuses it: {exc.detail}")
+    return None
+
+
 @dataclass
 class Match:
     """A demo match kept as a state, acted on through `decide` with seeded dice."""
@@ -63,18 +77,23 @@ class Match:
     name: str  # a demo scenario, or any name with `body`
     body: dict[str, Any] | None = None  # a scenario of one's own (a `CreateMatch` document)
     seed: bytes = b"legal-actions-test"
+    rules: Ruleset | None = None  # a ruleset file's game (else the built-in game it names)
     match_id: UUID = field(default_factory=uuid4)
     version: int = 1
     rolls: int = 0
     state: MatchState = field(init=False)
 
     def __post_init__(self) -> None:
+        pinned = None
+        if self.rules is not None:  # a file's game: the registry knows it by its hash
+            pinned = sha256(f"legal-play {self.name}".encode()).hexdigest()
+            register(pinned, self.rules)
         doc = (scenarios.load(self.name) if self.body is None
                else CreateMatch.model_validate(self.body))
         created = ev.MatchCreated(
             originator_id=self.match_id, originator_version=1, timestamp=T0, actor="referee",
             command_id="create", turn=1, ruleset=doc.ruleset, ruleset_version=1,
-            scenario=doc.scenario, sides=tuple(Side(id=s.id, name=s.name) for s in doc.sides),
+            scenario=doc.scenario, ruleset_hash=pinned, sides=tuple(Side(id=s.id, name=s.name) for s in doc.sides),
             casual=False, options=doc.options, dice_commitment=commitment(self.seed),
             dice_seed=self.seed.hex(), units=tuple(u.to_unit() for u in doc.units),
             decks={side: tuple(cards) for side, cards in doc.decks.items()})
@@ -82,6 +101,8 @@ class Match:
 
     @property
     def ruleset(self) -> Ruleset:
+        if self.rules is not None:
+            return self.rules
         return get_ruleset(self.state.ruleset, self.state.options)
 
     @property
