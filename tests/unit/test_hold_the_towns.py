@@ -142,7 +142,9 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
                 by_face[face] = row.says.split(":")[0]
         said[column] = [by_face[face] for face in range(1, 7)]
     assert said == doc_table()
-    # AE removes the attacking unit (the roll's own), DE the unit marked as the defender;
+    # AE removes the attacking unit (the roll's own), DE the unit marked as attacked (the
+    # defender marker became it as the die was thrown, and each effect reads the board as
+    # the earlier effects left it);
     # AR and DR put a retreat marker on the attacker and on the defender: the retreat is
     # their owner's to carry out (a duty of the combat step); NE does nothing
     for rows in table.columns.values():
@@ -155,7 +157,7 @@ def test_the_files_results_table_is_the_rules_table_face_by_face() -> None:
                         effect.place_marker is not None
                         and effect.place_marker.kind == "retreat"), row
                 assert (effect.falls_on.marked if effect.falls_on else None) == (
-                    "defender" if result in ("DE", "DR") else None), row
+                    "attacked" if result in ("DE", "DR") else None), row
 
 
 UNITS = [
