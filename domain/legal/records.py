@@ -96,9 +96,12 @@ def set_track(p: Probe) -> Offers:
 
 
 def _parts(p: Probe, pattern: str) -> list[str]:
-    """What a side's pattern's `*` may name (`support.allied.*`), as the page offers it by
-    name: the side itself (its army) and the side's units that its other units name in their
-    data (a corps HQ, `extra.corps`); other names are still accepted (the input is open)."""
+    """What a pattern's `*` may name, as the page offers it by name: for a side's pattern
+    (`support.allied.*`) the side itself (its army) and the side's units that its other units
+    name in their data (a corps HQ, `extra.corps`); for `control.*` the hexes units stand on;
+    other names are still accepted (the input is open)."""
+    if pattern == "control.*":  # (a hex's control: the hexes units stand on, by name)
+        return sorted({u.position.hex for u in p.state.in_play() if u.position.hex})
     side = next((s for s in pattern.split(".") if s in p.state.side_ids()), None)
     if side is None:
         return []
