@@ -71,8 +71,10 @@ def neighbours(hex_id: str) -> set[str]:
     return {f"{c:02d}{r:02d}" for c, r in near if 0 <= c <= 99 and 0 <= r <= 99}
 
 
-def _hex(unit: Unit) -> str | None:
+def hex_of(unit: Unit) -> str | None:
+    """The hex a unit stands on (None in an off-board box)."""
     return unit.position.hex if unit.position is not None else None
+
 
 
 def _owes_attack(state: MatchState, unit: Unit, moving: bool = False) -> bool:
@@ -80,13 +82,13 @@ def _owes_attack(state: MatchState, unit: Unit, moving: bool = False) -> bool:
     with an attack on that unit, neither having moved in this segment (see the module);
     `moving`: the segment is one the unit moves in first (Reserve Movement), so its own
     moves do not count."""
-    where = _hex(unit)
+    where = hex_of(unit)
     if (unit.side != state.turn.active_side or where is None or unit.markers.get(NO_ATTACK)
             or (not moving and state.in_step(step_fact("moved", unit.id)))):
         return False
     near = neighbours(where)
     attacked = state.in_step(step_fact("attacked", unit.id))
-    return any(_hex(enemy) in near and not (
+    return any(hex_of(enemy) in near and not (
         attacked and state.in_step(step_fact("defended", enemy.id)))
         and not state.in_step(step_fact("moved", enemy.id))
         for enemy in state.in_play() if enemy.side != unit.side)
@@ -117,7 +119,7 @@ def _operations_to_declare(state: MatchState, side: str) -> bool:
 
 
 def _supply_missing(state: MatchState, unit: Unit) -> bool:
-    return _hex(unit) is not None and not set(SUPPLY) & set(unit.status)
+    return hex_of(unit) is not None and not set(SUPPLY) & set(unit.status)
 
 
 UNIT_TESTS = {"supply_missing": _supply_missing, "must_attack": must_attack,

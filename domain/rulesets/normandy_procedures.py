@@ -9,6 +9,8 @@ from domain.context import Emit
 from domain.context import unit as unit_in_play
 from domain.errors import InvalidAction, NotYourTurn
 from domain.rulesets.base import roll
+from domain.rulesets.normandy_duties import hex_of as _hex
+from domain.rulesets.normandy_duties import neighbours
 from domain.rulesets.normandy_rules import (
     AIR_STEP,
     ALLIED_AIR,
@@ -121,6 +123,11 @@ def resolve_combat(command: cmd.ResolveCombat, state: MatchState, emit: Emit) ->
     if state.turn.step == RESERVE_STEP and idle:
         raise InvalidAction(f"NO-2: after Reserve Movement only the Reserve units that moved "
                             f"in it attack; not {', '.join(idle)}", rule="NO-2")
+    apart = [u.name or u.id for u in defenders if not any(
+        _hex(u) is not None and _hex(u) in neighbours(_hex(a) or "") for a in attackers)]
+    if apart:
+        raise InvalidAction(f"NO-2: an attack is made on enemy units next to the attackers, on "
+                            f"the map; not next to any of them: {', '.join(apart)}", rule="NO-2")
     modifier = sum(command.modifiers.values())
     where = ", ".join(sorted({u.position.label() for u in defenders if u.position}))
     what = f"NO-2 combat at {where or '?'}: {command.odds}, modifiers {modifier:+d}"

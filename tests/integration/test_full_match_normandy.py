@@ -298,8 +298,8 @@ PLANS: list[dict[str, Any]] = [
      GERMAN: {"rebuild": ["g-716"], "reserve": [],
               "tactical": [("g-12ss", "1306"), ("g-21pz", "1405")],
               "strategic": [("g-86corps", "1205")],
-              "combat": [(["g-12ss", "g-716"], ["a-3div", "a-4agra"], ["a-4agra"], ["a-3div"], [],
-                          [])],
+              # NO-2: an attack is on units next to the attackers (the artillery at 1612 is not)
+              "combat": [(["g-12ss", "g-716"], ["a-3div"], [], ["a-3div"], [], [])],
               "reserve_attack": [], "engineering": [("entrenchment", "1405", False)]}},
     {"weather": "rain", "sea": "moderate", "carpet": "1406", "bombed": ["g-21pz"],
      "german_first": True, "out_of_supply": ["g-12ss"], "interdict": "1306",

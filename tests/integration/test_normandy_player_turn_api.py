@@ -164,7 +164,12 @@ def test_no2_combat_records_odds_modifiers_roll_and_the_players_result(
         client: TestClient) -> None:
     m = no(client)
     through_mutual(m, carpet=None)
+    advance_to(m, "player_turn/tactical_movement", "allied")
+    m.act("allied", type="move_unit", unit_id="a-27arm", to={"hex": "1506"})  # next to 1406
     advance_to(m, "player_turn/combat", "allied")
+    # an attack is on units next to the attackers: the 3rd Division alone is not next to 1406
+    m.refused("allied", 422, "NO-2", type="resolve_combat", attackers=["a-3div"],
+              defenders=["g-21pz"], odds="1:1")
     m.refused("german", 403, "NO-2", type="resolve_combat", attackers=["g-21pz"],
               defenders=["a-3div"], odds="1:1")
     m.refused("allied", 422, "NO-2", type="resolve_combat", attackers=["a-3div"],

@@ -11,7 +11,7 @@ from conftest import Table
 from duty_play import settle
 from test_waiting import demo
 
-from domain.errors import OutOfSequence
+from domain.errors import InvalidAction, OutOfSequence
 from domain.owed import owed
 from domain.rulesets import get_ruleset
 from domain.rulesets.normandy_duties import neighbours
@@ -80,6 +80,16 @@ def test_every_phasing_unit_next_to_an_enemy_attacks_each_of_them() -> None:
     with pytest.raises(OutOfSequence) as refused:
         t.act("allied", type="advance")
     assert refused.value.rule == "NO-2" and "3rd Infantry Division" in refused.value.detail
+    # an attack is on units next to the attackers: one on a unit elsewhere (here a German
+    # division in the reinforcement box) is refused, and pays nothing of what is owed
+    far = next(u.id for u in t.state.in_play("german")
+               if u.position is None or u.position.hex is None)
+    before = len(t.log)
+    with pytest.raises(InvalidAction) as apart:
+        t.act("allied", type="resolve_combat", attackers=["a-3div"], defenders=[far],
+              odds="1:1")
+    assert apart.value.rule == "NO-2" and "not next to any of them" in apart.value.detail
+    assert len(t.log) == before
     t.act("allied", type="resolve_combat", attackers=["a-3div"], defenders=["g-716"],
           odds="1:1")
     t.act("allied", type="enter_result", result="no effect")
