@@ -4,6 +4,7 @@ supply. Each is drawn from the state and offered only if `decide` accepts it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.context import card_title, named
@@ -12,8 +13,9 @@ from domain.legal.model import Candidate, Input, listed_number, location, number
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, words
+from domain.rulefiles.hexes import hex_distance
 from domain.rulesets.wing_command_rolls import LEADERSHIP
-from domain.state import Unit
+from domain.state import Unit, step_fact
 
 STAGES = ("radio_contact", "spotting_round", "correction", "fire_for_effect")
 SUPPLY = (("in_supply", "in supply"), ("out_of_supply", "out of supply"),
@@ -222,11 +224,30 @@ def resolve_combat(p: Probe) -> Offers:
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
     for unit in p.scope:
         enemies = _enemies(p, unit)
+        key = _nearest_unattacked(p, unit)
+        enemies = enemies.model_copy(update={"values": tuple(sorted(
+            enemies.values or (), key=lambda o: key(o.value)))})
         yield "resolve_combat", [Candidate(
             label=unit.name, unit_id=unit.id, dice=True, family="defenders",
             body={"type": "resolve_combat", "attackers": [unit.id]},
             inputs=(enemies, odds, attackers, modifiers),
-            examples=_examples(p, enemies, unit.side, listed=True))]
+            examples=tuple([o.value] for o in enemies.values or ()))]
+
+
+def _nearest_unattacked(p: Probe, unit: Unit) -> Callable[[Any], tuple[bool, int]]:
+    """The order an attack by `unit` lists its defenders in (the first accepted being the
+    choice's own): the enemy units not yet attacked in this step first, nearest to the
+    attacker first (NO-2: the unit next to it that its duty still names, not the first of
+    the list again and again)."""
+    here = unit.position.hex if unit.position is not None else None
+
+    def key(value: Any) -> tuple[bool, int]:
+        target = p.state.units.get(value) if isinstance(value, str) else None
+        there = target.position.hex if target is not None and target.position else None
+        far = hex_distance(here, there) if here and there else 10_000
+        return p.state.in_step(step_fact("defended", value)) if target else True, far
+
+    return key
 
 
 def announce_reinforcements(p: Probe) -> Offers:

@@ -101,7 +101,8 @@ def _parts(p: Probe, pattern: str) -> list[str]:
     name in their data (a corps HQ, `extra.corps`); for `control.*` the hexes units stand on;
     other names are still accepted (the input is open)."""
     if pattern == "control.*":  # (a hex's control: the hexes units stand on, by name)
-        return sorted({u.position.hex for u in p.state.in_play() if u.position.hex})
+        return sorted({u.position.hex for u in p.state.in_play()
+                       if u.position is not None and u.position.hex})
     side = next((s for s in pattern.split(".") if s in p.state.side_ids()), None)
     if side is None:
         return []

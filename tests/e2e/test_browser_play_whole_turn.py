@@ -74,8 +74,6 @@ NOT_YET = {
     ("played", "extended-sequence"): "a broken unit's move owed (ES-4): the map tap the "
     "harness makes for it sends nothing (the routed unit's move before it works)",
     ("declined", "extended-sequence"): "the same broken unit's move owed (ES-4)",
-    ("played", "normandy"): "an attack the legal answer offers again and again (NO-2): "
-    "the harness declares it until its moves run out",
 }
 GAMES = [pytest.param(how, game, marks=pytest.mark.xfail(reason=NOT_YET[how, game],
                                                          strict=False))
