@@ -24,6 +24,9 @@ def _body(m: Played, item: dict[str, Any]) -> dict[str, Any]:
     kind = item["done_by"][0]
     units = _units(m)
     unit = units.get(item["units"][0]) if item["units"] else None
+    if unit is None and kind == "move_unit":  # a duty of no one unit: one of the acting units
+        unit = next((u for u in units.values() if u["side"] == item["seat"]
+                     and not u["removed"] and "acting" in u["status"]), None)
     if kind == "roll_dice":
         return {"type": "roll_dice", "notation": "2d6", "purpose": item["says"][:200],
                 **TABLE_DICE}

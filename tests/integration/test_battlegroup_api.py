@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from duty_pay import pay_owed
 from fastapi.testclient import TestClient
 from rulesets_helpers import Played, scenario
 
@@ -93,6 +94,7 @@ def play_round(m: Played, **points: int) -> list[tuple[str, str]]:
         side = m.turn["active_side"]
         group = _first_group(m, side)
         m.act(side, type="activate_battlegroup", battlegroup=group)
+        pay_owed(m)  # BG-7: the battlegroup acts with a unit (a move where it stands)
         m.act(side, type="advance")
         done.append((side, group))
     assert m.turn["step"] == "round_up"
@@ -117,19 +119,23 @@ def test_activation_follows_the_order_skips_and_passes_over(client: TestClient) 
         (unit, ["acting"]) for unit in activated["unit_ids"]]
     m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="n-2")
     m.act("north", type="move_unit", unit_id="n-rifles", to={"x": 9, "y": 30})
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     assert m.turn["active_side"] == "south"
     m.act("south", type="activate_battlegroup", battlegroup="s-1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("south", type="advance")
     assert m.turn["active_side"] == "west"
     # w-2 is all in reserve: it cannot be activated
     m.refused("west", 422, "BG-7", type="activate_battlegroup", battlegroup="w-2")
     m.act("west", type="activate_battlegroup", battlegroup="w-1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("west", type="advance")
     # south and west have nothing left: passed over; north activates its last battlegroup
     assert m.turn["active_side"] == "north"
     m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="n-1")
     m.act("north", type="activate_battlegroup", battlegroup="n-2")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     assert m.turn["step"] == "round_up"
 
@@ -164,14 +170,17 @@ def test_bg_7_only_the_activated_battlegroup_and_its_auxiliaries_act(client: Tes
     m.act("west", type="roll_dice", notation="d6", purpose="scatter")  # names no unit
     m.refused("north", 422, "BG-7", type="set_status", unit_id="n-armour", set=["acting"])
     m.refused("north", 422, "BG-7", type="set_status", unit_id="n-rifles", clear=["activated"])
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     assert not any("acting" in u["status"] for u in m.board["units"])
     assert m.turn["active_side"] == "south"
     m.refused("north", 403, "BG-7", move, unit_id="n-rifles")  # its activation is over
     m.act("south", type="activate_battlegroup", battlegroup="s-1")
     m.act("south", **move, unit_id="s-rifles")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("south", type="advance")
     m.act("west", type="activate_battlegroup", battlegroup="w-1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("west", type="advance")
     m.act("north", type="activate_battlegroup", battlegroup="n-2")
     refused = m.refused("north", 422, "BG-7", move, unit_id="n-snipers")  # declared with n-1
@@ -229,8 +238,10 @@ def test_bg_1_special_rules_act_at_the_end_of_initiation(client: TestClient) -> 
     everyone_done(m)
     assert m.turn["step"] == "activation/activate"
     m.act("north", type="activate_battlegroup", battlegroup="n-1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     m.act("south", type="activate_battlegroup", battlegroup="s-1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("south", type="advance")
     # w-2 is on the table (the battlegroups by the scenario's names)
     assert m.turn["expects"] == ["west to activate one of: Western rifles, Western reserve"]
@@ -265,6 +276,7 @@ def test_round_up_ends_when_every_side_has_resolved_its_special_rules(
         side = m.turn["active_side"]
         m.act(side, type="activate_battlegroup", battlegroup=_first_group(m, side))
         assert m.turn["advanced_by"] == [side, "referee"]
+        pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
         m.act(side, type="advance")
     assert m.turn["step"] == "round_up"
     m.act("south", type="place_marker", kind="rubble", location="church")  # collateral damage
@@ -293,16 +305,20 @@ def test_bg_7_battlegroups_are_keyed_by_their_side_so_two_sides_may_each_own_a_1
         ("north", "1"), ("north", "2")]
     [activated, *_] = m.act("north", type="activate_battlegroup", battlegroup="1")
     assert activated["unit_ids"] == ["n-hq", "n-rifles"]  # north's "1" only
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     assert (m.turn["step"], m.turn["active_side"]) == ("activation/activate", "south")
     assert m.turn["expects"] == ["south to activate one of: 1"]
     [activated, *_] = m.act("south", type="activate_battlegroup", battlegroup="1")
     assert activated["unit_ids"] == ["s-hq", "s-truck", "s-rifles"]
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("south", type="advance")
     m.act("west", type="activate_battlegroup", battlegroup="1")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("west", type="advance")
     assert m.turn["active_side"] == "north"
     m.refused("north", 422, "BG-7", type="activate_battlegroup", battlegroup="1")
     m.act("north", type="activate_battlegroup", battlegroup="2")
+    pay_owed(m)  # BG-7: the activated battlegroup acts with a unit
     m.act("north", type="advance")
     assert m.turn["step"] == "round_up"

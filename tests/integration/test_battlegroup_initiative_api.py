@@ -33,7 +33,7 @@ def test_a_three_way_tie_is_re_rolled_by_the_tied_players_only(client: TestClien
                   results={"north": 2, "south": 4, "west": 4})  # 4, 4, 4
     assert tie["ranking"] == [["north", "south", "west"]]
     assert m.board["initiative_groups"] == [["north", "south", "west"]]
-    m.refused("referee", 422, "BG-2", type="advance")
+    m.refused("referee", 422, "BG-4", type="advance")  # the tie's re-roll is owed
     [partial] = m.act("north", type="roll_initiative", source="table",
                       results={"north": 1, "south": 4, "west": 4})  # 3, 4, 4
     assert partial["ranking"] == [["south", "west"], ["north"]]

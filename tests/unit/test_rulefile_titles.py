@@ -95,23 +95,26 @@ def test_hold_the_towns_says_its_own_titles() -> None:
     body = json.loads((HERE / "files" / "hold-the-towns-demo.json").read_text())
     state, log = _match(data, body)
     state = _at(state, "player_turn/combat")
-    assert _titles(state, "north")["place_marker"] == "Name the defender (HT-5)"
     ruleset = registry.registered(state.ruleset_hash or "")
-    assert ruleset is not None  # a roll the service has no words for: the file's title
+    assert ruleset is not None
+    # (naming is offered only where an attack can follow: here its title, as its button says)
+    assert title("place_marker", state, ruleset)[0] == "Name the defender (HT-5)"
+    # a roll the service has no words for: the file's title
     assert title("rule_roll", state, ruleset, "attack") == ("Attack (HT-5)", "HT-5")
-    state, log = _act(state, log, "north", cmd.PlaceMarker(kind="defender", count=1,
-                                                           unit_id="s-fusiliers-2"))
+    # (the referee's hand: no North unit stands next to one to attack it at this state)
+    state, log = _act(state, log, "referee", cmd.PlaceMarker(kind="defender", count=1,
+                                                             unit_id="s-fusiliers-2"))
     state = _at(state, "end_of_turn")
     state, log = _act(state, log, "referee", cmd.SetTrack(name="control.0203",
                                                           value="north"))
     placed, town = log[-2], log[-1]
     words = said(log)
-    assert words[placed.version] == ("North placed 1 marker on 2nd Fusiliers: "
+    assert words[placed.version] == ("Referee placed 1 marker on 2nd Fusiliers: "
                                      "Named as the defender.")
     assert words[town.version] == "Referee set Control of Kell to North."
-    buttons = _titles(_at(state, "player_turn/combat"), "south")
-    assert buttons["remove_marker"] == "Take the defender marker off (HT-6)"
-    assert buttons["move_unit"] == "Move (HT-4)"  # not "Move a unit"
+    combat = _at(state, "player_turn/combat")
+    assert title("remove_marker", combat, ruleset)[0] == "Take a marker off (HT-6)"
+    assert _titles(combat, "north")["move_unit"] == "Move (HT-4)"  # not "Move a unit"
 
 
 def test_a_club_files_titles_in_its_sentences_and_buttons() -> None:

@@ -40,13 +40,13 @@ FIRST = {
     # AA-1 owes the activation (a duty: domain.duties), so the reason is what is owed
     "atomic-africa-demo": [("red", ("to activate one of your units that has not activated "
                                     "this turn"))],
-    "battlegroup-demo": [(side, "to say it is done with Initiative")
+    "battlegroup-demo": [(side, "to roll for the initiative")  # each owes it (BG-2)
                          for side in ("north", "south", "west")],
     # ES-1 owes the weather roll, by either side (ours): both are waited for until one rolls
     "extended-sequence-demo": [(side, "to roll for the weather change")
                                for side in ("germans", "soviets")],
     "normandy-demo": NORMANDY_WEATHER,  # NO-1 owes the two rolls
-    "wing-command-demo": [(side, "to say it is done with Initiative")
+    "wing-command-demo": [(side, "to roll for the initiative")  # each owes it (WC-1)
                           for side in ("french", "british")],
 }
 
