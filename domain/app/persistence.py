@@ -153,8 +153,9 @@ class Checkpoint(BaseModel):
     TOPIC: ClassVar[str] = "domain.persistence:Checkpoint"
     # 2: `MatchState.discarded` (cards discarded face down) apart from `discards` (played);
     # 3: the groups activated this turn are named with their side (`group:<side>:<name>`),
-    # and the HQs declared in an operation are noted (`operation:<hq>`)
-    class_version: ClassVar[int] = 3
+    # and the HQs declared in an operation are noted (`operation:<hq>`);
+    # 4: the facts of this run of this step (`MatchState.this_step`), which duties read
+    class_version: ClassVar[int] = 4
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> dict[str, Any]:
@@ -165,6 +166,11 @@ class Checkpoint(BaseModel):
     def upcast_v2_v3(state: dict[str, Any]) -> dict[str, Any]:
         raise StaleCheckpoint("a version 2 checkpoint names the groups activated this turn "
                               "without their side and notes no HQ in an operation")
+
+    @staticmethod
+    def upcast_v3_v4(state: dict[str, Any]) -> dict[str, Any]:
+        raise StaleCheckpoint("a version 3 checkpoint keeps no facts of the step under way "
+                              "(the moves, rallies, rolls and attacks its duties read)")
 
     originator_id: UUID
     originator_version: int
