@@ -39,6 +39,7 @@ from domain.history import Frame, first_frame, fold, undo_reach
 from domain.legal import legal_actions
 from domain.legal.model import LegalActions
 from domain.rulefiles.compile import compile_file
+from domain.rulefiles.cost import Meter
 from domain.rulesets import Ruleset
 from domain.sequence import current_roles
 from domain.state import MatchState, Side
@@ -196,8 +197,11 @@ class Twin:
                              version=self.python.head.version, ahead=False)
         if not compare:
             return said
+        # (the file's answer read whole: its work budget is a bound, tested on its own
+        # (test_rulefile_answer_cost); here what it offers is held to the module's)
         heard = legal_actions(self.file.state, self.file.ruleset, seat,
-                              version=self.file.head.version, ahead=False)
+                              version=self.file.head.version, ahead=False,
+                              steps=Meter(WHOLE))
         if _bodies(said) != _bodies(heard):
             raise Diverged(self._said(f"legal actions of {seat} differ:\n python: "
                                       f"{_bodies(said)}\n file:   {_bodies(heard)}"))
@@ -211,6 +215,7 @@ def _bodies(legal: LegalActions) -> list[tuple[str, Any]]:
         ("advance", (legal.advance.legal, legal.advance.reason))]
 
 
+WHOLE = 10**9  # steps: the file's answers read whole
 UNDO = 0.06  # the chance that a move is an undo (by the seat that acted last, or the referee)
 REDO = 0.4  # the chance, when an undo can be redone, that the move is the redo
 WRONG = 0.15  # the chance that a move is an earlier offer tried now by any seat (mostly refused)
