@@ -1,6 +1,6 @@
 """Matches played through the API for the replay file's browser tests: each seat in turn
-moves the turn on when it may, else takes the first of the step's own choices the rules
-accept (required inputs at their examples), until the match reaches a turn (as
+moves the turn on when it may, else takes the first of what it owes (else of the step's own
+choices) the rules accept (required inputs at their examples), until the match reaches a turn (as
 `Phone.play_turn` does on the page, without the page)."""
 
 from __future__ import annotations
@@ -43,10 +43,15 @@ def play_to_turn(server: str, match: dict[str, Any], turn: int, moves: int = 400
 
 def _took_one(base: str, auth: dict[str, str], legal: dict[str, Any], where: tuple[Any, ...],
               taken: set[tuple[Any, ...]]) -> bool:
-    """Take the first of the step's own choices not yet tried at this version; whether one
-    was."""
-    for action in legal["actions"]:
-        if not action["own"]:
+    """Take the first choice not yet tried at this version of what the seat owes (the board's
+    `owed`: its duties' actions), else of the step's own; whether one was."""
+    board = httpx.get(f"{base}/board", headers=auth).json()
+    owes = {kind for item in board.get("owed", []) if item["seat"] == legal["seat"]
+            for kind in item["done_by"]}
+    if board.get("owed") and not owes:
+        return False  # another seat owes first: no optional move meanwhile
+    for action in sorted(legal["actions"], key=lambda a: a["type"] not in owes):
+        if not action["own"] and action["type"] not in owes:
             continue
         for choice in action["choices"]:
             key = (*where, action["id"], choice["label"])

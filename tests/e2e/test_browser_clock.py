@@ -49,7 +49,8 @@ def test_the_lobby_puts_your_move_first_and_the_table_runs_both_clocks(
     assert items.count() == 2
     assert items.nth(0).get_attribute("data-id") == yours["id"]
     first, second = items.nth(0).locator(".whose").inner_text(), items.nth(1).locator(".whose").inner_text()
-    assert first.startswith("Your move: to act in Activation"), first
+    # (what the side owes: AA-1's activation)
+    assert first.startswith("Your move: to activate one of your units"), first
     assert second.startswith("Waiting for ") and "Your move" not in second, second
     phone.screen("lobby-your-move-first")
 

@@ -41,7 +41,7 @@ def test_a_whole_turn_of_atomic_africa_from_both_seats(
 
     for side, unit in ((RED, "1st Squad"), (BLUE, "Militia Band"), (RED, "2nd Squad"), (BLUE, "MG Nest")):
         phone.as_seat(side)
-        assert phone.offered()[0] == "Activate a unit (AA-1)"
+        assert "Activate a unit (AA-1)" in phone.offered()  # (after what is owed, You owe)
         said = phone.take("Activate a unit", unit, counted="activate")
         assert unit in said
         card = phone.unit_card(unit)

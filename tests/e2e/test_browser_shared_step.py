@@ -49,6 +49,18 @@ def test_a_shared_step_waits_for_every_side_to_say_it_is_done(
     first, second = phones
     step = first.locator("li[aria-current=step]").inner_text()
 
+    # (issue 38) the weather change is owed first (ES-1): one side's roll discharges it for
+    # both, from You owe, and then each side may say it is done
+    for page in phones:
+        assert page.locator("#you-owe button.owed-action").count() >= 1
+        assert page.get_by_role("button", name="Done with this step").is_disabled()
+    first.locator("#you-owe button.owed-action").first.tap()  # a roll of the side's dice
+    form = first.locator(".input-form").first
+    form.get_by_label("Dice", exact=True).fill("d6")
+    form.get_by_label("What for", exact=True).fill("the weather change")
+    form.locator("button[type=submit]").tap()
+    acted(first)
+    wait_version(second, version_of(first))
     for page in phones:
         assert f"Waiting for: {sides[0]}, {sides[1]}." in page.locator("#waiting-for").inner_text()
         assert page.get_by_role("button", name="Done with this step").is_enabled()

@@ -78,7 +78,8 @@ def test_each_handoff_arrives_once_at_each_registered_seat_by_each_channel(
             # what a notice says: the waiting seat and why, the step, the last event
             _, first = next(v for v in hooks.got.unique().values() if v[0] == "blue")
             assert first["waiting_for"] == [{"seat": "blue", "name": "Free Militia",
-                                             "reason": "to act in Activation"}]
+                                             "reason": "to activate one of your units "
+                                                       "that has not activated this turn"}]
             assert first["step"].startswith("Turn 1, ") and first["link"].endswith(
                 f"/play/{table.match}")
             assert all("Activation" in m["body"] for _, m in mailbox.got.unique().values())
