@@ -226,22 +226,26 @@ def movers(sequence: SequenceOfPlay, state: MatchState) -> list[str]:
 
 
 def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str, kind: str = "",
-                 duties: Iterable[Owed] = ()) -> None:
+                 duties: Callable[[], Iterable[Owed]] = tuple) -> None:
     """Whether `actor` is the seat the current step waits for (a side that has said it is
-    done with a shared step acts no more there). A seat that owes a duty (`duties`: what
-    it owes now, `domain.owed`) takes the actions that discharge it (`kind`) out of turn:
-    the defender removes its own unit as the attacker's result says."""
+    done with a shared step acts no more there). A seat that owes a duty (`duties()`: what
+    it owes now, `domain.owed`, read only for a seat the step does not name) takes the
+    actions that discharge it (`kind`) out of turn: the defender removes its own unit as
+    the attacker's result says."""
+    if actor == REFEREE:
+        return
     step = sequence.step(state.turn.step)
-    if actor == REFEREE or any(d.discharges(kind) for d in duties):
+    allowed = seats(sequence, state, step.acting)
+    if actor in allowed and actor not in state.turn.done:
+        return
+    if any(d.discharges(kind) for d in duties()):
         return
     if actor in state.turn.done:
         raise _done(sequence, state, actor, step)
-    allowed = seats(sequence, state, step.acting)
-    if actor not in allowed:
-        raise NotYourTurn(
-            f"in step '{state.turn.step}' only the {step.acting} seat acts"
-            + (f" ({', '.join(allowed)})" if allowed else ""),
-            rule=step.rule or "core-sequence", allowed=[*allowed, REFEREE])
+    raise NotYourTurn(
+        f"in step '{state.turn.step}' only the {step.acting} seat acts"
+        + (f" ({', '.join(allowed)})" if allowed else ""),
+        rule=step.rule or "core-sequence", allowed=[*allowed, REFEREE])
 
 
 def check_awaited(sequence: SequenceOfPlay, state: MatchState, actor: str) -> None:

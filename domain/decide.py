@@ -58,7 +58,7 @@ def decide(
         check_awaited(ruleset.sequence, state, context.actor)
     elif kind not in (*RECORDS, *ENDINGS):
         check_acting(ruleset.sequence, state, context.actor, kind,
-                     owed_by(state, ruleset, context.actor))
+                     lambda: owed_by(state, ruleset, context.actor))
     check_owner(command, state, context.actor)
     for check in ruleset.checks:
         check(command, state, context.actor)

@@ -177,7 +177,7 @@ class Probe:
             if kind in ("record_roll", "enter_result"):
                 check_awaited(seq, state, seat)
             elif kind not in (*RECORDS, *ENDINGS):
-                check_acting(seq, state, seat, kind, self.owes)
+                check_acting(seq, state, seat, kind, lambda: self.owes)
         except DomainError:
             return False
         # (an action no procedure of this game takes: "a procedure of another ruleset")
