@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from domain.authority import movers, seats, waiting_for
 from domain.context import REFEREE
+from domain.duties import Owed
 from domain.history import Frame, UndoRequest
 from domain.owed import owed
 from domain.rulesets import Ruleset
@@ -67,12 +68,12 @@ def _step_title(ruleset: Ruleset, state: MatchState) -> str:
     return step.title or step.id
 
 
-def _play(state: MatchState, ruleset: Ruleset) -> list[Wait]:
+def _play(state: MatchState, ruleset: Ruleset, due: tuple[Owed, ...] | None) -> list[Wait]:
     """Who the sequence of play waits for at the current step."""
     sequence = ruleset.sequence
     step = sequence.step(state.turn.step)
     title = _step_title(ruleset, state)
-    due = owed(state, ruleset)
+    due = owed(state, ruleset) if due is None else due
     if due:  # every seat that owes something, for what it owes; in a shared step the rest too
         owing = [Wait(o.seat, f"to {o.says}") for o in due]
         return owing + [Wait(side, f"to say it is done with {title}")
@@ -105,9 +106,11 @@ def _consents(state: MatchState, pending: UndoRequest | None) -> list[Wait]:
 
 
 def waiting_for_seats(state: MatchState, ruleset: Ruleset,
-                      pending: UndoRequest | None = None) -> Waiting:
+                      pending: UndoRequest | None = None,
+                      due: tuple[Owed, ...] | None = None) -> Waiting:
     """The seats the match waits for now (see the module's text), `pending` being the
-    undo request waiting for an answer (`Frame.undo_request`)."""
+    undo request waiting for an answer (`Frame.undo_request`), `due` what is owed now when
+    the caller has read it already (`domain.owed.owed`: read once for a board)."""
     if state.outcome is not None:
         return Waiting(ended=True)
     awaiting = state.awaiting
@@ -115,7 +118,7 @@ def waiting_for_seats(state: MatchState, ruleset: Ruleset,
         needed = "the dice of" if awaiting.declared else "the result of"
         found = [Wait(awaiting.by, f"to enter {needed} {awaiting.what}")]
     else:
-        found = _play(state, ruleset)
+        found = _play(state, ruleset, due)
     if not found:  # no side can go on: a step the referee acts in, or a role nobody holds
         found = [Wait(REFEREE, f"only the referee can go on from {_step_title(ruleset, state)}")]
     found += _consents(state, pending)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from domain.authority import movers, seats, waiting_for
 from domain.context import REFEREE, card_title
+from domain.duties import Owed
 from domain.events import sees_private
 from domain.history import UndoRequest
 from domain.legal.words import track_title
@@ -154,9 +155,11 @@ class WaitingView(BaseModel):
     words: str = Field(description="the same in one sentence")
 
 
-def waiting_view(state: MatchState, pending: UndoRequest | None = None) -> WaitingView:
+def waiting_view(state: MatchState, pending: UndoRequest | None = None,
+                 due: tuple[Owed, ...] | None = None) -> WaitingView:
     """The seats the match waits for (`domain.waiting`), with the sides' names."""
-    found = waiting_for_seats(state, get_ruleset(state.ruleset, state.options, state.ruleset_hash), pending)
+    found = waiting_for_seats(state, get_ruleset(state.ruleset, state.options,
+                                                 state.ruleset_hash), pending, due)
     names = {s.id: s.name for s in state.sides} | {REFEREE: "the referee"}
     waits = [WaitView(seat=w.seat, name=names.get(w.seat, w.seat), reason=w.reason)
              for w in found.waits]
@@ -177,12 +180,11 @@ class OwedView(BaseModel):
     units: list[str] = Field(description="the units it concerns (ids), if any")
 
 
-def owed_view(state: MatchState) -> list[OwedView]:
-    """What is owed now (`domain.owed`), with the sides' names."""
+def owed_view(state: MatchState, due: tuple[Owed, ...]) -> list[OwedView]:
+    """What is owed now (`due`, read by `domain.owed.owed`), with the sides' names."""
     names = {s.id: s.name for s in state.sides} | {REFEREE: "the referee"}
-    ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
     return [OwedView(seat=o.seat, name=names.get(o.seat, o.seat), rule=o.rule, says=o.says,
-                     done_by=list(o.done_by), units=list(o.units)) for o in owed(state, ruleset)]
+                     done_by=list(o.done_by), units=list(o.units)) for o in due]
 
 
 class BoardView(BaseModel):
@@ -325,8 +327,9 @@ def board_view(state: MatchState, viewer: str = "",
              for u in state.units.values()]
     with budgeted(between):  # whose turn, what is owed: the sequence's own readings
         turn = turn_view(state, extras.expects)
-        waiting = waiting_view(state, pending)
-        due = owed_view(state)
+        owing = owed(state, ruleset)  # read once: whose turn and what is owed
+        waiting = waiting_view(state, pending, owing)
+        due = owed_view(state, owing)
     return BoardView(
         ruleset=state.ruleset,
         ruleset_title=ruleset.title,
