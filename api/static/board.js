@@ -240,6 +240,21 @@ function hexPoints(cx, cy) {
   }).join(" ");
 }
 
+/** The id of the drawn hex whose centre is nearest `p` (map units), or null off the hexes. */
+function hexAt(p, { c0, c1, r0, r1 }) {
+  let best = null;
+  const col = Math.round(p.x / 1.5);
+  for (let c = Math.max(c0, col - 1); c <= Math.min(c1, col + 1); c++) {
+    const row = Math.round((p.y - (c % 2 ? SQRT3 / 2 : 0)) / SQRT3);
+    for (let r = Math.max(r0, row - 1); r <= Math.min(r1, row + 1); r++) {
+      const [x, y] = hexCentre(c, r);
+      const d = Math.hypot(p.x - x, p.y - y);
+      if (d <= 1 && (!best || d < best.d)) best = { d, id: hexId(c, r) };
+    }
+  }
+  return best?.id ?? null;
+}
+
 const cellOf = (id) => id.match(HEX_ID).slice(1).map(Number);
 const hexId = (c, r) => `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
 
@@ -304,8 +319,9 @@ function hexMap(board, colours, ctx) {
   if (ctx.opts.onPlace) {
     svg.classList.add("placing");
     svg.addEventListener("click", (event) => {
-      const cell = event.target.closest("[data-hex]");
-      if (cell) ctx.opts.onPlace({ hex: cell.dataset.hex });
+      // the hex under the finger, whatever is drawn on it (a number, a city's name, a badge)
+      const cell = event.target.closest("[data-hex]")?.dataset.hex || hexAt(svgPoint(svg, event), { c0, c1, r0, r1 });
+      if (cell) ctx.opts.onPlace({ hex: cell });
     });
   }
   return { svg, fit: ctx.fit || drawn, kind: "hexes" };

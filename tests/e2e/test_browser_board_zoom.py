@@ -128,6 +128,21 @@ def test_a_tap_while_placing_gives_the_point_or_the_hex_and_a_tap_selects_otherw
     page.wait_for_function("window.placed.length === 1")
     assert page.evaluate("window.placed") == [{"hex": "0504"}]
 
+    # (issue 38) a tap on a hex's number or a city's name, drawn above the hexes, is a tap on
+    # that hex: the harness's owed broken move (ES-4) fell on a hex number and posted nothing
+    for label, hex_id in (("text.hex-id >> text='0404'", "0404"),
+                          (".city-label text >> text='Hamlet'", "0602")):
+        before = len(page.evaluate("window.placed"))
+        Touch(page).tap(*centre(page, f"#board svg.map {label}"))
+        page.wait_for_function(f"() => window.placed.length === {before + 1}")
+        assert page.evaluate("window.placed.at(-1)") == {"hex": hex_id}, label
+    # and whatever the tap falls on (a counter's leader line, the map itself), the hex under it
+    x, y = centre(page, '#board svg.map g.hex[data-hex="0305"] polygon')
+    page.evaluate("([x, y]) => document.querySelector('#board svg.map').dispatchEvent("
+                  "new MouseEvent('click', {clientX: x, clientY: y, bubbles: true}))", [x, y])
+    page.wait_for_function("() => window.placed.length === 4")
+    assert page.evaluate("window.placed.at(-1)") == {"hex": "0305"}
+
     page = harness(contexts, server, HEXES)
     Touch(page).tap(*centre(page, '#board svg.map g.unit[data-unit="b"] rect.counter'))
     page.wait_for_function("window.selected.length === 1")

@@ -68,17 +68,7 @@ CHOICE = {"atomic-africa": "activation/activate", "battlegroup": "activation/act
           "normandy": "mutual/weather"}
 
 
-# (issue 38) Not played through yet by this harness, each said why: it fails, and is kept to be
-# made to pass (strict=False: it passes once the harness can).
-NOT_YET = {
-    ("played", "extended-sequence"): "a broken unit's move owed (ES-4): the map tap the "
-    "harness makes for it sends nothing (the routed unit's move before it works)",
-    ("declined", "extended-sequence"): "the same broken unit's move owed (ES-4)",
-}
-GAMES = [pytest.param(how, game, marks=pytest.mark.xfail(reason=NOT_YET[how, game],
-                                                         strict=False))
-         if (how, game) in NOT_YET else (how, game)
-         for how in ("played", "declined") for game in ISSUE_26]
+GAMES = [(how, game) for how in ("played", "declined") for game in ISSUE_26]
 
 
 @pytest.mark.parametrize(("how", "game"), GAMES)
