@@ -21,6 +21,7 @@ from domain.history import UndoRequest
 from domain.legal.words import track_title
 from domain.owed import owed
 from domain.rulefiles.cost import BUDGET, Meter, Spent, budgeted, metered, spent_words
+from domain.rulefiles.titles import titles
 from domain.rulesets import Ruleset, get_ruleset
 from domain.sequence import Step, current_roles
 from domain.state import (
@@ -187,6 +188,24 @@ def owed_view(state: MatchState, due: tuple[Owed, ...]) -> list[OwedView]:
                      done_by=list(o.done_by), units=list(o.units)) for o in due]
 
 
+class UnitKindView(BaseModel):
+    """A unit kind a ruleset file declares, in the file's words (docs/board.md, "Units")."""
+
+    title: str = Field(description="the kind's title (its id in words when the file gives none)")
+    attributes: dict[str, str] = Field(description=(
+        "the attributes it declares, in the file's order: name -> title; a unit's values are "
+        "its `extra`"))
+
+
+def unit_kinds_view(ruleset: Ruleset) -> dict[str, UnitKindView]:
+    """The unit kinds a ruleset file declares with attributes or a title (none for a game of
+    the service's own: its units' values are the view's own fields)."""
+    said = titles(ruleset)
+    return {kind: UnitKindView(title=said.kinds.get(kind, kind.replace("_", " ")),
+                               attributes=dict(said.attributes.get(kind, {})))
+            for kind in {*said.kinds, *said.attributes}}
+
+
 class BoardView(BaseModel):
     ruleset: str
     ruleset_title: str = ""  # the game's name (`Atomic Africa`)
@@ -206,6 +225,12 @@ class BoardView(BaseModel):
     waiting: WaitingView | None = None  # whose turn (with the undo request, when given)
     owed: list[OwedView] = Field(default_factory=list, description=(
         "what each seat owes now in this step (its duties): the match waits for these seats"))
+    unit_kinds: dict[str, UnitKindView] = Field(default_factory=dict, description=(
+        "a ruleset file's unit kinds, by id: each one's title and declared attributes"))
+    marker_titles: dict[str, str] = Field(default_factory=dict, description=(
+        "a ruleset file's titles of its marker kinds, by id"))
+    status_titles: dict[str, str] = Field(default_factory=dict, description=(
+        "a ruleset file's titles of its statuses, by id"))
     left_out: str | None = Field(default=None, description=(
         "set when the ruleset file's expressions spent the board's work budget: the board is "
         "shown without the file's own extras (its units' computed values and the words of "
@@ -348,6 +373,9 @@ def board_view(state: MatchState, viewer: str = "",
         map=map_view(state),
         waiting=waiting,
         owed=due,
+        unit_kinds=unit_kinds_view(ruleset),
+        marker_titles=dict(titles(ruleset).markers),
+        status_titles=dict(titles(ruleset).statuses),
         left_out=extras.left_out,
     )
 

@@ -5,11 +5,13 @@
 // zoom.js's.
 
 import { h, s } from "./dom.js";
-import { markerLetters, NEUTRAL, placeMarks } from "./counters.js";
+import { counterLayer, kindLetters, markerLetters, NEUTRAL, shownStatuses, stackWords, stacksOf } from "./counters.js";
 import { HEX_ID, hexMap, svgPoint } from "./hexes.js";
-import { screenOf } from "./layout.js";
 import { highlightsOf } from "./marks.js";
+import { showSheet } from "./sheet.js";
 import { zoomable } from "./zoom.js";
+
+const NEAR = 0.5;  // inches: units this close to a stack's first point on the table are in it
 
 /** Side id -> colour, as the match view gives each side (`side.colour`). */
 export function sideColours(sides) {
@@ -20,24 +22,25 @@ function sideNames(sides) {
   return Object.fromEntries((sides || []).map((side) => [side.id, side.name || side.id]));
 }
 
+/** The open table (positions in inches, a line every 6 inches), each unit's counter at its
+ *  point: a square as wide as 0.9 of the closest distance between two stacks (0.6 to 2.4
+ *  inches), units within half an inch of a stack's first point in that stack. */
 function tableMap(units, colours, ctx) {
   const placed = units.filter((u) => u.position && u.position.x !== null && u.position.x !== undefined);
   const width = Math.max(48, ...placed.map((u) => Math.ceil(u.position.x) + 6));
   const height = Math.max(32, ...placed.map((u) => Math.ceil(u.position.y) + 6));
-  // a counter as tall as 0.45 of the closest distance between two spots (0.4 to 2.4 inches)
-  // when the screen has room for it (layout.js makes it bigger when not)
-  const points = [...new Set(placed.map((u) => `${u.position.x},${u.position.y}`))].map((p) => p.split(",").map(Number));
+  ctx.stacks = stacksOf(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number), NEAR);
+  const points = ctx.stacks.map((st) => st.at);
   let closest = Infinity;
   for (let i = 0; i < points.length; i++) {
     for (let j = i + 1; j < points.length; j++) closest = Math.min(closest, Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]));
   }
-  const tall = Math.min(2.4, Math.max(0.4, closest * 0.45));
+  const side = Math.min(2.4, Math.max(0.6, closest * 0.9));
   const grid = [];
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
   ctx.placeOf = (p) => (p.hex ? null : [p.x, p.y]);  // an arrow's end on the table
-  const marks = placeMarks(placed, (u) => `${u.position.x},${u.position.y}`, (key) => key.split(",").map(Number),
-    { w: tall * 2.2, h: tall }, around(points, width, height), colours, ctx);
+  const marks = counterLayer(ctx.stacks, { w: side, h: side }, 0, colours, ctx);
   const svg = s("svg", {
     class: "map table", role: "group", tabindex: 0,
     "aria-label": `The table, ${width} by ${height} inches, ${placed.length} units. Drag to move the view; plus and minus keys zoom.`,
@@ -52,7 +55,7 @@ function tableMap(units, colours, ctx) {
       ctx.opts.onPlace({ x: Math.round(p.x * 2) / 2, y: Math.round(p.y * 2) / 2 });
     });
   }
-  return { svg, fit: ctx.fit || [-1, -1, width + 2, height + 2], kind: "table" };
+  return { svg, fit: around(points, width, height), kind: "table" };
 }
 
 /** The part of the table the units stand on, 3 inches around them, at least 12 by 8 inches
@@ -67,14 +70,34 @@ function around(points, width, height) {
   return [cx - w / 2, cy - hgt / 2, w, hgt];
 }
 
-/** A line under the map: its cities and who holds them, and what the marker letters mean. */
+/** A line under the map: its cities and who holds them, and what the letters of the marker
+ *  and status symbols mean. */
 function legend(board, ctx) {
   const cities = Object.values(ctx.cities).map((c) => `${c.name || `hex ${c.hex}`}${c.controlled_by ? ` (${ctx.names[c.controlled_by] || c.controlled_by})` : ""}`);
-  const letters = Object.entries(ctx.letters).map(([k, letter]) => `${letter} ${k.replaceAll("_", " ")}`);
-  if (!cities.length && !letters.length) return null;
+  const said = (k, titles) => (titles?.[k] || k.replaceAll("_", " ")).toLowerCase();
+  const entries = Object.entries(ctx.letters);
+  const markers = entries.filter(([k]) => !k.startsWith("status:")).map(([k, letter]) => `${letter} ${said(k, board.marker_titles)}`);
+  const statuses = entries.filter(([k]) => k.startsWith("status:")).map(([k, letter]) => `${letter} ${said(k.slice(7), board.status_titles)}`);
+  if (!cities.length && !markers.length && !statuses.length) return null;
   return h("p", { class: "map-legend" },
     cities.length ? h("span", {}, h("strong", {}, "Cities: "), cities.join(", "), ". ") : null,
-    letters.length ? h("span", {}, h("strong", {}, "Markers: "), letters.join(", "), " (with how many).") : null);
+    markers.length ? h("span", {}, h("strong", {}, "Markers: "), markers.join(", "), " (with how many). ") : null,
+    statuses.length ? h("span", {}, h("strong", {}, "Status: "), statuses.join(", "), " (dark symbols).") : null);
+}
+
+/** What the sheet of a hex or a stack lists (sheet.js): its title, its units, and what else
+ *  stands there (a city and who holds it, location markers), or null when nothing does. */
+function sheetOf(key, board, ctx) {
+  const stack = ctx.stacks.find((st) => st.key === key);
+  const city = ctx.cities[key];
+  const markers = Object.entries(board.location_markers?.[key] || {}).filter(([, n]) => n);
+  if (!stack && !city && !markers.length) return null;
+  const hexWords = HEX_ID.test(key) ? `${city ? `${city.name || "City"} (hex ${key})` : `Hex ${key}`}` : null;
+  const units = stack?.units || [];
+  const title = hexWords ? `${hexWords}: ${units.length} unit${units.length === 1 ? "" : "s"}` : `${stackWords(stack, ctx).split(":")[0]}`;
+  const notes = [city ? `${city.name || "City"}, ${city.controlled_by ? `held by ${ctx.names[city.controlled_by] || city.controlled_by}` : "held by nobody"}.` : null,
+    markers.length ? `Markers here: ${markers.map(([k, n]) => `${n} ${k.replaceAll("_", " ")}`).join(", ")}.` : null].filter(Boolean);
+  return { title, units, notes };
 }
 
 /** The map for the board view, with its zoom buttons: hexes when the board has a hex map
@@ -84,17 +107,24 @@ export function renderMap(board, sides, opts) {
   const cities = Object.fromEntries((board.map?.cities || []).map((c) => [c.hex, c]));
   const kinds = new Set([...board.units.flatMap((u) => Object.keys(u.markers || {}).filter((k) => u.markers[k])),
     ...Object.values(board.location_markers || {}).flatMap((m) => Object.keys(m))]);
+  const statuses = [...new Set(board.units.flatMap(shownStatuses))].sort();
+  const statusLetters = kindLetters(statuses);
   const names = sideNames(sides);
   // the annotations drawn at this version (marks.js): arrows above the counters, highlighted
   // units ringed
-  const ctx = { opts: opts || {}, names, cities, letters: markerLetters([...kinds].sort()),
-    screen: screenOf(document.querySelector("#board")), units: board.units, colours,
+  const ctx = { opts: opts || {}, names, cities, board, units: board.units, colours,
+    letters: { ...markerLetters([...kinds].sort()), ...Object.fromEntries(statuses.map((st) => [`status:${st}`, statusLetters[st]])) },
+    markerTitles: board.marker_titles || {}, statusTitles: board.status_titles || {},
     highlights: highlightsOf(opts?.marks, names, colours) };
+  const host = h("div", { class: "map-sheet-host" });
+  ctx.openStack = (key) => showSheet(host, mapKey, key, (k) => sheetOf(k, board, ctx), ctx, true);
   const hexGame = Boolean(board.map) || board.units.some((u) => HEX_ID.test(u.position?.hex || ""));
   const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
+  const mapKey = `${board.scenario}|${kind}`;
   const focus = ctx.focus?.at ? ctx.focus : null;
-  const tools = zoomable(svg, fit, `${board.scenario}|${kind}`, focus, ctx.draw);
-  return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx));
+  const tools = zoomable(svg, fit, mapKey, focus, null);
+  showSheet(host, mapKey, null, (k) => sheetOf(k, board, ctx), ctx);  // the sheet open before a re-render
+  return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx), host);
 }
 
 /** VP per side over the turns, as a small line chart; the numbers are in the table beside it. */

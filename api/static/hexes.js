@@ -1,8 +1,10 @@
 // The hex map (board.js draws it when units stand on hexes "CCRR"): its hexes, cities and
-// their names, location markers, and which hex a tap lands on.
+// their names, location markers, the units' counters on their hexes (counters.js), and which
+// hex a tap lands on: while a move waits for its place, the hex it goes to; else the hex
+// whose units the sheet lists (sheet.js).
 
 import { s } from "./dom.js";
-import { badges, NEUTRAL, placeMarks } from "./counters.js";
+import { badges, counterLayer, NEUTRAL, stacksOf } from "./counters.js";
 
 const SQRT3 = Math.sqrt(3);
 export const HEX_ID = /^(\d{2})(\d{2})$/;
@@ -13,6 +15,25 @@ export function svgPoint(svg, event) {
   point.x = event.clientX;
   point.y = event.clientY;
   return point.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// A hex is 2 map units from corner to corner (flat-topped), sqrt(3) from side to side. Its
+// counter is 1 wide and 0.84 tall, its top 0.24 above the hex's middle: it stays inside the
+// hex, under the hex's number or city name (their line is 0.56 above the middle) and above
+// its location markers (0.73 below).
+const COUNTER = { w: 1, h: 0.84 };
+const COUNTER_DY = 0.18;
+const LABEL_Y = -0.56;
+
+/** A city's name, in the top of its hex, with a dot in the colour of the side that holds
+ *  it; at most 1.9 wide, so it stays off the next hexes' counters. */
+function cityLabel(x, y, name, colour) {
+  const font = 0.26;
+  const wide = Math.min(1.9, name.length * 0.56 * font);
+  return s("g", { class: "city-label", "aria-hidden": "true" },
+    colour ? s("circle", { cx: x - wide / 2 - 0.08, cy: y + LABEL_Y, r: 0.07, fill: colour }) : null,
+    s("text", { x: x + (colour ? 0.04 : 0), y: y + LABEL_Y, "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
+      ...(name.length * 0.56 * font > 1.9 ? { textLength: 1.9, lengthAdjust: "spacingAndGlyphs" } : {}) }, name));
 }
 
 function hexCentre(col, row) {
@@ -83,20 +104,17 @@ export function hexMap(board, colours, ctx) {
         city ? s("title", {}, `${cityWords} (hex ${id})`) : null,
         s("polygon", { points: hexPoints(x, y) }),
         city && owner ? s("polygon", { class: "held", points: hexPoints(x, y), style: `fill:${colours[owner] || NEUTRAL}` }) : null,
-        here ? badges(here, x, y + 0.62, 0.2, ctx.letters, true) : null));
-      // names and numbers go above every hex (and its units), so none is hidden under a counter
-      labels.push(city
-        ? s("g", { class: "city-label", "aria-hidden": "true" },
-          owner ? s("circle", { cx: x - 0.62, cy: y - 0.6, r: 0.09, fill: colours[owner] || NEUTRAL }) : null,
-          s("text", { x: x + 0.06, y: y - 0.6, "font-size": 0.24, "text-anchor": "middle", "dominant-baseline": "central" }, city.name || "City"))
-        : s("text", { class: "hex-id", x, y: y - 0.62, "font-size": 0.2, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" }, id));
+        here ? badges(here, x, y + 0.74, 0.16, ctx.letters, true, [], 1.1) : null));
+      // names and numbers in the top of the hex, above its counter (which starts below them)
+      labels.push(city ? cityLabel(x, y, city.name || "City", owner && (colours[owner] || NEUTRAL))
+        : s("text", { class: "hex-id", x, y: y + LABEL_Y, "font-size": 0.24, "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" }, id));
     }
   }
   const pad = 0.3;
   const drawn = [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad];
   ctx.placeOf = (p) => (HEX_ID.test(p.hex || "") ? hexCentre(...cellOf(p.hex)) : null);  // an arrow's end on the map
-  const marks = placeMarks(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)).map((v, i) => v + (i ? 0.08 : 0)),
-    { w: 1.6, h: 0.64 }, drawn, colours, ctx);
+  ctx.stacks = stacksOf(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)));
+  const marks = counterLayer(ctx.stacks, COUNTER, COUNTER_DY, colours, ctx);
   const cities = Object.values(ctx.cities);
   const svg = s("svg", {
     class: "map hexes", role: "group", tabindex: 0,
@@ -109,6 +127,12 @@ export function hexMap(board, colours, ctx) {
       const cell = event.target.closest("[data-hex]")?.dataset.hex || hexAt(svgPoint(svg, event), { c0, c1, r0, r1 });
       if (cell) ctx.opts.onPlace({ hex: cell });
     });
+  } else {
+    // a tap on a hex (beside its counter, on its number or name) lists what stands there
+    svg.addEventListener("click", (event) => {
+      const cell = event.target.closest("[data-hex]")?.dataset.hex || hexAt(svgPoint(svg, event), { c0, c1, r0, r1 });
+      if (cell && (ctx.stacks.some((st) => st.key === cell) || ctx.cities[cell] || markers[cell])) ctx.openStack(cell);
+    });
   }
-  return { svg, fit: ctx.fit || drawn, kind: "hexes" };
+  return { svg, fit: drawn, kind: "hexes" };
 }

@@ -4,6 +4,7 @@
 import { renderMap, sideColours } from "./board.js";
 import { cardsLine } from "./cards.js";
 import { $, h } from "./dom.js";
+import { kindWords, markerName, statusName, unitFacts } from "./facts.js";
 import { actionBlock } from "./play.js";
 
 export function renderBoard(table) {
@@ -67,20 +68,14 @@ export function renderUnits(table) {
   return h("ul", { class: "units" }, table.board.units.map((u) => {
     const c = u.computed || {};
     const markers = Object.entries(u.markers || {});
-    const facts = [
-      u.figures !== null ? `${u.figures} figures` : null,
-      u.steps !== null ? `${u.steps} steps` : null,
-      c.must_split ? null : c.current_die ? `morale ${c.current_die}${c.base_die && c.base_die !== c.current_die ? ` (base ${c.base_die})` : ""}` : (u.morale_die ? `morale ${u.morale_die}` : null),
-      u.qv !== null ? `QV ${u.qv}` : null, u.lv !== null ? `LV ${u.lv}` : null, u.q !== null ? `Q ${u.q}` : null,
-      where(u.position),
-    ].filter(Boolean);
+    const facts = [...unitFacts(u, table.board), where(u.position)].filter(Boolean);
     return h("li", { class: `unit-card${table.selected === u.id ? " selected" : ""}`, id: `unit-${u.id}`, "data-unit": u.id, style: `border-left-color:${colours[u.side]}` },
-      h("div", { class: "unit-title" }, h("strong", {}, u.name), h("span", { class: "meta" }, ` ${table.sideName(u.side)} · ${u.kind}`)),
+      h("div", { class: "unit-title" }, h("strong", {}, u.name), h("span", { class: "meta" }, ` ${table.sideName(u.side)} · ${kindWords(u, table.board)}`)),
       h("p", { class: "facts" }, facts.join(" · ")),
       markers.length || u.status.length || c.must_split ? h("ul", { class: "flags", "aria-label": "Markers and status" },
         // (a marker kind and a status in words: "pinned down", never "pinned_down")
-        markers.map(([k, v]) => h("li", { class: "marker", "data-marker": k }, `${k === "wound" ? "wounds" : k.replaceAll("_", " ")}: ${v}`)),
-        u.status.map((st) => h("li", { class: "status" }, st.replaceAll("_", " "))),
+        markers.map(([k, v]) => h("li", { class: "marker", "data-marker": k }, `${markerName(k, table.board)}: ${v}`)),
+        u.status.map((st) => h("li", { class: "status" }, statusName(st, table.board))),
         c.must_split ? h("li", { class: "status warn" }, "must split") : null) : null,
       table.canAct ? unitActions(table, u) : null);
   }));

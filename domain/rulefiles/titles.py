@@ -23,6 +23,10 @@ class Titles:
     rolls: Mapping[str, str] = field(default_factory=dict)
     markers: Mapping[str, str] = field(default_factory=dict)
     statuses: Mapping[str, str] = field(default_factory=dict)
+    # each unit kind's title (those the file gives one), and the attributes it declares, in
+    # the file's order, each by its title (its name in words when it has none)
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    attributes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 NONE = Titles()
@@ -41,7 +45,10 @@ def titles_of(file: RulesetFile) -> Titles:
         rules={name: a.rule for name, a in file.actions.items() if a.rule},
         rolls={name: r.title for name, r in file.rolls.items() if r.title},
         markers={name: m.title for name, m in file.marker_kinds.items() if m.title},
-        statuses={name: s.title for name, s in file.statuses.items() if s.title})
+        statuses={name: s.title for name, s in file.statuses.items() if s.title},
+        kinds={name: k.title for name, k in file.unit_kinds.items() if k.title},
+        attributes={name: {attr: a.title or attr.replace("_", " ") for attr, a in k.attributes.items()}
+                    for name, k in file.unit_kinds.items() if k.attributes})
 
 
 def titles(ruleset: Ruleset | None) -> Titles:
