@@ -12,6 +12,7 @@ import { showSheet } from "./sheet.js";
 import { zoomable } from "./zoom.js";
 
 const NEAR = 0.5;  // inches: units this close to a stack's first point on the table are in it
+const REACH = 22;  // px: a tap on the table reaches the counters this near it (a 44 px finger)
 
 /** Side id -> colour, as the match view gives each side (`side.colour`). */
 export function sideColours(sides) {
@@ -23,7 +24,7 @@ function sideNames(sides) {
 }
 
 /** The open table (positions in inches, a line every 6 inches), each unit's counter at its
- *  point: a square as wide as 0.9 of the closest distance between two stacks (0.6 to 2.4
+ *  point: a square as wide as 0.9 of the closest distance between two stacks (0.6 to 3
  *  inches), units within half an inch of a stack's first point in that stack. */
 function tableMap(units, colours, ctx) {
   const placed = units.filter((u) => u.position && u.position.x !== null && u.position.x !== undefined);
@@ -35,7 +36,7 @@ function tableMap(units, colours, ctx) {
   for (let i = 0; i < points.length; i++) {
     for (let j = i + 1; j < points.length; j++) closest = Math.min(closest, Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]));
   }
-  const side = Math.min(2.4, Math.max(0.6, closest * 0.9));
+  const side = Math.min(3, Math.max(0.6, closest * 0.9));
   const grid = [];
   for (let x = 0; x <= width; x += 6) grid.push(s("line", { x1: x, y1: 0, x2: x, y2: height }));
   for (let y = 0; y <= height; y += 6) grid.push(s("line", { x1: 0, y1: y, x2: width, y2: y }));
@@ -53,6 +54,18 @@ function tableMap(units, colours, ctx) {
     svg.addEventListener("click", (event) => {
       const p = svgPoint(svg, event);
       ctx.opts.onPlace({ x: Math.round(p.x * 2) / 2, y: Math.round(p.y * 2) / 2 });
+    });
+  } else {
+    // a tap on the table beside counters too small for a finger (a wide table's first
+    // screen): the units within a finger's reach (REACH px) of it; one is selected, several
+    // are listed in the sheet
+    svg.addEventListener("click", (event) => {
+      const p = svgPoint(svg, event);
+      const reach = REACH / (svg.getScreenCTM()?.a || 1) + side / 2;
+      const near = ctx.stacks.filter((st) => Math.hypot(st.at[0] - p.x, st.at[1] - p.y) <= reach);
+      const found = near.flatMap((st) => st.units);
+      if (found.length === 1) ctx.opts.onSelect?.(found[0].id);
+      else if (found.length) ctx.openStack(`near:${near.map((st) => st.key).join(";")}`);
     });
   }
   return { svg, fit: around(points, width, height), kind: "table" };
@@ -88,6 +101,10 @@ function legend(board, ctx) {
 /** What the sheet of a hex or a stack lists (sheet.js): its title, its units, and what else
  *  stands there (a city and who holds it, location markers), or null when nothing does. */
 function sheetOf(key, board, ctx) {
+  if (key.startsWith("near:")) {  // the stacks a tap on the table reached
+    const units = key.slice(5).split(";").flatMap((k) => ctx.stacks.find((st) => st.key === k)?.units || []);
+    return units.length ? { title: `${units.length} units at this spot of the table`, units, notes: [] } : null;
+  }
   const stack = ctx.stacks.find((st) => st.key === key);
   const city = ctx.cities[key];
   const markers = Object.entries(board.location_markers?.[key] || {}).filter(([, n]) => n);

@@ -87,6 +87,12 @@ export function hexMap(board, colours, ctx) {
   const markers = board.location_markers || {};
   const onMap = board.units.filter((u) => HEX_ID.test(u.position?.hex || ""));
   const { c0, c1, r0, r1 } = hexExtent(board, onMap, markers);
+  ctx.stacks = stacksOf(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)));
+  const busy = new Set(ctx.stacks.map((st) => st.key));
+  // a tap on a hex with units, a city or markers (beside its counter, on its number or
+  // name) lists what stands there; the hex takes the tap itself, so that a phone's touch
+  // adjustment does not move a tap inside it onto a counter nearby
+  const lists = (id) => (ctx.opts.onPlace || !(busy.has(id) || ctx.cities[id] || markers[id]) ? null : () => ctx.openStack(id));
   const cells = [];
   const labels = [];
   let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -100,7 +106,7 @@ export function hexMap(board, colours, ctx) {
       const here = markers[id];
       const owner = city?.controlled_by;
       const cityWords = city ? `${city.name || "City"}${owner ? `, held by ${ctx.names[owner] || owner}` : ""}` : null;
-      cells.push(s("g", { class: `hex${city ? " city" : ""}`, "data-hex": id, ...(city ? { "data-city": city.name || "", "data-owner": owner || "" } : {}) },
+      cells.push(s("g", { class: `hex${city ? " city" : ""}`, "data-hex": id, onclick: lists(id), ...(city ? { "data-city": city.name || "", "data-owner": owner || "" } : {}) },
         city ? s("title", {}, `${cityWords} (hex ${id})`) : null,
         s("polygon", { points: hexPoints(x, y) }),
         city && owner ? s("polygon", { class: "held", points: hexPoints(x, y), style: `fill:${colours[owner] || NEUTRAL}` }) : null,
@@ -113,7 +119,6 @@ export function hexMap(board, colours, ctx) {
   const pad = 0.3;
   const drawn = [left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad];
   ctx.placeOf = (p) => (HEX_ID.test(p.hex || "") ? hexCentre(...cellOf(p.hex)) : null);  // an arrow's end on the map
-  ctx.stacks = stacksOf(onMap, (u) => u.position.hex, (key) => hexCentre(...cellOf(key)));
   const marks = counterLayer(ctx.stacks, COUNTER, COUNTER_DY, colours, ctx);
   const cities = Object.values(ctx.cities);
   const svg = s("svg", {
@@ -126,12 +131,6 @@ export function hexMap(board, colours, ctx) {
       // the hex under the finger, whatever is drawn on it (a number, a city's name, a badge)
       const cell = event.target.closest("[data-hex]")?.dataset.hex || hexAt(svgPoint(svg, event), { c0, c1, r0, r1 });
       if (cell) ctx.opts.onPlace({ hex: cell });
-    });
-  } else {
-    // a tap on a hex (beside its counter, on its number or name) lists what stands there
-    svg.addEventListener("click", (event) => {
-      const cell = event.target.closest("[data-hex]")?.dataset.hex || hexAt(svgPoint(svg, event), { c0, c1, r0, r1 });
-      if (cell && (ctx.stacks.some((st) => st.key === cell) || ctx.cities[cell] || markers[cell])) ctx.openStack(cell);
     });
   }
   return { svg, fit: drawn, kind: "hexes" };

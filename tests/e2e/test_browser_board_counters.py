@@ -1,8 +1,9 @@
 """The units' counters on the board, on a 390-pixel phone in a real browser against a real
 `battlelog serve`: markers are drawn on a counter per kind with their count (badges, the
-legend, the counter's name for a screen reader); stacked units fan out so no two counters
-overlap, each is tapped on its own once zoomed in with the mouse wheel, and the selected one is
-ringed and drawn on top. Screens under test-artifacts/."""
+legend, the counter's name for a screen reader); units on one spot are one stack with how many
+on it (issue 39: no longer fanned out off their spot), a tap on it opens a sheet that lists
+each unit in full, a row selects its unit, ringed and drawn on top of its stack. Screens under
+test-artifacts/."""
 
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from board_steps import counters, create, open_table, overflow, overlapping, wheel_in
+from board_steps import counters, create, open_table, overflow, wheel_in
 
 pytestmark = pytest.mark.e2e
 Shot = Callable[[Any, str], Path]
@@ -50,7 +51,7 @@ def test_markers_are_drawn_per_kind_with_their_count(
 
 
 @pytest.mark.parametrize("where", ["table", "hexes"])
-def test_stacked_units_fan_out_each_tappable_and_the_selected_one_stands_out(
+def test_units_on_one_spot_are_a_stack_whose_sheet_lists_and_selects_each(
         contexts: Callable[..., Any], server: str, board_shot: Shot, where: str) -> None:
     spot = {"x": 20, "y": 14} if where == "table" else {"hex": "0504"}
     other = {"x": 30, "y": 20} if where == "table" else {"hex": "0807"}
@@ -63,31 +64,41 @@ def test_stacked_units_fan_out_each_tappable_and_the_selected_one_stands_out(
                 "position": other}]}
     match, tokens = create(server, body)
     page = open_table(contexts, server, match, tokens["referee"])
+    # one stack on the spot, how many on it; its counters piled on the spot, not fanned out
+    stack = page.locator("#board svg.map g.stack")
+    assert stack.count() == 1 and stack.get_attribute("data-count") == "4"
+    assert stack.locator(".stack-count text").text_content() == "4"
     marks = [m for m in counters(page) if m["unit"] != "lone"]
-    assert len(marks) == 4
-    assert overlapping(marks) == [], "units on one spot fan out"
-    # the mouse wheel zooms in about the pointer, held over the stack
+    middles = [(m["x"] + m["w"] / 2, m["y"] + m["h"] / 2) for m in marks]
+    spread = max(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in middles for b in middles)
+    assert spread <= marks[0]["h"] * 0.5, "a stack is a pile on its spot"
+    assert (stack.get_attribute("aria-label") or "").startswith("Stack of ")
+    assert page.locator('#board svg.map g.unit[data-unit="lone"]').get_attribute("role") == "button"
+    # a tap on the stack lists its four units in full, with their markers in words
     page.locator("#board svg.map").scroll_into_view_if_needed()
-    marks = [m for m in counters(page) if m["unit"] != "lone"]
-    middle = (sum(m["x"] + m["w"] / 2 for m in marks) / 4, sum(m["y"] + m["h"] / 2 for m in marks) / 4)
-    for _ in range(12):
-        if min(m["h"] for m in counters(page)) >= 44:
-            break
-        wheel_in(page, *middle)
-    marks = [m for m in counters(page) if m["unit"] != "lone"]
-    assert min(m["h"] for m in marks) >= 44
-    assert overlapping(marks) == []
+    top = stack.locator("g.unit").last.locator("rect.counter").bounding_box()
+    page.touchscreen.tap(top["x"] + top["width"] / 2,
+                         top["y"] + top["height"] / 2)
+    rows = page.locator(".map-sheet button.sheet-unit")
+    rows.first.wait_for()
+    assert sorted(rows.evaluate_all("bs => bs.map(b => b.dataset.unit)")) == ["u0", "u1", "u2", "u3"]
+    assert "Company 2" in rows.nth(2).inner_text() and "wounds: 2" in rows.nth(2).inner_text()
+    assert all(r.bounding_box()["height"] >= 44 for r in rows.all())
     assert overflow(page) <= 0
-    for m in marks:  # each one is tapped on its own, at its centre
-        hit = page.evaluate("p => document.elementFromPoint(p.x, p.y)?.closest('g.unit')"
-                            "?.dataset.unit", {"x": m["x"] + m["w"] / 2, "y": m["y"] + m["h"] / 2})
-        assert hit == m["unit"], f"the centre of {m['unit']}'s counter taps {hit}"
+    board_shot(page, f"stack-sheet-on-the-{where}")
+    # a row selects its unit: drawn on top of its stack, ringed; the sheet closes
+    rows.nth(2).tap()
+    page.wait_for_selector('#board svg.map g.unit.selected[data-unit="u2"]')
+    assert page.locator(".map-sheet").count() == 0
     mark = page.locator('#board svg.map g.unit[data-unit="u2"]')
-    mark.click()
-    mark = page.locator('#board svg.map g.unit[data-unit="u2"]')
-    assert mark.get_attribute("aria-pressed") == "true"
     assert mark.locator("rect.ring").count() == 1, "the selected unit is ringed"
-    last = page.evaluate("[...document.querySelectorAll('#board svg.map g.unit')].at(-1)"
+    last = page.evaluate("[...document.querySelectorAll('#board svg.map g.stack g.unit')].at(-1)"
                          ".dataset.unit")
-    assert last == "u2", "the selected unit is drawn on top"
+    assert last == "u2", "the selected unit is on top of its stack"
+    # the keyboard opens it too, and Escape closes it
+    stack.focus()
+    page.keyboard.press("Enter")
+    page.locator(".map-sheet").wait_for()
+    page.keyboard.press("Escape")
+    assert page.locator(".map-sheet").count() == 0
     board_shot(page, f"stacked-on-the-{where}")

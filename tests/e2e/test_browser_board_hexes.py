@@ -50,7 +50,8 @@ def test_the_normandy_map_shows_every_hex_with_a_unit_marker_or_city_and_names_t
     badge = counter.locator("g.badge")
     assert badge.locator("text").text_content() == "D1"
     assert badge.locator("title").text_content() == "1 disorganized marker"
-    assert (counter.get_attribute("aria-label") or "").startswith("21. Pan.-Div. D1: 21. Panzer-Division")
+    # its name starts with what its counter shows (two short lines and the badge)
+    assert (counter.get_attribute("aria-label") or "").startswith("21. Panzer-D… D1: 21. Panzer-Division")
     board_shot(page, "normandy-cities")
 
 
