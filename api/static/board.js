@@ -1,7 +1,9 @@
 // The board as SVG: a top-down table (positions in inches) or a hex map (hex ids "CCRR"),
 // the VP chart, and dice faces. Pure functions of the views the API returns: each side's
 // colour is the match view's `side.colour`, the hex map's extent and cities the board view's
-// `map`. Its zoom and pan (the viewBox, pointers, wheel, keys, the +, − and Fit buttons) are
+// `map`. The map's frame is here (the open table, the legend of its symbols, what the sheet of
+// a hex or a stack lists); the hex map is hexes.js's, the counters counters.js's, the sheet
+// sheet.js's, the zoom and pan (the viewBox, pointers, wheel, keys, the +, − and Fit buttons)
 // zoom.js's.
 
 import { h, s } from "./dom.js";
@@ -139,7 +141,7 @@ export function renderMap(board, sides, opts) {
   const { svg, fit, kind } = hexGame ? hexMap(board, colours, ctx) : tableMap(board.units, colours, ctx);
   const mapKey = `${board.scenario}|${kind}`;
   const focus = ctx.focus?.at ? ctx.focus : null;
-  const tools = zoomable(svg, fit, mapKey, focus, null);
+  const tools = zoomable(svg, fit, mapKey, focus);
   showSheet(host, mapKey, null, (k) => sheetOf(k, board, ctx), ctx);  // the sheet open before a re-render
   return h("div", { class: "map-frame" }, tools, svg, legend(board, ctx), host);
 }

@@ -41,23 +41,16 @@ function clamp(fit, view) {
 }
 
 /** Make `svg` zoom and pan within `fit` (its whole-map viewBox); `key` names its view,
- *  `focus` ({at, selected}) is where "+" zooms to, `redraw(zoom)` lays the map's counters
- *  out again for a new zoom (at most once per half step, a pinch does not redraw for every
- *  pixel), after which a selected unit out of the view is brought into it. Returns the tool
+ *  `focus` ({at, selected}) is where "+" zooms to. The counters are drawn in map units on
+ *  their hexes (counters.js): the viewBox alone zooms and pans them with the map. A unit
+ *  selected out of the zoomed view (after a re-render) is brought into it. Returns the tool
  *  buttons. */
-export function zoomable(svg, fit, key, focus, redraw) {
+export function zoomable(svg, fit, key, focus) {
   const view = views.get(key) || { zoom: 1, cx: 0, cy: 0, down: new Map(), start: null, moved: false };
   views.set(key, view);
   const buttons = {};
-  let drawn = 1;  // the zoom the counters are laid out for
   const apply = () => {
     clamp(fit, view);
-    const level = 2 ** (Math.round(Math.log2(view.zoom) * 2) / 2);
-    if (redraw && level !== drawn) {
-      drawn = level;
-      redraw(level);
-      follow();
-    }
     svg.setAttribute("viewBox", viewBox(fit, view).map((v) => +v.toFixed(3)).join(" "));
     svg.classList.toggle("zoomed", view.zoom > 1);
     if (buttons.out) {
@@ -173,7 +166,7 @@ export function zoomable(svg, fit, key, focus, redraw) {
     tool("in", "Zoom in", "+", zoomIn),
     tool("out", "Zoom out", "−", () => zoomAt(view.zoom / ZOOM_STEP)),
     tool("fit", "Fit the whole map", "Fit", () => { view.zoom = 1; apply(); }),
-    h("span", { class: "map-help" }, "Drag to move, pinch or + to zoom. Tap a unit to select it."));
+    h("span", { class: "map-help" }, "Drag to move, pinch or + to zoom. Tap a unit to select it, a stack or a hex to list its units."));
   follow();
   apply();
   return tools;
