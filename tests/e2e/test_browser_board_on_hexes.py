@@ -2,7 +2,8 @@
 `battlelog serve`, for each demo and a game written as a ruleset file (Hold the Towns): every
 unit's counter stands on its hex (its centre inside the hex's outline, both measured on the
 screen from the SVG) or on its point of the open table, at the first screen, after two taps
-on "+" and after a drag; no counter covers a city's name; two units on one spot are one
+on "+" and after a drag; no counter covers a city's name, and once zoomed in city names and
+hex numbers are at least 10 px tall; two units on one spot are one
 stack with how many on it, and a tap on the stack opens the sheet that lists every unit of
 it in full, a tap on a row selecting that unit; axe finds nothing serious and the page logs
 no error. Screens under test-artifacts/."""
@@ -133,6 +134,14 @@ def test_counters_stand_on_their_hexes_and_a_stack_lists_its_units(
         labels = page.evaluate(LABELS)
         if labels and min(t["h"] for t in labels) >= 10:  # names a player can read
             legible.append(moment)
+        numbers = page.locator("#board svg.map text.hex-id").evaluate_all(
+            "ts => ts.map(t => t.getBoundingClientRect().height)")
+        if numbers and moment != "first screen":
+            assert min(numbers) >= 10, f"hex numbers {min(numbers):.1f} px tall ({moment})"
+        hexes = page.locator("#board svg.map g.hex polygon:first-of-type").evaluate_all(
+            "ps => ps.map(p => p.getBoundingClientRect().height)")
+        if hexes and moment != "first screen":
+            assert min(hexes) >= 44, f"a hex is a finger's tap target once zoomed in ({moment})"
         assert covered_labels(page) == [], f"a counter covers a city's name ({moment})"
         board_shot(page, moment.replace(" ", "-"))
     if board.get("map", {}) and board["map"]["cities"]:
