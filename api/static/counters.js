@@ -164,10 +164,11 @@ export function stacksOf(units, spotOf, centreOf, near = 0) {
   return stacks;
 }
 
-/** A stack's words: "3 units in hex 1406 (Caen): A, B, C". */
+/** A stack's words: "3 units in Caen, hex 1406: A, B, C", "2 units near 20, 14: A, B". */
 export function stackWords(stack, ctx) {
-  const where = stack.units[0].position?.hex ? placeOf(stack.units[0], ctx.cities) : `near ${stack.key.replace(",", ", ")}`;
-  return `${stack.units.length} units ${where.startsWith("at ") ? where : where.startsWith("near") ? where : `in ${where.replace(/^in /, "")}`}: ${stack.units.map((u) => u.name).join(", ")}`;
+  const first = stack.units[0];
+  const where = first.position?.hex ? `in ${placeOf(first, ctx.cities).replace(/^in /, "")}` : `near ${stack.key.replace(",", ", ")}`;
+  return `${stack.units.length} units ${where}: ${stack.units.map((u) => u.name).join(", ")}`;
 }
 
 /** The counters of `stacks`, each `size` ({w, h} in map units) centred `dy` below its spot;
