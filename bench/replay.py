@@ -33,6 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests"))  # the e2e conftest reads tests/leaks.py
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 import shown
@@ -169,6 +170,8 @@ def checks(f: dict[str, float]) -> list[tuple[str, bool, str]]:
     return [
         ("file <= 3x export + viewer", per <= 3, f"{per:.2f}x"),
         ("viewer <= 300 KiB", f["viewer_kib"] <= 300, f"{f['viewer_kib']:.0f} KiB"),
+        ("written within 1.5x the export", f["replay_write_ms"] <= 1.5 * f["export_ms"],
+         f"{f['replay_write_ms'] / f['export_ms']:.2f}x"),
         ("open within the table page's", f["replay_open_ms"] <= f["table_open_ms"],
          f"{f['replay_open_ms']:.0f} vs {f['table_open_ms']:.0f} ms"),
         ("step within the table page's", f["replay_step_ms"] <= f["table_step_ms"],

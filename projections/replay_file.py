@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID
 
-import jsonpatch  # type: ignore[import-untyped]  # it ships no type hints
 import orjson
 
 from domain import events as ev
@@ -37,6 +36,7 @@ from domain.errors import DomainError, MatchNotFound
 from domain.history import Frame, fold
 from projections.clock import view as clock_view
 from projections.export import export_lines
+from projections.json_diff import diff
 from projections.replay_charts import replay_charts
 from projections.sentences import Narrator
 from projections.views import board_view, side_views
@@ -137,7 +137,7 @@ def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
             # that no version's state is held beyond its own step
             frame = fold(frame, [event], lambda k: matches.state_at(match_id, k))
             now = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
-            change = jsonpatch.make_patch(before, now).patch
+            change = diff(before, now)
             before = now
         said = {"v": event.version, "type": event.type_name(), "actor": event.actor,
                 "said": narrator.sentence(event), "turn": before["turn"]["turn"],
