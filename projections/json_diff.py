@@ -26,7 +26,7 @@ def diff(before: Any, after: Any) -> list[dict[str, Any]]:
 
 def _same(a: Any, b: Any) -> bool:
     # 1 == 1.0 == True in Python, not in JSON: a value that changes type is a change
-    return type(a) is type(b) and a == b
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def _walk(a: Any, b: Any, path: str, ops: list[dict[str, Any]]) -> None:
