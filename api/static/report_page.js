@@ -45,6 +45,11 @@ async function show() {
     // the report's own document in place of this one (its style is allowed by its hash)
     document.replaceChild(document.adoptNode(read.documentElement), document.documentElement);
     document.body.dataset.match = id;
+    const back = Object.assign(document.createElement("a"), { href: `/play/${id}`, textContent: "Back to the table" });
+    Object.assign(back.style, { display: "inline-flex", alignItems: "center", minHeight: "44px" });  // a thumb's target
+    const line = document.createElement("p");
+    line.append(back);
+    document.body.prepend(line);
   } catch (error) {
     say(`The report cannot be read now: ${error.message}`, [`/play/${id}`, "Back to the table"]);
   }

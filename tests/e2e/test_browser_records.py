@@ -106,6 +106,9 @@ def test_the_report_has_an_address_that_opens_the_same_report_again(
     again.wait_for_selector("h1:has-text('After-action report:')")
     assert again.locator("body").inner_text() == shown
     assert again.evaluate("getComputedStyle(document.body).maxWidth") == "832px"
+    back = again.get_by_role("link", name="Back to the table")
+    assert back.get_attribute("href") == f"/play/{match['id']}"
+    assert back.bounding_box()["height"] >= 44
     assert again.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert violations(again, axe_source()) == []
     screenshots(again, "report-at-its-address")
