@@ -102,6 +102,7 @@ def test_the_report_has_an_address_that_opens_the_same_report_again(
     assert "After-action report:" in expected.text
     # the address again, in a new page (a bookmark, a link sent): the same report
     again = page.context.new_page()
+    again.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     again.goto(address)
     again.wait_for_selector("h1:has-text('After-action report:')")
     assert again.locator("body").inner_text() == shown
@@ -114,6 +115,7 @@ def test_the_report_has_an_address_that_opens_the_same_report_again(
     screenshots(again, "report-at-its-address")
     # a device with no seat of the match is told so, in words
     stranger = contexts(viewport=PHONE).new_page()
+    stranger.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     stranger.goto(address)
     stranger.wait_for_selector("text=This device holds no seat of this match")
     assert violations(stranger, axe_source()) == []
