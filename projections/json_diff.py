@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 
 def _token(key: str | int) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
@@ -25,8 +27,13 @@ def diff(before: Any, after: Any) -> list[dict[str, Any]]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # 1 == 1.0 == True in Python, not in JSON: a value that changes type is a change
-    return a is b or (type(a) is type(b) and a == b)
+    """Whether `a` and `b` are the same JSON. Python says 1 == 1.0 == True, JSON does not:
+    two equal lists or objects are the same only when they are written alike, too."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or a != b:
+        return False
+    return not isinstance(a, dict | list) or orjson.dumps(a) == orjson.dumps(b)
 
 
 def _walk(a: Any, b: Any, path: str, ops: list[dict[str, Any]]) -> None:

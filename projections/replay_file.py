@@ -157,7 +157,10 @@ def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
 def _dumped(view: BoardView, was: BoardView, dumped: dict[str, Any]) -> dict[str, Any]:
     """`view` as JSON, from `was` (the board before it) and its JSON `dumped`: only the
     fields that changed are dumped again (most events change one or two of the board's
-    fields; the others, its map and sequence of play among them, are kept as they were)."""
+    fields; the others, its map and sequence of play among them, are kept as they were).
+    (ours) A field is kept when Python finds it equal: the board's values keep their JSON
+    type (a count an int, a position a float, a ruleset's computed value one type per
+    key), and the page reads 1 and 1.0 alike."""
     changed = {name for name in BoardView.model_fields if getattr(view, name) != getattr(was, name)}
     if not changed:
         return dumped
