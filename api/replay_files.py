@@ -13,8 +13,11 @@ its own within a bound of work, and counted in the quotas.
   (cachetools' `cached` with a condition) instead of each writing it again.
 - At most `lanes` files are written at a time and at most `queue` more wait for a lane;
   past that a request is refused (503, `ReplayBusy`) rather than hold one of the server's
-  worker threads. Between two versions the writing thread lets the interpreter go
-  (`time.sleep(0)`), so the other requests' threads run meanwhile.
+  worker threads. Between two versions, once every `YIELD_EVERY` seconds of writing, the
+  writing thread lets the interpreter go (`time.sleep(0)`), so the other requests' threads
+  run meanwhile. (ours) Not at every version: each `sleep(0)` is a system call that may give
+  the processor away, and on a busy machine a file of 2,000 versions spent most of its time
+  waiting to get it back.
 - A file whose work passes `work` (board units over its versions) is refused (413,
   `projections.replay_file.ReplayTooLarge`); each file written (not from the cache) counts
   against its match's quota (`per_match`, 429), beside the route's per-address quota.
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -37,6 +39,22 @@ from domain.errors import DomainError, MatchNotFound
 from projections.replay_file import MAX_WORK, Work, replay_data
 
 MAX_BYTES = 64 * 1024 * 1024  # the cache's files, all together
+YIELD_EVERY = 0.01  # seconds of writing between two times the interpreter is let go
+
+
+class Yielding:
+    """Called between two versions: lets the interpreter go (`time.sleep(0)`) when `every`
+    seconds have passed since it last did, else returns at once."""
+
+    def __init__(self, every: float = YIELD_EVERY) -> None:
+        self.every = every
+        self.due = time.monotonic() + every
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now >= self.due:
+            time.sleep(0)
+            self.due = time.monotonic() + self.every
 
 
 class ReplayBusy(DomainError):
@@ -95,9 +113,9 @@ class ReplayFiles:
             with self._lane:
                 self._per_match.spend(str(match_id))
                 self.built += 1
-                # between versions, the interpreter is let go to a thread waiting for it
-                data = replay_data(matches, match_id, seat,
-                                   Work(self._work, partial(time.sleep, 0)))
+                # between versions, now and then, the interpreter is let go to a thread
+                # waiting for it
+                data = replay_data(matches, match_id, seat, Work(self._work, Yielding()))
                 return page(data).encode("utf-8")
         finally:
             self._room.release()

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID
 
-import jsonpatch  # type: ignore[import-untyped]  # it ships no type hints
 import orjson
 
 from domain import events as ev
@@ -37,9 +36,10 @@ from domain.errors import DomainError, MatchNotFound
 from domain.history import Frame, fold
 from projections.clock import view as clock_view
 from projections.export import export_lines
+from projections.json_diff import diff
 from projections.replay_charts import replay_charts
 from projections.sentences import Narrator
-from projections.views import board_view, side_views
+from projections.views import BoardView, board_view, side_views
 
 CHUNK = 1000
 MAX_WORK = 250_000  # the server's default bound, board units x versions (docs/replay.md "Cost")
@@ -123,7 +123,8 @@ def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
     clock: ClockFold | None = None
     if matches.clock_of(match_id, head).started:
         clock = ClockFold() if start == 1 else matches.clock_of(match_id, frame)
-    first = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
+    shown = board_view(frame.state, viewer, frame.undo_request)
+    first = shown.model_dump(mode="json")
     before = first
     steps: list[dict[str, Any]] = []
     for event in log:
@@ -136,9 +137,10 @@ def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
             # an undo goes back to an earlier state: read from the nearest checkpoint, so
             # that no version's state is held beyond its own step
             frame = fold(frame, [event], lambda k: matches.state_at(match_id, k))
-            now = board_view(frame.state, viewer, frame.undo_request).model_dump(mode="json")
-            change = jsonpatch.make_patch(before, now).patch
-            before = now
+            view = board_view(frame.state, viewer, frame.undo_request)
+            now = _dumped(view, shown, before)
+            change = diff(before, now)
+            before, shown = now, view
         said = {"v": event.version, "type": event.type_name(), "actor": event.actor,
                 "said": narrator.sentence(event), "turn": before["turn"]["turn"],
                 "step": before["turn"]["step"], "patch": change}
@@ -150,6 +152,19 @@ def played(matches: Matches, match_id: UUID, viewer: str, log: list[ev.Event],
                 said["clock"] = clocks
         steps.append(said)
     return first, steps
+
+
+def _dumped(view: BoardView, was: BoardView, dumped: dict[str, Any]) -> dict[str, Any]:
+    """`view` as JSON, from `was` (the board before it) and its JSON `dumped`: only the
+    fields that changed are dumped again (most events change one or two of the board's
+    fields; the others, its map and sequence of play among them, are kept as they were).
+    (ours) A field is kept when Python finds it equal: the board's values keep their JSON
+    type (a count an int, a position a float, a ruleset's computed value one type per
+    key), and the page reads 1 and 1.0 alike."""
+    changed = {name for name in BoardView.model_fields if getattr(view, name) != getattr(was, name)}
+    if not changed:
+        return dumped
+    return {**dumped, **view.model_dump(mode="json", include=changed)}
 
 
 def _clocks(clock: ClockFold, frame: Frame, event: ev.Event) -> dict[str, Any] | None:

@@ -100,6 +100,12 @@ class PushKey(BaseModel):
     public_key: str = Field(description="the VAPID public key (applicationServerKey)")
 
 
+class Channels(BaseModel):
+    email: bool = Field(description="whether e-mail notices are on (an SMTP server is set)")
+    webhook: bool = True
+    push: bool = True
+
+
 def notifier(request: Request) -> NotifyService:
     service: NotifyService = request.app.state.notify
     return service
@@ -359,6 +365,13 @@ def present(match_id: uuid.UUID, request: Request, matches: MatchesDep, who: Sea
     ttl = request.app.state.settings.presence_ttl
     notify.view.present(str(match_id), who.name, time.time() + ttl)
     return Response(status_code=204)
+
+
+@router.get("/api/notifications/channels")
+def channels(request: Request) -> Channels:
+    """Which kinds of notice this server sends, so that a page says before one tries that
+    e-mail is off here (a registration of an e-mail address is refused then)."""
+    return Channels(email=bool(request.app.state.settings.smtp_host))
 
 
 @router.get("/api/push/key")

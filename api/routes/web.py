@@ -1,6 +1,7 @@
 """The table page: one HTML shell and its static files, served by the service itself (no
-build step, nothing from a CDN). `/` is the lobby, `/play/{match_id}` a match's table; seat
-tokens travel in the URL fragment (`#seat=`, `#join=`), which browsers never send."""
+build step, nothing from a CDN). `/` is the lobby, `/play/{match_id}` a match's table,
+`/matches/{match_id}/report` its after-action report; seat tokens travel in the URL
+fragment (`#seat=`, `#join=`), which browsers never send."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from projections import report
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # The page's own scripts and styles only; answers may be read only by the page itself.
-# The HTML report opens from the page as a blob: its one style sheet is allowed by its hash.
+# The HTML report is shown in its page's place: its one style sheet is allowed by its hash.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
         f"default-src 'self'; style-src 'self' '{report.STYLE_HASH}'; "
@@ -43,6 +44,13 @@ def lobby() -> FileResponse:
 def table(match_id: UUID) -> FileResponse:
     """One match's table (the page reads the match with the token in its fragment)."""
     return _page()
+
+
+@router.api_route("/matches/{match_id}/report", methods=["GET", "HEAD"])
+def match_report(match_id: UUID) -> FileResponse:
+    """A match's after-action report at an address of its own (docs/reports.md): the page
+    reads it with this device's seat, as the table page reads the match."""
+    return FileResponse(STATIC / "report.html", headers=PAGE_HEADERS)
 
 
 class Static(StaticFiles):

@@ -3,7 +3,8 @@
 // Tokens live in localStorage, per match: {tokens: {referee|spectator|<side>|join:<side>: token},
 // seat: the one in use, scenario, ruleset}. They never go into a URL the server sees.
 
-const KEY = "battlelog.matches";
+export const STORAGE_KEY = "battlelog.matches";
+const KEY = STORAGE_KEY;
 
 /** A rule's id as a small reference after what it names (" (WC-1)"); none for the service's
  *  own bookkeeping (`core-dice`, `core-sequence`): those are not the game's rules. */

@@ -1,6 +1,6 @@
 // The lobby: matches this device holds seats in, a new match, joining with a link or token.
 
-import { api, devices } from "./api.js";
+import { api, devices, STORAGE_KEY } from "./api.js";
 import { field, h, notice, panel } from "./dom.js";
 import { rulesetUpload } from "./ruleset_upload.js";
 import { scenarioForm } from "./scenario_form.js";
@@ -10,20 +10,40 @@ export function matchLink(id, kind, token) {
   return `${location.origin}/play/${id}#${kind}=${encodeURIComponent(token)}`;
 }
 
+/** This device's matches, the latest first. */
+function held() {
+  return Object.entries(devices.all()).sort((a, b) => (b[1].saved || "").localeCompare(a[1].saved || ""));
+}
+
+function matchItem(id, entry, titles) {
+  const name = entry.scenario || "A match";
+  const you = entry.seat === "referee" ? "you referee" : entry.seatName ? `you play ${entry.seatName}` : "you play a side";
+  return h("li", { "data-id": id },
+    h("a", { href: `/play/${id}` }, name),
+    h("span", { class: "meta" }, [titles[entry.ruleset], you].filter(Boolean).join(" · ")),
+    h("button", { type: "button", class: "quiet", "aria-label": `Forget ${name} on this device`,
+      onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "Forget"));
+}
+
+/** The matches on this device, kept current while the lobby is shown: each round of the
+ *  whose-turn reads (waiting.js) first adds the matches this device took meanwhile (in
+ *  another tab or window: a match started, a seat joined), and a change to this device's
+ *  matches in another tab starts a round at once (docs/lobby.md). */
 function yourMatches(titles) {
-  const entries = Object.entries(devices.all()).sort((a, b) => (b[1].saved || "").localeCompare(a[1].saved || ""));
-  if (!entries.length) return h("p", {}, "No match on this device yet: start one below, or join with a link.");
-  const list = h("ul", { class: "matches" }, entries.map(([id, entry]) => {
-    const name = entry.scenario || "A match";
-    const you = entry.seat === "referee" ? "you referee" : entry.seatName ? `you play ${entry.seatName}` : "you play a side";
-    return h("li", { "data-id": id },
-      h("a", { href: `/play/${id}` }, name),
-      h("span", { class: "meta" }, [titles[entry.ruleset], you].filter(Boolean).join(" · ")),
-      h("button", { type: "button", class: "quiet", "aria-label": `Forget ${name} on this device`,
-        onclick: (e) => { devices.forget(id); e.target.closest("li").remove(); } }, "Forget"));
-  }));
-  followWaiting(list, entries);  // whose turn in each, "Your move" first, kept current (waiting.js)
-  return list;
+  const empty = h("p", { class: "hint" }, "No match on this device yet: start one below, or join with a link.");
+  const list = h("ul", { class: "matches" });
+  const current = () => {
+    const now = held();
+    const shown = new Set([...list.children].map((li) => li.dataset.id));
+    const added = now.filter(([id]) => !shown.has(id)).map(([id, entry]) => matchItem(id, entry, titles));
+    if (added.length) list.prepend(...added);
+    empty.hidden = list.children.length > 0;
+    return now;
+  };
+  current();
+  const round = followWaiting(list, current);  // whose turn in each, "Your move" first (waiting.js)
+  window.addEventListener("storage", (e) => { if (e.key === null || e.key === STORAGE_KEY) round(); });
+  return [empty, list];
 }
 
 async function create(body) {

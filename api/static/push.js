@@ -53,10 +53,32 @@ function watch(id) {
   document.addEventListener("visibilitychange", beat);
 }
 
+const REFUSED = "This browser refuses notifications for this page: allow them in its site settings (the sign before the address), then press again. Or give an e-mail address or a webhook below.";
+
+/** The button, a line under it that says what became of a press (the browser's refusal
+ *  stays said there, not only in a passing notice), and, when this server sends no
+ *  e-mail, a line saying so before anyone tries (GET /api/notifications/channels). */
 function button(id) {
   const press = h("button", { type: "button", class: "push-me primary" }, "Tell me when it's my turn");
-  press.addEventListener("click", () => subscribe(id, press));
-  return h("p", { class: "push-me" }, press);
+  const said = h("p", { class: "push-said hint", id: "push-said", role: "status" });
+  if ("Notification" in window && Notification.permission === "denied") said.textContent = REFUSED;
+  press.addEventListener("click", () => subscribe(id, press, said));
+  const block = h("div", { class: "push-block" }, h("p", { class: "push-me" }, press), said);
+  api("/api/notifications/channels").then(({ email }) => { if (!email) emailOff(block); }, () => null);
+  return block;
+}
+
+/** E-mail is off on this server: said above the e-mail form, whose controls are off. */
+function emailOff(block) {
+  const line = h("p", { class: "hint", id: "email-off" }, "E-mail notices are off on this server (it has no mail server set up): be told on this device or at a webhook instead.");
+  const apply = () => {
+    const form = block.closest("section")?.querySelector('form[data-key="notify-email"]');
+    if (!form) return false;
+    form.before(line);
+    for (const control of form.querySelectorAll("input, button")) control.disabled = true;
+    return true;
+  };
+  if (!apply()) requestAnimationFrame(() => apply() || block.append(line));
 }
 
 function keyBytes(base64url) {
@@ -64,21 +86,25 @@ function keyBytes(base64url) {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
-async function subscribe(id, press) {
+async function subscribe(id, press, said) {
   const who = seat(id);
   if (!who) return;
+  said.textContent = "";
   if (!window.isSecureContext) {  // browsers offer Web Push only to https pages (and localhost)
-    notice("Web Push needs this page opened over https (or at localhost on the server's own computer): give an e-mail address or a webhook below instead.");
+    said.textContent = "Web Push needs this page opened over https (or at localhost on the server's own computer): give an e-mail address or a webhook below instead.";
+    notice(said.textContent);
     return;
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    notice("This browser cannot be told of your turn (no Web Push here): give an e-mail address or a webhook below instead.");
+    said.textContent = "This browser cannot be told of your turn (no Web Push here): give an e-mail address or a webhook below instead.";
+    notice(said.textContent);
     return;
   }
   press.disabled = true;
   try {
     if (await Notification.requestPermission() !== "granted") {
-      notice("Notifications are blocked for this page: allow them in the browser's settings, then press again.");
+      said.textContent = REFUSED;
+      notice(REFUSED);
       return;
     }
     const worker = await navigator.serviceWorker.register("/static/sw.js");
@@ -87,8 +113,10 @@ async function subscribe(id, press) {
     await api(`/api/matches/${id}/notifications`, {
       token: who.token, method: "POST", body: { kind: "push", subscription: subscription.toJSON() } });
     press.textContent = "This device will be told when it's your turn";
-    notice("This device will be told when it's your turn, once its confirmation arrives.", "ok");
+    said.textContent = "This device will be told when it's your turn, once its confirmation arrives.";
+    notice(said.textContent, "ok");
   } catch (error) {
+    said.textContent = `This device could not be registered: ${error.explained || error.message}`;
     notice(error);
   } finally {
     press.disabled = false;

@@ -10,7 +10,6 @@ import { matchLink } from "./lobby.js";
 
 const EXPORTS = [
   ["jsonl", "Match file (JSONL)", "jsonl"],
-  ["html", "Report (opens in a new tab)", "html"],
   ["md", "Report (Markdown)", "md"],
   ["csv", "Dice (CSV)", "csv"],
   ["dice", "Dice statistics (JSON)", "json"],
@@ -75,21 +74,32 @@ function keepFork(table, done, at) {
   notice(`The what-if from event ${at} is ready: open it from its link under Seats.`, "ok");
 }
 
+/** Save what `path` answers with this seat's token as a file named `name`. */
+async function download(table, path, name, button) {
+  button.disabled = true;
+  try {
+    const response = await api(path, { token: table.token, raw: true });
+    saveBlob(await response.blob(), name);
+  } catch (error) { notice(error); } finally { button.disabled = false; }
+}
+
+/** The records to take away: the replay file (this seat's own view, docs/replay.md), the
+ *  after-action report at its own address (a link that opens again, docs/reports.md), and
+ *  the exports. */
 export function renderExports(table) {
-  return h("div", { class: "row" }, EXPORTS.map(([format, label, ext]) => h("button", {
-    type: "button", class: "secondary", "data-format": format,
-    onclick: async () => {
-      // the HTML report opens to be read: its tab is opened at the tap (no pop-up blocker
-      // stops it), then shown the report once read with the seat's token
-      const tab = format === "html" ? window.open("", "_blank") : null;
-      try {
-        const response = await api(`/api/matches/${table.id}/export?format=${format}`, { token: table.token, raw: true });
-        const blob = await response.blob();
-        if (tab) tab.location.href = URL.createObjectURL(new Blob([blob], { type: "text/html" }));
-        else saveBlob(blob, `battlelog-${table.id.slice(0, 8)}.${format === "dice" ? "dice." : ""}${ext}`);
-      } catch (error) { tab?.close(); notice(error); }
-    },
-  }, label)));
+  const short = table.id.slice(0, 8);
+  return h("div", { class: "row" },
+    h("button", {
+      type: "button", class: "secondary", id: "replay-file",
+      onclick: (e) => download(table, `/api/matches/${table.id}/replay`, `battlelog-${short}.replay.html`, e.currentTarget),
+    }, "Replay file"),
+    h("a", { class: "button secondary", id: "report-link", href: `/matches/${table.id}/report`, target: "_blank", rel: "noopener" },
+      "Report (opens in a new tab)"),
+    EXPORTS.map(([format, label, ext]) => h("button", {
+      type: "button", class: "secondary", "data-format": format,
+      onclick: (e) => download(table, `/api/matches/${table.id}/export?format=${format}`,
+        `battlelog-${short}.${format === "dice" ? "dice." : ""}${ext}`, e.currentTarget),
+    }, label)));
 }
 
 export function renderSeats(table) {

@@ -151,10 +151,10 @@ function eventPanel() {
   const roll = body && Array.isArray(body.dice) && body.notation ? body : null;
   return [
     h("p", { id: "said", class: "said" }, step.said),
-    h("p", { class: "meta" }, `${seatName(step.actor)} · ${step.type}${body?.hidden ? " · part of it is not yours to see" : ""}`),
+    h("p", { class: "meta" }, `${seatName(step.actor)}${body?.hidden ? " · part of it is not yours to see" : ""}`),
     roll ? h("div", { class: "row" }, diceFaces({ notation: roll.notation, dice: roll.dice, total: roll.total }),
       h("span", { class: "hint" }, roll.roll_index !== undefined && roll.roll_index !== null
-        ? `Rolled by the server (roll ${roll.roll_index}).`
+        ? "Rolled by the server."
         : "Thrown at the table and entered.")) : null,
     body && body.roll_index !== undefined && body.roll_index !== null ? rollProof(view.proof, view.at) : null,
     variationDoors(whatIfs, view.at, enter),
@@ -170,7 +170,7 @@ function notesPanel() {
   const here = notes.filter((n) => n.at_version === at || (n.kind === "chapter" && n.at_version <= at && at <= (n.upto_version ?? n.at_version)));
   if (!here.length) return h("p", { class: "hint" }, "No annotation at this event.");
   return h("ul", { class: "replay-notes" }, here.map((n) => h("li", { class: `note-${n.kind}` },
-    h("strong", {}, n.kind === "chapter" ? `Chapter: ${n.text}` : n.kind === "arrow" ? `Arrow ${placeWords(n.start)} → ${placeWords(n.end)}` : n.kind === "highlight" ? `Units: ${n.units.map(unitName).join(", ")}` : n.kind === "variation" ? `Variation: match ${n.fork}` : n.text),
+    h("strong", {}, n.kind === "chapter" ? `Chapter: ${n.text}` : n.kind === "arrow" ? `Arrow ${placeWords(n.start)} → ${placeWords(n.end)}` : n.kind === "highlight" ? `Units: ${n.units.map(unitName).join(", ")}` : n.kind === "variation" ? "What-if" : n.text),
     n.kind !== "comment" && n.kind !== "chapter" && n.text ? ` ${n.text}` : "",
     h("span", { class: "meta" }, ` · ${seatName(n.author)}${n.visibility === "public" ? "" : ` · ${n.visibility}`}`))));
 }

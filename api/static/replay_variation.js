@@ -55,5 +55,5 @@ export function variationEvent(line, v, seatName) {
       h("p", { class: "meta" }, "Step forward to play it.")];
   }
   return [h("p", { id: "said", class: "said" }, step.said),
-    h("p", { class: "meta" }, `${seatName(step.actor)} · ${step.type} · in the what-if`)];
+    h("p", { class: "meta" }, `${seatName(step.actor)} · in the what-if`)];
 }

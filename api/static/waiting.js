@@ -60,28 +60,37 @@ const PER_MATCH_MS = 500;   // ...and no more than one read per match in this ti
 
 /** Keep the whose-turn lines of `list` current: a round of reads every 5 s (longer with
  *  more than 10 matches: at most two reads a second), one round at a time, none while the
- *  page is hidden (one at once when it is shown again), until the list leaves the page. */
+ *  page is hidden (one at once when it is shown again), until the list leaves the page.
+ *  `entries` is the device's matches, or a function that gives them as each round begins
+ *  (the lobby adds the ones taken meanwhile to the list there). Returns a function that
+ *  starts a round at once. */
 export function followWaiting(list, entries) {
-  const pause = Math.max(EVERY_MS, entries.length * PER_MATCH_MS);
+  const current = typeof entries === "function" ? entries : () => entries;
   let timer = null;
   let busy = false;
+  let again = false;
+  let pause = EVERY_MS;
   let shown = false;  // the list has been on the page (it is built before it is put there)
   const round = async () => {
     clearTimeout(timer);
-    if (busy) return;
+    if (busy) { again = true; return; }  // asked for meanwhile: one more round after this
     busy = true;
     try {
+      const now = current();
+      pause = Math.max(EVERY_MS, now.length * PER_MATCH_MS);
       const kept = new Set([...list.children].map((li) => li.dataset.id));  // none forgotten
-      await annotate(list, entries.filter(([id]) => kept.has(id))).catch(() => null);
+      await annotate(list, now.filter(([id]) => kept.has(id))).catch(() => null);
     } finally {
       busy = false;
     }
     shown ||= list.isConnected;
     if (shown && !list.isConnected) return;  // the lobby is gone
-    if (document.visibilityState === "visible") timer = setTimeout(round, pause);
+    if (again) { again = false; timer = setTimeout(round, 0); }
+    else if (document.visibilityState === "visible") timer = setTimeout(round, pause);
   };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && (!shown || list.isConnected)) round();
   });
   round();
+  return round;
 }

@@ -120,7 +120,7 @@ def test_axe_finds_nothing_serious_on_the_report(
     page = phone(contexts, console).new_page()
     start_sample(page, server, DEMOS[0])
     with page.expect_popup() as opened:
-        page.get_by_role("button", name="Report (opens in a new tab)").click()
+        page.get_by_role("link", name="Report (opens in a new tab)").click()
     report = opened.value
     report.wait_for_selector("svg text")
     check(report, axe, "report", found)

@@ -51,9 +51,9 @@ def test_the_report_draws_each_side_in_its_table_colour_with_its_whole_name(
     page.context.on("page", lambda tab: tab.on(
         "console", lambda m: opened_errors.append(m.text) if m.type == "error" else None))
     with page.expect_popup() as opened:  # the HTML report opens to be read, not downloaded
-        page.get_by_role("button", name="Report (opens in a new tab)").click()
+        page.get_by_role("link", name="Report (opens in a new tab)").click()
     report = opened.value
-    report.wait_for_selector("h1")
+    report.wait_for_selector("svg polyline", state="attached")  # the report, at its address
     html = report.content()
     begin = html.index("<svg")
     chart = ET.fromstring(html[begin:html.index("</svg>", begin) + len("</svg>")])

@@ -200,7 +200,7 @@ def test_two_players_play_aa_x1_live_with_undo_consent_time_travel_and_export(
     assert lines[0]["format"] == "battlelog-match" and lines[0]["viewer"] == "red"
     assert [e["version"] for e in lines[1:]] == list(range(1, now + 1))
     with referee.expect_popup() as opened:  # the report opens in a tab of its own
-        referee.get_by_role("button", name="Report (opens in a new tab)").click()
+        referee.get_by_role("link", name="Report (opens in a new tab)").click()
     report = opened.value
     report.wait_for_selector("svg")
     assert "Free Militia" in report.content()

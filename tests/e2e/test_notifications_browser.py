@@ -105,3 +105,32 @@ def test_a_page_opened_over_plain_http_on_the_network_says_web_push_needs_https(
     assert page.evaluate("Notification.permission") == "default"  # never asked
     assert workers(page) == 0
     phone.close()
+
+
+def test_a_refused_permission_and_e_mail_off_are_said_on_the_page(
+        browser: Any, server: str, screenshots: Any) -> None:
+    phone = phone_at(browser, server, screenshots, "atomic-africa-demo", "push-refused",
+                     seat="red")
+    page = phone.page
+    # this server has no mail server: the page says so before anyone types an address
+    off = page.locator("#email-off")
+    off.wait_for()
+    assert "off on this server" in off.inner_text()
+    assert page.get_by_label("E-mail address").is_disabled()
+    # the browser refuses notifications for this page (as after "Block" in its prompt)
+    context_id = phone.context.new_cdp_session(page).send(
+        "Target.getTargetInfo")["targetInfo"]["browserContextId"]
+    browser.new_browser_cdp_session().send("Browser.setPermission", {
+        "permission": {"name": "notifications"}, "setting": "denied", "origin": server,
+        "browserContextId": context_id})
+    assert page.evaluate("Notification.permission") == "denied"
+    button = page.get_by_role("button", name=BUTTON)
+    phone.settle()
+    phone.tap(button, "tell me when it's my turn")
+    said = page.locator("#push-said")
+    page.wait_for_function("document.querySelector('#push-said').textContent !== ''")
+    assert "refuses notifications" in said.inner_text()
+    assert said.is_visible()
+    assert workers(page) == 0
+    phone.screen("push-refused")
+    phone.close()
