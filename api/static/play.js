@@ -8,7 +8,7 @@
 import { ruleRef } from "./api.js";
 import { $, h } from "./dom.js";
 import { undoLabel, undoLast } from "./history.js";
-import { inputForm, tableDiceForm } from "./inputs.js";
+import { inputForm, setPath, tableDiceForm, tapValues } from "./inputs.js";
 
 /** The end of the match: offered under Turn (ending.js), not under More actions. */
 const ENDINGS = new Set(["end_match", "concede", "reopen_match"]);
@@ -125,11 +125,11 @@ function choiceDetail(table, action, index, where) {
   const needs = required(choice);
   const parts = [head];
   // One required choice of a few values (a marker's kind): a big button for each, sent at once.
-  const quick = needs.length === 1 && needs[0].kind === "choice" && needs[0].values?.length && needs[0].values.length <= 6
-    ? needs[0] : null;
+  // (a number with few values, as a cut's cards or a roll's dice, alike: a numbered button each)
+  const quick = needs.length === 1 && tapValues(needs[0]) ? needs[0] : null;
   if (quick) {
-    parts.push(h("div", { class: "row picks-quick" }, quick.values.map((v) => h("button", {
-      type: "button", class: "big", onclick: () => send({ ...structuredClone(choice.body), [quick.name]: v.value }),
+    parts.push(h("div", { class: "row picks-quick", role: "group", "aria-label": quick.label }, tapValues(quick).map((v) => h("button", {
+      type: "button", class: "big", onclick: () => { const body = structuredClone(choice.body); setPath(body, quick.name, v.value); send(body); },
     }, v.label ?? String(v.value)))));
   }
   if (choice.table) {

@@ -219,8 +219,10 @@ def resolve_combat(p: Probe) -> Offers:
     """An attack by a unit on an enemy unit (more of either side may join: `attackers`,
     `defenders`); the odds as the players work them out."""
     attackers = one_of("attackers", "Attackers", _units(p), many=True)
-    odds = text("odds", "Odds", required=True, example="1:1", says="attackers:defenders, "
-                "e.g. 3:1")
+    # the odds as the columns of the results table (its declared domain): chosen by a tap
+    odds = one_of("odds", "Odds (the results table's column)",
+                  [(o, o) for o in p.domain("resolve_combat", "odds", {})], required=True,
+                  example="1:1")
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
     for unit in p.scope:
         enemies = _enemies(p, unit)

@@ -3,6 +3,7 @@ points, notes, disputes and the end of the match."""
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 
 from domain.dice import parse
@@ -10,6 +11,7 @@ from domain.legal.model import Candidate, Input, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, track_title, words
+from domain.owed import owed_by
 from domain.refusal_words import in_words
 from domain.rulesets.base import TrackValues
 
@@ -19,11 +21,17 @@ MAX_VP = 10_000
 def roll_dice(p: Probe) -> Offers:
     """Any roll of the players' own: the service's dice, or table dice (declared, then thrown,
     or both at once with `results`)."""
+    # The dice as the declared domain lists them (a tap each; others may be given too), and
+    # what the roll is for in the game's words: the duty it discharges, where the seat owes
+    # a roll, else "a roll" (the players may say more).
+    owed = [o for o in owed_by(p.state, p.ruleset, p.seat) if o.discharges("roll_dice")]
+    purpose = re.sub(r"^roll (for )?", "", owed[0].says) if owed else "a roll"
     yield "roll_dice", [Candidate(
-        label="Roll dice", body={"type": "roll_dice"},
-        inputs=(text("notation", "Dice", required=True, example="d6",
-                     says="dice notation: d6, 2d6, d10+1, 3d6-2 (d4 to d20, d100)"),
-                text("purpose", "What for", required=True, example="a roll"),
+        label=f"Roll dice: {purpose}" if owed else "Roll dice",
+        body={"type": "roll_dice", "purpose": purpose[:200]},
+        inputs=(one_of("notation", "Dice", [(n, n) for n in p.domain("roll_dice", "notation", {})],
+                       required=True, open_=True, example="d6"),
+                text("purpose", "What for", example="a roll"),
                 one_of("unit_ids", "The units it concerns",
                        [(u.id, u.name) for u in p.units], many=True, open_=True),
                 one_of("source", "Whose dice", [("server", "the service's dice"),

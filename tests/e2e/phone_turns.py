@@ -30,6 +30,7 @@ class PlaysTurns:
         was done, in the notices' words. After each action that activates, the unit's card
         no longer offers Activate."""
         start = self.turn()
+        self.keyboard_free = True  # (issue 39) a turn is played with no keyboard
         done: list[str] = []
         taken: set[str] = set()
         switches: dict[str | None, int] = {}  # seats switched to, at each version
@@ -105,12 +106,12 @@ class PlaysTurns:
                     for pick in form.get_by_role("button", name="Tap the map").all():
                         self.tap(pick, counted)  # then the map's middle, as a player would
                         self.page.locator("#board svg.map").tap()
-                    for field in form.locator("input[type=number][required]").all():
-                        field.fill(field.get_attribute("min") or "1")
-                    for field in form.locator("input:not([type])[required]").all():
-                        if not field.input_value():  # words a player types: as the example
-                            example = (field.get_attribute("placeholder") or "").removeprefix("e.g. ")
-                            field.fill(example or "east-road")
+                    # (issue 39) no keyboard to play: a field that must be typed into fails
+                    typed = form.locator("input[type=number][required], input:not([type])"
+                                         "[required], input[type=text][required], textarea[required]")
+                    assert typed.count() == 0, (
+                        "a move needs typing: " + ", ".join(
+                            str(f.get_attribute("name")) for f in typed.all()), self.tapped[-3:])
                     for group in form.locator("fieldset.picks:has(input[type=radio][required])").all():
                         self.tap(group.locator("label.pick").first, counted)
                     for group in form.locator("fieldset.picks[data-required]").all():
