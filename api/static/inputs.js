@@ -121,6 +121,12 @@ function control(input, choice, opts, uid) {
     case "number": {
       const listed = numberValues(input);
       if (listed) return picks(name, input.label, listed, required, says);
+      if (input.values?.length && input.values.length <= BUTTONS_MOST) {  // listed; others too
+        const few = picks(name, input.label, input.values, required, says);
+        const other = h("input", { name: `${name}-other`, type: "number", inputmode: "numeric", min: input.minimum ?? undefined, max: input.maximum ?? undefined });
+        few.el.append(field("Or another", other));
+        return { el: few.el, read: (f) => num(other.value) ?? few.read(f) };
+      }
       const el = h("input", { name, type: "number", inputmode: "numeric", required, min: input.minimum ?? undefined, max: input.maximum ?? undefined });
       return { el: field(input.label, el, says), read: () => num(el.value) };
     }

@@ -112,10 +112,12 @@ def activate_battlegroup(p: Probe) -> Offers:
 
 
 def draw_cards(p: Probe) -> Offers:
+    counts = p.domain("draw_cards", "count", {"type": "draw_cards"})
     yield "draw_cards", [
         Candidate(label="Draw up to your hand size", body={"type": "draw_cards"}),
-        Candidate(label="Draw cards", body={"type": "draw_cards"},
-                  inputs=(number("count", "How many", 1, 100, required=True, example=1),))]
+        # (issue 39) how many: the declared domain's counts, each a tap
+        Candidate(label="Draw cards", body={"type": "draw_cards"}, family="count",
+                  examples=tuple(counts), inputs=(listed_number("count", "How many", counts),))]
 
 
 def _hand(p: Probe) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ import re
 from fnmatch import fnmatchcase
 
 from domain.dice import parse
-from domain.legal.model import Candidate, Input, number, one_of, text
+from domain.legal.model import Candidate, Input, Option, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, track_title, words
@@ -131,12 +131,16 @@ def _values(values: TrackValues, current: object) -> list[Input]:
 
 
 def score_vp(p: Probe) -> Offers:
+    """Points for a side: the declared domain's amounts listed (a tap each), others accepted
+    too (the input is open, within the schema's bounds)."""
     for side in p.state.sides:
-        yield "score_vp", [Candidate(label=side.name, side=side.id,
-                                     body={"type": "score_vp", "side": side.id},
-                                     inputs=(number("points", "Points", -MAX_VP, MAX_VP,
-                                                    required=True, example=1),
-                                             text("reason", "Why")))]
+        body = {"type": "score_vp", "side": side.id}
+        listed = [(n, f"{n:+d}") for n in p.domain("score_vp", "points", body) if n]
+        points = number("points", "Points", -MAX_VP, MAX_VP, required=True, example=1)
+        points = points.model_copy(update={"open": True, "values": tuple(
+            Option.model_construct(value=n, label=w) for n, w in listed)})
+        yield "score_vp", [Candidate(label=side.name, side=side.id, body=body,
+                                     inputs=(points, text("reason", "Why")))]
 
 
 def add_note(p: Probe) -> Offers:

@@ -126,6 +126,7 @@ class Phone(PlaysTurns):
         self.shots = 0
         self.keyboard_free = False  # (play_turn sets it: a turn is played with no keyboard)
         self.counted = "act"
+        self.optional_taken: list[str] = []  # (play_turn `once`) the optional moves taken
         self.match: dict[str, Any] = {}
 
     def _response(self, response: Any) -> None:
