@@ -73,6 +73,23 @@ function picks(name, label, values, required, says) {
   return { el: group, read: (f) => { const i = [...f.querySelectorAll(`input[name="${name}"]`)].find((x) => x.checked)?.value; return i === undefined ? undefined : values[Number(i)].value; } };
 }
 
+/** A whole number of many values as a stepper: − and + buttons around the value (from the
+ *  service's example, within its bounds), so it is tapped, never typed. An optional number
+ *  starts unset; its first tap starts from the example (or 0, within the bounds). */
+function stepper(name, input, says) {
+  const low = input.minimum ?? -Infinity, high = input.maximum ?? Infinity;
+  const clamp = (v) => Math.min(high, Math.max(low, v));
+  const start = clamp(typeof input.example === "number" ? input.example : Math.max(low, Math.min(0, high)));
+  let value = input.required ? start : undefined;
+  const shown = h("output", { class: "stepper-value", name, "aria-live": "polite" }, value ?? "—");
+  const step = (by) => { value = clamp(value === undefined ? start : value + by); shown.textContent = String(value); };
+  const button = (by, words) => h("button", { type: "button", class: "secondary stepper-step", "aria-label": `${input.label}: ${words}`, onclick: () => step(by) }, by > 0 ? `+${by}` : `−${-by}`);
+  const el = h("fieldset", { class: "picks stepper" }, h("legend", {}, input.label),
+    button(-5, "five less"), button(-1, "one less"), shown, button(1, "one more"), button(5, "five more"),
+    says ? h("small", { class: "hint" }, says) : null);
+  return { el, read: () => value };
+}
+
 /** One die's faces as buttons (1 to its sides), or a number field for a die of many faces. */
 function dieControl(name, sides, label, required) {
   if (sides <= FACES_MOST) {
@@ -127,8 +144,7 @@ function control(input, choice, opts, uid) {
         few.el.append(field("Or another", other));
         return { el: few.el, read: (f) => num(other.value) ?? few.read(f) };
       }
-      const el = h("input", { name, type: "number", inputmode: "numeric", required, min: input.minimum ?? undefined, max: input.maximum ?? undefined });
-      return { el: field(input.label, el, says), read: () => num(el.value) };
+      return stepper(name, input, says);
     }
     case "bool": {
       const el = h("input", { type: "checkbox", name });

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.context import card_title, named
 from domain.legal.domains import leads
-from domain.legal.model import Candidate, Input, listed_number, location, number, one_of, text
+from domain.legal.model import Candidate, Input, listed_number, location, number, one_of
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, words
@@ -255,7 +255,10 @@ def _nearest_unattacked(p: Probe, unit: Unit) -> Callable[[Any], tuple[bool, int
 
 
 def announce_reinforcements(p: Probe) -> Offers:
-    inputs = (text("entry", "Where they enter", required=True, example="the map edge"),
+    # where they enter: the declared domain's places, a tap each (others may be written)
+    entries = p.domain("announce_reinforcements", "entry", {})
+    inputs = (one_of("entry", "Where they enter", [(e, e) for e in entries], required=True,
+                     open_=True, example=entries[0] if entries else "the map edge"),
               one_of("unit_ids", "Units announced", _units(p), many=True))
     for unit in p.scope:
         yield "announce_reinforcements", [Candidate(

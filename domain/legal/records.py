@@ -7,6 +7,7 @@ import re
 from fnmatch import fnmatchcase
 
 from domain.dice import parse
+from domain.legal.domains import results_of
 from domain.legal.model import Candidate, Input, Option, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
@@ -58,8 +59,9 @@ def enter_result(p: Probe) -> Offers:
     yield "enter_result", [Candidate(
         label=in_words(awaiting.what, p.state) if awaiting is not None else "The result",
         body={"type": "enter_result"},
-        inputs=(text("result", "The result read on your table", required=True,
-                     example="no effect"),
+        inputs=(one_of("result", "The result read on your table",
+                       [(r, r) for r in results_of(awaiting.rule if awaiting else None)],
+                       required=True, open_=True, example="no effect"),
                 Input(name="failed", label="It failed", kind="bool", example=True)))]
 
 

@@ -43,3 +43,22 @@ def test_the_odds_of_an_attack_are_the_results_tables_columns() -> None:
         odds = next(i for i in candidates[0].inputs if i.name == "odds")
         assert odds.kind == "choice" and odds.required and not odds.open
         assert tuple(o.value for o in odds.values or ()) == ODDS
+
+
+def test_a_split_of_an_odd_number_of_figures_asks_which_half_takes_the_odd_one() -> None:
+    from domain.legal.probe import Probe
+    from domain.legal.units import split
+    m = Match("atomic-africa-demo")  # AA-3: halves as equal as possible, the odd one chosen
+    probe = Probe(m.state, m.ruleset, "red", m.version)
+    odd = {u.id for u in m.state.units.values() if (u.figures or 0) % 2}
+    even = {u.id for u in m.state.units.values() if u.figures and not u.figures % 2}
+    assert odd and even, "the demo has units of odd and of even figures"
+    for _, candidates in split(probe):
+        unit = candidates[0].unit_id
+        asked = {i.name: i for i in candidates[0].inputs}
+        if unit in odd:
+            halves = asked["odd_to.figures"]
+            assert halves.kind == "choice" and [o.value for o in halves.values or ()] == [
+                "first", "second"]
+        else:
+            assert "odd_to.figures" not in asked
