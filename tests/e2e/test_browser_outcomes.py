@@ -51,6 +51,9 @@ def more_roll(notation: str, purpose: str) -> Callable[[Phone], str]:
     def roll(phone: Phone) -> str:
         more = phone.page.locator("#actions")
         phone.tap(more.locator("button[data-action=roll_dice]"), "roll")
+        # (issue 39) the game's dice are buttons that roll at once; what the roll is for,
+        # in words, under "With more detail…"
+        phone.tap(more.locator("details.inline > summary"), "roll")
         form = more.locator(".input-form")
         # (issue 39) the game's dice, tapped: no notation typed
         phone.tap(form.locator("label.pick").filter(

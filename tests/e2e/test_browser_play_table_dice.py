@@ -31,6 +31,9 @@ def test_the_table_owes_its_dice_in_words(browser: Any, server: str, screenshots
     page = phone.page
     more = page.locator("#actions")
     phone.tap(more.locator("button[data-action=roll_dice]"), "roll")
+    # (issue 39) the dice are buttons that roll at once; the players' own dice and what the
+    # roll is for are under "With more detail…"
+    phone.tap(more.locator("details.inline > summary"), "roll")
     form = more.locator(".input-form")
     # (issue 39) the dice are the game's, tapped: no notation typed
     phone.tap(form.locator("label.pick").filter(has_text=re.compile(r"^\s*2d6\s*$")), "roll")
