@@ -28,7 +28,7 @@ def roll_dice(p: Probe) -> Offers:
     owed = [o for o in owed_by(p.state, p.ruleset, p.seat) if o.discharges("roll_dice")]
     purpose = re.sub(r"^roll (for )?", "", owed[0].says) if owed else "a roll"
     yield "roll_dice", [Candidate(
-        label=f"Roll dice: {purpose}" if owed else "Roll dice",
+        label=purpose if owed else "Roll dice",
         body={"type": "roll_dice", "purpose": purpose[:200]},
         inputs=(one_of("notation", "Dice", [(n, n) for n in p.domain("roll_dice", "notation", {})],
                        required=True, open_=True, example="d6"),
