@@ -1,5 +1,6 @@
-// The Dice panel (the initiative of this turn, your last roll, the roller, the recent rolls,
-// each said in words: the log's `said`) and the Victory points panel.
+// The Dice panel (the initiative of this turn, your last roll, the game's dice as buttons
+// that roll at once, the roller for any other roll, the recent rolls, each said in words:
+// the log's `said`) and the Victory points panel.
 
 import { diceFaces, vpChart } from "./board.js";
 import { field, h } from "./dom.js";
@@ -39,6 +40,18 @@ export function renderDice(table) {
       h("p", { class: "said" }, words || table.lastRoll.purpose || "")));
   }
   if (table.canAct) {
+    // the game's dice, one tap each (the service's dice), from the legal answer's free roll:
+    // its notations and what it is for (the duty's words where this seat owes a roll)
+    const free = table.legal?.actions.find((a) => a.type === "roll_dice")?.choices[0];
+    const listed = free?.inputs?.find((i) => i.name === "notation")?.values || [];
+    if (listed.length) {
+      out.push(h("div", { class: "row dice-quick", role: "group", "aria-label": `Roll ${free.body.purpose || "dice"} here` },
+        h("p", { class: "hint" }, `Roll here, for ${free.body.purpose || "a roll"}:`),
+        listed.map((v) => h("button", {
+          type: "button", class: "big secondary",
+          onclick: () => table.act({ ...structuredClone(free.body), notation: v.value }, "Roll"),
+        }, v.label ?? String(v.value)))));
+    }
     out.push(h("form", {
       class: "row dice-roller", "aria-label": "Roll dice", "data-key": "dice",
       onsubmit: (e) => {

@@ -1,7 +1,9 @@
 // Small forms built from a legal choice's `inputs` (GET /api/matches/{id}/legal): each input
 // is asked for in the player's words (big buttons for a few values, checkboxes for a list,
-// number fields with their bounds, the map for a place), never as JSON. The page never
-// decides what is legal: the values offered are the ones the service listed.
+// a row of numbered buttons for a number with few values, a die's faces as buttons, the map
+// for a place), never as JSON and never typed, but for words (names, notes, disputes). The
+// page never decides what is legal: the values offered are the ones the service listed (or
+// every whole number between the bounds it gave, where they are few).
 
 import { field, h, notice } from "./dom.js";
 
@@ -41,6 +43,65 @@ function num(text) {
 
 function valueLabel(v) { return v.label ?? String(v.value); }
 
+/** The most values shown as a row of buttons (more: a list to choose from). */
+export const BUTTONS_MOST = 8;
+/** The most faces a die shows as buttons (a d20 or a d100 is a number field). */
+const FACES_MOST = 12;
+
+/** The values a number input takes, as buttons: the ones the service listed (a closed
+ *  list), else each whole number between its bounds where they are few; null otherwise. */
+export function numberValues(input) {
+  if (input.kind !== "number") return null;
+  if (input.values?.length && !input.open) return input.values.length <= BUTTONS_MOST * 2 ? input.values : null;
+  const low = input.minimum, high = input.maximum;
+  if (low === null || low === undefined || high === null || high === undefined || high < low || high - low + 1 > BUTTONS_MOST) return null;
+  return Array.from({ length: high - low + 1 }, (_, i) => ({ value: low + i, label: String(low + i) }));
+}
+
+/** The values of an input that one tap chooses (a few listed values, or a number's), or null. */
+export function tapValues(input) {
+  if (input.kind === "choice" && input.values?.length && input.values.length <= BUTTONS_MOST) return input.values;
+  return numberValues(input);
+}
+
+/** Radio buttons, one per value, read back as the value tapped. */
+function picks(name, label, values, required, says) {
+  const group = h("fieldset", { class: "picks" }, h("legend", {}, label),
+    values.map((v, i) => h("label", { class: "pick" },
+      h("input", { type: "radio", name, value: String(i), required: required && i === 0 ? true : undefined }), valueLabel(v))),
+    says ? h("small", { class: "hint" }, says) : null);
+  return { el: group, read: (f) => { const i = [...f.querySelectorAll(`input[name="${name}"]`)].find((x) => x.checked)?.value; return i === undefined ? undefined : values[Number(i)].value; } };
+}
+
+/** A whole number of many values as a stepper: − and + buttons around the value (from the
+ *  service's example, within its bounds), so it is tapped, never typed. An optional number
+ *  starts unset; its first tap starts from the example (or 0, within the bounds). */
+function stepper(name, input, says) {
+  const low = input.minimum ?? -Infinity, high = input.maximum ?? Infinity;
+  const clamp = (v) => Math.min(high, Math.max(low, v));
+  const start = clamp(typeof input.example === "number" ? input.example : Math.max(low, Math.min(0, high)));
+  let value = input.required ? start : undefined;
+  const shown = h("output", { class: "stepper-value", name, "aria-live": "polite" }, value ?? "—");
+  const step = (by) => { value = clamp(value === undefined ? start : value + by); shown.textContent = String(value); };
+  const button = (by, words) => h("button", { type: "button", class: "secondary stepper-step", "aria-label": `${input.label}: ${words}`, onclick: () => step(by) }, by > 0 ? `+${by}` : `−${-by}`);
+  const el = h("fieldset", { class: "picks stepper" }, h("legend", {}, input.label),
+    button(-5, "five less"), button(-1, "one less"), shown, button(1, "one more"), button(5, "five more"),
+    says ? h("small", { class: "hint" }, says) : null);
+  return { el, read: () => value };
+}
+
+/** One die's faces as buttons (1 to its sides), or a number field for a die of many faces. */
+function dieControl(name, sides, label, required) {
+  if (sides <= FACES_MOST) {
+    const faces = Array.from({ length: sides }, (_, i) => ({ value: i + 1, label: String(i + 1) }));
+    const one = picks(name, label, faces, required, null);
+    one.el.classList.add("faces");
+    return one;
+  }
+  const el = h("input", { name, type: "number", inputmode: "numeric", min: 1, max: sides });
+  return { el: field(label, el), read: () => num(el.value) };
+}
+
 /** One input's control(s) and how to read its value back from the form. */
 function control(input, choice, opts, uid) {
   const name = `${uid}-${input.name}`;
@@ -49,12 +110,12 @@ function control(input, choice, opts, uid) {
   const values = input.values || [];
   switch (input.kind) {
     case "choice": {
-      if (values.length && values.length <= 6) {
-        const group = h("fieldset", { class: "picks" }, h("legend", {}, input.label),
-          values.map((v, i) => h("label", { class: "pick" },
-            h("input", { type: "radio", name, value: String(i), required: required && i === 0 ? true : undefined }), valueLabel(v))),
-          says ? h("small", { class: "hint" }, says) : null);
-        return { el: group, read: (f) => { const i = [...f.querySelectorAll(`input[name="${name}"]`)].find((x) => x.checked)?.value; return i === undefined ? undefined : values[Number(i)].value; } };
+      if (values.length && values.length <= BUTTONS_MOST && !input.open) return picks(name, input.label, values, required, says);
+      if (values.length && values.length <= BUTTONS_MOST) {  // listed, and others accepted too
+        const listed = picks(name, input.label, values, required, says);
+        const other = h("input", { name: `${name}-other`, maxlength: 200 });
+        listed.el.append(field("Or another", other));
+        return { el: listed.el, read: (f) => other.value.trim() || listed.read(f) };
       }
       if (values.length) {
         const select = h("select", { name, required }, input.required ? null : h("option", { value: "" }, "—"),
@@ -75,8 +136,15 @@ function control(input, choice, opts, uid) {
       return { el: field(input.label, text, says), read: () => { const items = text.value.split(",").map((x) => x.trim()).filter(Boolean); return items.length ? items : undefined; } };
     }
     case "number": {
-      const el = h("input", { name, type: "number", inputmode: "numeric", required, min: input.minimum ?? undefined, max: input.maximum ?? undefined });
-      return { el: field(input.label, el, says), read: () => num(el.value) };
+      const listed = numberValues(input);
+      if (listed) return picks(name, input.label, listed, required, says);
+      if (input.values?.length && input.values.length <= BUTTONS_MOST) {  // listed; others too
+        const few = picks(name, input.label, input.values, required, says);
+        const other = h("input", { name: `${name}-other`, type: "number", inputmode: "numeric", min: input.minimum ?? undefined, max: input.maximum ?? undefined });
+        few.el.append(field("Or another", other));
+        return { el: few.el, read: (f) => num(other.value) ?? few.read(f) };
+      }
+      return stepper(name, input, says);
     }
     case "bool": {
       const el = h("input", { type: "checkbox", name });
@@ -86,10 +154,10 @@ function control(input, choice, opts, uid) {
       const count = Array.isArray(input.example) ? input.example.length : choice.dice?.length || 1;
       const dice = choice.dice?.length === count ? choice.dice
         : Array.from({ length: count }, (_, i) => ({ sides: input.maximum || 6, purpose: count > 1 ? `die ${i + 1}` : input.label }));
-      const els = dice.map((d) => h("input", { name: `${name}-${dice.indexOf(d)}`, type: "number", inputmode: "numeric", min: 1, max: d.sides, "aria-label": `${d.purpose || input.label}: the die's face` }));
+      const els = dice.map((d, i) => dieControl(`${name}-${i}`, d.sides, `${d.purpose || input.label}: the die's face`, required));
       return {
-        el: h("div", { class: "dice-faces" }, h("span", { class: "label" }, input.label), els, says ? h("small", { class: "hint" }, says) : null),
-        read: () => { const faces = els.map((e) => num(e.value)); return faces.every((x) => x === undefined) ? undefined : faces; },
+        el: h("div", { class: "dice-faces" }, h("span", { class: "label" }, input.label), els.map((e) => e.el), says ? h("small", { class: "hint" }, says) : null),
+        read: (f) => { const faces = els.map((e) => e.read(f)); return faces.every((x) => x === undefined) ? undefined : faces; },
       };
     }
     case "object": {
@@ -160,22 +228,24 @@ export function inputForm(choice, submit, opts = {}) {
   return form;
 }
 
-/** Fields for the faces thrown at the table, one per die named by its purpose; `submit(body)`
- *  gets the choice's table body with those faces at its field (a list, one number, or an
- *  object keyed by each die's key, as the example body has them). */
+/** The faces thrown at the table, tapped: one row of face buttons per die, named by its
+ *  purpose; `submit(body)` gets the choice's table body with those faces at its field (a
+ *  list, one number, or an object keyed by each die's key, as the example body has them). */
 export function tableDiceForm(choice, submit, opts = {}) {
   const dice = choice.dice || [];
-  const els = dice.map((d) => h("input", { type: "number", inputmode: "numeric", required: true, min: 1, max: d.sides, name: `face-${d.key || dice.indexOf(d)}` }));
+  const uid = opts.key ? "face" : `face${++forms}`;
+  const els = dice.map((d, i) => dieControl(`${uid}-${d.key || i}`, d.sides, `${d.purpose || "a die"} (d${d.sides})`, true));
   const form = h("form", { class: "input-form table-dice", "data-key": opts.key || `table-${++forms}` },
-    h("p", { class: "hint" }, "Type the face each die shows."),
-    dice.map((d, i) => field(`${d.purpose || "a die"} (d${d.sides})`, els[i])),
+    h("p", { class: "hint" }, "Tap the face each die shows."),
+    els.map((e) => e.el),
     h("div", { class: "row" }, h("button", { type: "submit" }, "Record these dice"),
       opts.cancel ? h("button", { type: "button", class: "secondary", onclick: opts.cancel }, "Cancel") : null));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    const faces = els.map((e) => e.read(form));
+    if (faces.some((x) => x === undefined || Number.isNaN(x))) { notice("Tap the face of every die."); return; }
     const { field: at, body } = choice.table;
     const out = structuredClone(body);
-    const faces = els.map((e) => Number(e.value));
     const example = out[at];
     if (Array.isArray(example)) out[at] = faces;
     else if (example && typeof example === "object") out[at] = Object.fromEntries(dice.map((d, i) => [d.key, faces[i]]));

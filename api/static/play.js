@@ -8,7 +8,7 @@
 import { ruleRef } from "./api.js";
 import { $, h } from "./dom.js";
 import { undoLabel, undoLast } from "./history.js";
-import { inputForm, tableDiceForm } from "./inputs.js";
+import { inputForm, setPath, tableDiceForm, tapValues } from "./inputs.js";
 
 /** The end of the match: offered under Turn (ending.js), not under More actions. */
 const ENDINGS = new Set(["end_match", "concede", "reopen_match"]);
@@ -125,11 +125,11 @@ function choiceDetail(table, action, index, where) {
   const needs = required(choice);
   const parts = [head];
   // One required choice of a few values (a marker's kind): a big button for each, sent at once.
-  const quick = needs.length === 1 && needs[0].kind === "choice" && needs[0].values?.length && needs[0].values.length <= 6
-    ? needs[0] : null;
+  // (a number with few values, as a cut's cards or a roll's dice, alike: a numbered button each)
+  const quick = needs.length === 1 && tapValues(needs[0]) ? needs[0] : null;
   if (quick) {
-    parts.push(h("div", { class: "row picks-quick" }, quick.values.map((v) => h("button", {
-      type: "button", class: "big", onclick: () => send({ ...structuredClone(choice.body), [quick.name]: v.value }),
+    parts.push(h("div", { class: "row picks-quick", role: "group", "aria-label": quick.label }, tapValues(quick).map((v) => h("button", {
+      type: "button", class: "big", onclick: () => { const body = structuredClone(choice.body); setPath(body, quick.name, v.value); send(body); },
     }, v.label ?? String(v.value)))));
   }
   if (choice.table) {
@@ -217,6 +217,18 @@ function owedButton(table, action, index) {
   const send = sender(table, action, choice, "owed");
   const label = choice.label && !plain(action.title).toLowerCase().includes(choice.label.toLowerCase())
     ? `${plain(action.title)}: ${choice.label}` : plain(action.title);
+  // one required value of a few (a cut's number of cards, a roll's dice, a supply status):
+  // a button for each value, which discharges the duty in one tap (not the choice, then it)
+  const values = needs.length === 1 && !choice.table && !filled ? tapValues(needs[0]) : null;
+  if (values) {
+    return h("div", { class: "owed-values", role: "group", "aria-label": `${label}: ${needs[0].label}`, "data-action": action.id },
+      h("p", { class: "choice-head" }, h("strong", {}, label), `: ${needs[0].label.toLowerCase()}`),
+      h("div", { class: "row picks-grid" }, values.map((v) => h("button", {
+        type: "button", class: "big action owed-action", "data-action": action.id, "data-choice": choice.label,
+        "aria-label": `${label}: ${v.label ?? String(v.value)}`,
+        onclick: () => { const body = structuredClone(choice.body); setPath(body, needs[0].name, v.value); send(body); },
+      }, v.label ?? String(v.value)))));
+  }
   return h("button", {
     type: "button", class: "big action owed-action", "data-action": action.id, "data-choice": choice.label,
     onclick: () => (filled ? send({ ...structuredClone(choice.body), ...Object.fromEntries(needs.map((i) => [i.name, onlyValue(i)])) })
@@ -251,7 +263,10 @@ function owedBlock(table, legal) {
       // on a defender is made with the attacker), every choice of the actions that discharge it
       const acts = legal.actions.filter((a) => o.done_by.includes(a.type))
         .sort((x, y) => o.done_by.indexOf(x.type) - o.done_by.indexOf(y.type));  // as the duty lists them
-      const theirs = (c) => o.units.includes(c.unit_id);
+      // (a choice about several of them at once, as all of a side's units still to do, too)
+      const many = (c) => !c.unit_id && Array.isArray(c.body?.unit_ids) && c.body.unit_ids.length > 1
+        && c.body.unit_ids.every((u) => o.units.includes(u));
+      const theirs = (c) => o.units.includes(c.unit_id) || many(c);
       const about = acts.some((a) => a.choices.some(theirs)) ? theirs : () => true;
       const blocks = acts.filter((a) => a.choices.some(about)).map((a) => actionBlock(table, a, "owed", about));
       return h("li", { "data-rule": o.rule }, h("p", {}, owedWords(table, o)),

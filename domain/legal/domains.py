@@ -40,6 +40,15 @@ REASONS = ("destroyed", "eliminated", "surrendered", "withdrawn", "casualty")
 STAGES = ("radio_contact", "spotting_round", "correction", "fire_for_effect")
 SUPPLY = ("in_supply", "out_of_supply", "isolated")
 ODDS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1")  # the odds columns (NO-2)
+# (issue 39, ours) The rows of a results table the players read at their own table, as the
+# buttons of `enter_result` (open: other words are accepted): what the rules say a roll
+# leads to, by the rule that awaits it; the service holds no table of its own for these.
+RESULTS: dict[str, tuple[str, ...]] = {
+    "WC-7": ("no effect", "disrupted", "destroyed"),
+    "NO-2": ("no effect", "attacker loses a step", "defender loses a step",
+             "defender retreats", "defender disorganized", "attacker disorganized"),
+}
+NO_RESULT = ("no effect",)
 FREE_KIND = "marker"  # a kind the game does not name, where it names none
 FREE_FLAG = "marked"  # a status the game does not name, where it names none
 
@@ -60,6 +69,11 @@ class Domain:
     values: tuple[Any, ...] = ()
     many: bool = False
     optional: bool = False
+
+
+def results_of(rule: str | None) -> tuple[str, ...]:
+    """The rows of the results table a roll under `rule` is read on (see `RESULTS`)."""
+    return RESULTS.get((rule or "").split(" ")[0], NO_RESULT)
 
 
 def _d(of: Of, where: str = "", **kw: Any) -> Domain:

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.context import card_title, named
 from domain.legal.domains import leads
-from domain.legal.model import Candidate, Input, listed_number, location, number, one_of, text
+from domain.legal.model import Candidate, Input, listed_number, location, number, one_of
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, words
@@ -112,10 +112,12 @@ def activate_battlegroup(p: Probe) -> Offers:
 
 
 def draw_cards(p: Probe) -> Offers:
+    counts = p.domain("draw_cards", "count", {"type": "draw_cards"})
     yield "draw_cards", [
         Candidate(label="Draw up to your hand size", body={"type": "draw_cards"}),
-        Candidate(label="Draw cards", body={"type": "draw_cards"},
-                  inputs=(number("count", "How many", 1, 100, required=True, example=1),))]
+        # (issue 39) how many: the declared domain's counts, each a tap
+        Candidate(label="Draw cards", body={"type": "draw_cards"}, family="count",
+                  examples=tuple(counts), inputs=(listed_number("count", "How many", counts),))]
 
 
 def _hand(p: Probe) -> tuple[str, ...]:
@@ -219,8 +221,10 @@ def resolve_combat(p: Probe) -> Offers:
     """An attack by a unit on an enemy unit (more of either side may join: `attackers`,
     `defenders`); the odds as the players work them out."""
     attackers = one_of("attackers", "Attackers", _units(p), many=True)
-    odds = text("odds", "Odds", required=True, example="1:1", says="attackers:defenders, "
-                "e.g. 3:1")
+    # the odds as the columns of the results table (its declared domain): chosen by a tap
+    odds = one_of("odds", "Odds (the results table's column)",
+                  [(o, o) for o in p.domain("resolve_combat", "odds", {})], required=True,
+                  example="1:1")
     modifiers = Input(name="modifiers", label="Modifiers (name: -10 to 10)", kind="object")
     for unit in p.scope:
         enemies = _enemies(p, unit)
@@ -251,7 +255,10 @@ def _nearest_unattacked(p: Probe, unit: Unit) -> Callable[[Any], tuple[bool, int
 
 
 def announce_reinforcements(p: Probe) -> Offers:
-    inputs = (text("entry", "Where they enter", required=True, example="the map edge"),
+    # where they enter: the declared domain's places, a tap each (others may be written)
+    entries = p.domain("announce_reinforcements", "entry", {})
+    inputs = (one_of("entry", "Where they enter", [(e, e) for e in entries], required=True,
+                     open_=True, example=entries[0] if entries else "the map edge"),
               one_of("unit_ids", "Units announced", _units(p), many=True))
     for unit in p.scope:
         yield "announce_reinforcements", [Candidate(

@@ -3,13 +3,16 @@ points, notes, disputes and the end of the match."""
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 
 from domain.dice import parse
-from domain.legal.model import Candidate, Input, number, one_of, text
+from domain.legal.domains import results_of
+from domain.legal.model import Candidate, Input, Option, number, one_of, text
 from domain.legal.probe import Probe
 from domain.legal.units import Offers
 from domain.legal.words import side_name, track_title, words
+from domain.owed import owed_by
 from domain.refusal_words import in_words
 from domain.rulesets.base import TrackValues
 
@@ -19,11 +22,17 @@ MAX_VP = 10_000
 def roll_dice(p: Probe) -> Offers:
     """Any roll of the players' own: the service's dice, or table dice (declared, then thrown,
     or both at once with `results`)."""
+    # The dice as the declared domain lists them (a tap each; others may be given too), and
+    # what the roll is for in the game's words: the duty it discharges, where the seat owes
+    # a roll, else "a roll" (the players may say more).
+    owed = [o for o in owed_by(p.state, p.ruleset, p.seat) if o.discharges("roll_dice")]
+    purpose = re.sub(r"^roll (for )?", "", owed[0].says) if owed else "a roll"
     yield "roll_dice", [Candidate(
-        label="Roll dice", body={"type": "roll_dice"},
-        inputs=(text("notation", "Dice", required=True, example="d6",
-                     says="dice notation: d6, 2d6, d10+1, 3d6-2 (d4 to d20, d100)"),
-                text("purpose", "What for", required=True, example="a roll"),
+        label=purpose if owed else "Roll dice",
+        body={"type": "roll_dice", "purpose": purpose[:200]},
+        inputs=(one_of("notation", "Dice", [(n, n) for n in p.domain("roll_dice", "notation", {})],
+                       required=True, open_=True, example="d6"),
+                text("purpose", "What for", example="a roll"),
                 one_of("unit_ids", "The units it concerns",
                        [(u.id, u.name) for u in p.units], many=True, open_=True),
                 one_of("source", "Whose dice", [("server", "the service's dice"),
@@ -50,8 +59,9 @@ def enter_result(p: Probe) -> Offers:
     yield "enter_result", [Candidate(
         label=in_words(awaiting.what, p.state) if awaiting is not None else "The result",
         body={"type": "enter_result"},
-        inputs=(text("result", "The result read on your table", required=True,
-                     example="no effect"),
+        inputs=(one_of("result", "The result read on your table",
+                       [(r, r) for r in results_of(awaiting.rule if awaiting else None)],
+                       required=True, open_=True, example="no effect"),
                 Input(name="failed", label="It failed", kind="bool", example=True)))]
 
 
@@ -123,12 +133,16 @@ def _values(values: TrackValues, current: object) -> list[Input]:
 
 
 def score_vp(p: Probe) -> Offers:
+    """Points for a side: the declared domain's amounts listed (a tap each), others accepted
+    too (the input is open, within the schema's bounds)."""
     for side in p.state.sides:
-        yield "score_vp", [Candidate(label=side.name, side=side.id,
-                                     body={"type": "score_vp", "side": side.id},
-                                     inputs=(number("points", "Points", -MAX_VP, MAX_VP,
-                                                    required=True, example=1),
-                                             text("reason", "Why")))]
+        body = {"type": "score_vp", "side": side.id}
+        listed = [(n, f"{n:+d}") for n in p.domain("score_vp", "points", body) if n]
+        points = number("points", "Points", -MAX_VP, MAX_VP, required=True, example=1)
+        points = points.model_copy(update={"open": True, "values": tuple(
+            Option.model_construct(value=n, label=w) for n, w in listed)})
+        yield "score_vp", [Candidate(label=side.name, side=side.id, body=body,
+                                     inputs=(points, text("reason", "Why")))]
 
 
 def add_note(p: Probe) -> Offers:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from domain.commands import NewUnit
-from domain.context import fresh_unit_id
+from domain.context import ODD_FIGURE, fresh_unit_id
 from domain.legal.domains import BOXES, FREE_FLAG, FREE_KIND, REASONS, marker_kinds, statuses
 from domain.legal.model import (
     Candidate,
@@ -177,9 +177,13 @@ def split(p: Probe) -> Offers:
         body = _body("split_unit", unit)
         made = new_id("new_unit_id", fresh_unit_id(p.state, unit.id))
         where = position("position", "Where the new unit stands", None, required=False)
-        halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}",
+        odd = [*(["figures"] if (unit.figures or 0) % 2 else []),
+               *(kind for kind, count in unit.markers.items() if count % 2)]
+        # (issue 39) an odd figure, as an odd marker, goes to the half its owner taps
+        halves = tuple(one_of(f"odd_to.{kind}", f"Which half takes the odd {words(kind)}"
+                              if kind != ODD_FIGURE else "Which half takes the odd figure",
                               [("first", unit.name), ("second", "the new unit")])
-                       for kind, count in unit.markers.items() if count % 2)
+                       for kind in odd)
         counts = p.domain("split_unit", "figures", body)
         figures = listed_number("figures", "Figures that split off", counts)
         yield "split_unit", [

@@ -77,6 +77,27 @@ def assert_no_overflow(page: Any) -> None:
     assert widths[0] <= widths[1], f"the page is {widths[0]} px wide on a {widths[1]} px screen"
 
 
+# What the page records of typing: each text field (input of type text or number, or none,
+# a textarea) that got an input event, by its label, but a seat's name (the join form's).
+TYPED = """
+window.__typed = [];
+document.addEventListener("input", (event) => {
+  const el = event.target;
+  if (!el.matches || !el.matches('input:not([type]), input[type=text], input[type=number], textarea')) return;
+  const label = (el.labels && el.labels[0] && el.labels[0].textContent) || el.getAttribute('aria-label') || el.name || '';
+  if (/your name|seat name|player name/i.test(label) || el.name === 'player') return;
+  window.__typed.push(label.trim());
+}, true);
+"""
+
+
+def untyped(page: Any) -> None:
+    """Fail if a text field was typed into on `page` (a seat's name excepted): every move is
+    a choice of taps (issue 39)."""
+    typed = page.evaluate("() => window.__typed || []")
+    assert typed == [], f"typed into text fields to play: {typed}"
+
+
 class Phone(PlaysTurns):
     """A phone at a match's table."""
 
@@ -99,8 +120,13 @@ class Phone(PlaysTurns):
         self.page.on("request", lambda r: setattr(self, "posted", r.post_data or "")
                      if r.method == "POST" and r.url.endswith("/actions") else None)
         self.page.on("requestfailed", self._request_failed)
+        # (issue 39) no keyboard to play: every text field typed into is recorded (a seat's
+        # name excepted), and `screen`/`close` fail on any
+        self.context.add_init_script(TYPED)
         self.shots = 0
+        self.keyboard_free = False  # (play_turn sets it: a turn is played with no keyboard)
         self.counted = "act"
+        self.optional_taken: list[str] = []  # (play_turn `once`) the optional moves taken
         self.match: dict[str, Any] = {}
 
     def _response(self, response: Any) -> None:
@@ -229,8 +255,10 @@ class Phone(PlaysTurns):
         return text
 
     def screen(self, name: str) -> None:
-        """Check this screen (no overflow, no error so far) and save it."""
+        """Check this screen (no overflow, no error so far, nothing typed) and save it."""
         assert_no_overflow(self.page)
+        if self.keyboard_free:
+            untyped(self.page)
         assert self.errors == [], f"console errors: {self.errors}"
         assert self.failed == [], f"failed requests: {self.failed}"
         self.shots += 1
@@ -260,6 +288,8 @@ class Phone(PlaysTurns):
         return sum(n for action, n in self.taps.items() if action != "switch seat")
 
     def close(self) -> None:
+        if self.keyboard_free:
+            untyped(self.page)
         folder = ARTIFACTS / "taps"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{self.test}.json").write_text(json.dumps(
@@ -333,12 +363,13 @@ class Phone(PlaysTurns):
             if table_dice is not None:
                 if not detail.locator(".table-dice").count():
                     self.tap(detail.get_by_role("button", name="We rolled at the table"), "roll")
-                faces = self.play.locator(".table-dice input[type=number]")
+                dice = self.play.locator(".table-dice fieldset.faces")  # a row of faces per die
                 for i, face in enumerate(table_dice):
-                    faces.nth(i).fill(str(face))
+                    self.tap(dice.nth(i).locator("label.pick").nth(face - 1), "roll")
                 self.tap(self.play.get_by_role("button", name="Record these dice"), "roll")
-            elif pick is not None:
-                self.tap(detail.get_by_role("button", name=pick, exact=True), counted)
+            elif pick is not None:  # a value's button (a cut's number of cards, a kind...)
+                self.tap(detail.locator(".picks-quick").get_by_role("button", name=pick, exact=True),
+                         counted)
             elif detail.get_by_role("button", name="Roll here").count():
                 self.tap(detail.get_by_role("button", name="Roll here"), "roll")
             else:

@@ -18,23 +18,26 @@ class PlaysTurns:
     counted: str
 
     def play_turn(self, name: str, moves: int = 150, *, eager: bool = False,
-                  sides: bool = False) -> list[str]:
+                  sides: bool = False, once: bool = False) -> list[str]:
         """Play on to the next turn as this seat, only by tapping what the page offers: Next
         step when it is enabled (`eager`: once each of the step's actions offered to this
         seat has been taken; `sides`: "Pass until I must act" first where the match waits
         for the seat, "Done until something is mine" instead of Next step when offered,
         "Then done with this step" ticked once per seat where offered, and only the sides'
-        seats switched to, never the referee's), else the first of the
+        seats switched to, never the referee's; `once`: as `eager` until each
+        seat has taken one optional move of a step's own, then as not), else the first of the
         step's actions (its first choice,
         rolled here, the first value of a choice, a number's least value). Returns what
         was done, in the notices' words. After each action that activates, the unit's card
         no longer offers Activate."""
         start = self.turn()
+        self.keyboard_free = True  # (issue 39) a turn is played with no keyboard
         done: list[str] = []
         taken: set[str] = set()
         switches: dict[str | None, int] = {}  # seats switched to, at each version
         seats = self.page.locator("#seat-switch option").count()
         eager_taken: list[str] = []
+        optional: set[str] = set()  # (`once`) the seats that took an optional move
         for n in range(moves):
             if self.turn() > start:
                 return done
@@ -53,11 +56,16 @@ class PlaysTurns:
                 continue
             # (`eager`: at most EAGER of a step's own moves per seat: a move the rules let a
             # side make again and again, as Normandy's attacks, is taken that often)
-            here = f"eager|{self.step()}|{self.page.locator('#viewer').inner_text()}"
-            chosen = eager and sum(k == here for k in eager_taken) < EAGER and self.choose(
+            viewer = self.page.locator('#viewer').inner_text()
+            here = f"eager|{self.step()}|{viewer}"
+            keen = eager or (once and viewer not in optional)
+            chosen = keen and sum(k == here for k in eager_taken) < EAGER and self.choose(
                 taken, once=True)
             if chosen:
                 eager_taken.append(here)
+                if self.counted != "owed":
+                    optional.add(viewer)
+                    self.optional_taken.append(f"{viewer} @ {self.step()}")
             until = self.page.locator("#done-until")
             if not chosen and sides and until.count() and until.is_enabled():
                 if "until" not in taken:  # the first one seen, checked and saved
@@ -105,12 +113,12 @@ class PlaysTurns:
                     for pick in form.get_by_role("button", name="Tap the map").all():
                         self.tap(pick, counted)  # then the map's middle, as a player would
                         self.page.locator("#board svg.map").tap()
-                    for field in form.locator("input[type=number][required]").all():
-                        field.fill(field.get_attribute("min") or "1")
-                    for field in form.locator("input:not([type])[required]").all():
-                        if not field.input_value():  # words a player types: as the example
-                            example = (field.get_attribute("placeholder") or "").removeprefix("e.g. ")
-                            field.fill(example or "east-road")
+                    # (issue 39) no keyboard to play: a field that must be typed into fails
+                    typed = form.locator("input[type=number][required], input:not([type])"
+                                         "[required], input[type=text][required], textarea[required]")
+                    assert typed.count() == 0, (
+                        "a move needs typing: " + ", ".join(
+                            str(f.get_attribute("name")) for f in typed.all()), self.tapped[-3:])
                     for group in form.locator("fieldset.picks:has(input[type=radio][required])").all():
                         self.tap(group.locator("label.pick").first, counted)
                     for group in form.locator("fieldset.picks[data-required]").all():

@@ -14,6 +14,7 @@ Done." One roll kind per game at least, table-driven:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,13 @@ def more_roll(notation: str, purpose: str) -> Callable[[Phone], str]:
     def roll(phone: Phone) -> str:
         more = phone.page.locator("#actions")
         phone.tap(more.locator("button[data-action=roll_dice]"), "roll")
+        # (issue 39) the game's dice are buttons that roll at once; what the roll is for,
+        # in words, under "With more detail…"
+        phone.tap(more.locator("details.inline > summary"), "roll")
         form = more.locator(".input-form")
-        form.get_by_label("Dice", exact=True).fill(notation)
+        # (issue 39) the game's dice, tapped: no notation typed
+        phone.tap(form.locator("label.pick").filter(
+            has_text=re.compile(rf"^\s*{re.escape(notation)}\s*$")), "roll")
         form.get_by_label("What for", exact=True).fill(purpose)
         phone.tap(form.locator("button[type=submit]"), "roll")
         return phone.acted()

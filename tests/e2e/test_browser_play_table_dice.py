@@ -14,6 +14,7 @@ names) and Next step until the turn marker reaches turn 2.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,12 @@ def test_the_table_owes_its_dice_in_words(browser: Any, server: str, screenshots
     page = phone.page
     more = page.locator("#actions")
     phone.tap(more.locator("button[data-action=roll_dice]"), "roll")
+    # (issue 39) the dice are buttons that roll at once; the players' own dice and what the
+    # roll is for are under "With more detail…"
+    phone.tap(more.locator("details.inline > summary"), "roll")
     form = more.locator(".input-form")
-    form.get_by_label("Dice", exact=True).fill("2d6")
+    # (issue 39) the dice are the game's, tapped: no notation typed
+    phone.tap(form.locator("label.pick").filter(has_text=re.compile(r"^\s*2d6\s*$")), "roll")
     form.get_by_label("What for", exact=True).fill("fire at the Militia Band")
     phone.tap(form.locator("label.pick", has_text="dice thrown at the table"), "roll")
     phone.screen("declaring")
@@ -44,10 +49,10 @@ def test_the_table_owes_its_dice_in_words(browser: Any, server: str, screenshots
     assert "{" not in said and "version" not in said
     assert page.locator("#advance").is_disabled()
     phone.tap(prompt.locator("button[data-action=record_roll]"), "roll")
-    faces = prompt.locator(".input-form input[type=number]")
-    assert faces.count() == 2  # one field per die
-    faces.nth(0).fill("5")
-    faces.nth(1).fill("2")
+    faces = prompt.locator(".input-form fieldset.faces")
+    assert faces.count() == 2  # (issue 39) a row of face buttons per die, tapped
+    phone.tap(faces.nth(0).locator("label.pick").nth(4), "roll")  # a 5
+    phone.tap(faces.nth(1).locator("label.pick").nth(1), "roll")  # a 2
     phone.screen("owed")
     phone.tap(prompt.locator(".input-form button[type=submit]"), "roll")
     phone.acted()

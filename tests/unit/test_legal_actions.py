@@ -89,7 +89,9 @@ def test_split_is_offered_for_the_unit_that_must_split_and_never_for_five_figure
     assert split.body == {"type": "split_unit", "unit_id": "sq1"}
     [made] = [i for i in split.inputs if i.name == "new_unit_id"]
     assert made.kind == "id" and not made.required and made.example == "sq1-2"
-    assert [i.name for i in split.inputs if i.name.startswith("odd_to.")] == ["odd_to.wound"]
+    # which half takes the odd figure and the odd wound: the owner's taps (issue 39)
+    assert [i.name for i in split.inputs if i.name.startswith("odd_to.")] == [
+        "odd_to.figures", "odd_to.wound"]
     m.act("red", split.body)
     assert m.state.units["sq1-2"].name == "1st Squad B"
 
