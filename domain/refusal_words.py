@@ -1,11 +1,12 @@
 """A refusal in the players' words: unit and side ids said as their names, step paths as the
-steps' titles. Used where a refusal is said to a player: the legal answer (`domain.legal`) and
+steps' titles, named hexes with their names ("1405 (Caen)"). Used where a refusal is said to a player: the legal answer (`domain.legal`) and
 the standing pass's end (`domain.acting.standing`)."""
 
 from __future__ import annotations
 
 import re
 
+from domain.places import with_hex_names
 from domain.sequence import SequenceOfPlay
 from domain.state import MatchState
 
@@ -20,6 +21,7 @@ def in_words(text: str, state: MatchState, sequence: SequenceOfPlay | None = Non
         step = sequence.step(path) if sequence is not None else None
         if step is not None and step.title:
             text = text.replace(f"'{path}'", f"'{step.title}'")
+    text = with_hex_names(text, state.options)
     names = {**{u.id: u.name for u in state.units.values()},
              **{s.id: s.name for s in state.sides}}
     if not names:
