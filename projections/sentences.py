@@ -33,6 +33,7 @@ from projections.sentences_records import Lookup, RecordSentences
 from projections.sentences_titles import markers, markers_gone, part, ruleset_of, status, track
 
 RULES_TEXT = re.compile(r"[A-Z]{2,3}-\d")  # a text the rules made starts with its rule id
+NUMBERS = re.compile(r"\[(-?\d+(?:, -?\d+)*)\]")  # a list of numbers a rule wrote: [1, 4, 4]
 
 
 def words(text: str) -> str:
@@ -90,6 +91,15 @@ class Names:
                 event, ev.MatchCreated):
             self.units.update(new)
             self._pattern = None
+
+    def game(self, created: ev.MatchCreated) -> str:
+        """The game's title ("Hold the Towns"), never its id and version; a ruleset this
+        service does not know, by its id in words."""
+        try:
+            title = get_ruleset(created.ruleset, created.options, created.ruleset_hash).title
+        except InvalidAction:
+            title = ""
+        return title or created.ruleset.replace("-", " ").replace("_", " ").title()
 
     def side(self, side: str | None) -> str:
         return self.sides.get(side or "", side or "nobody")
@@ -155,12 +165,14 @@ class Names:
     def text(self, text: str, sides: bool | None = None) -> str:
         """A text with unit ids (and, in a text of the rules', side ids) said as names and
         named hexes with their names ("1405 (Caen)", `domain.places`); an
-        id inside a longer word stays as it is. `sides`: whether side ids are said as names
+        id inside a longer word stays as it is; a list of numbers in brackets, in words ("1, 4
+        and 4"). `sides`: whether side ids are said as names
         too; by default only in a text the rules made (`WC-3 unit morale of ...`): a side's
         id is often a word (`red`, `allies`) a player may write in a text of their own."""
         if sides is None:
             sides = RULES_TEXT.match(text) is not None
         text = with_hex_names(text, self.options)
+        text = NUMBERS.sub(lambda m: listing(m[1].split(", ")), text)  # "1, 4 and 4"
         table = {**self.units, **self.sides} if sides else dict(self.units)
         if not table:
             return text
@@ -221,10 +233,7 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
         return str(say(e, who, hidden))
 
     def _say_MatchCreated(self, e: ev.MatchCreated, who: str, hidden: set[str]) -> str:
-        try:
-            game = get_ruleset(e.ruleset, e.options, e.ruleset_hash).title or e.ruleset
-        except InvalidAction:
-            game = e.ruleset.replace("-", " ").title()
+        game = self.names.game(e)
         fork = " as a what-if copy of another match" if e.forked_from else ""
         return (f"{who} set up {e.scenario} ({game}){fork}: "
                 f"{listing((s.name for s in e.sides), 'against')}.")

@@ -108,6 +108,7 @@ function where(position) {
 
 /** A track's value in words: a number or a word as it is, a list or a table by its names. */
 function trackValue(table, v) {
+  if (typeof v === "string") return table.sideName(v);  // a side holds it: its name
   if (v === null || typeof v !== "object") return String(v);
   if (Array.isArray(v)) return v.map((x) => trackValue(table, x)).join(", ");
   return Object.entries(v).map(([k, x]) => `${table.sideName(k)}: ${trackValue(table, x)}`).join("; ");

@@ -91,3 +91,23 @@ def test_the_screen_scan_finds_what_a_player_must_never_read() -> None:
         "Player north joined as Northern Column.",  # a name the player typed
         "North wind", "the receiver's certificate is not valid",
     ], named, events, typed=("Player north",)) == []
+
+
+def test_a_list_of_scores_is_said_in_words() -> None:
+    said = narrator()
+    result = make(ev.ResultRecorded, 2, of="WC-6 activation of t1 (wing 1): dice against the QV",
+                  result="2 of 3 pass (after leadership: [1, 4, 4])", failed=False)
+    sentence = said.sentence(result)
+    assert "(after leadership: 1, 4 and 4)" in sentence and "[" not in sentence, sentence
+
+
+def test_the_report_names_the_game_by_its_title_without_a_version() -> None:
+    from projections import report
+
+    created = make(ev.MatchCreated, 1, ruleset="battlegroup", ruleset_version=2,
+                   scenario="Crossroads", sides=SIDES, dice_commitment="0" * 64,
+                   dice_seed="00", units=(TANK,), options=OPTIONS)
+    made = report.build([created])
+    assert made.ruleset == "Battlegroup"
+    text = report.markdown(made)
+    assert "- Game: Battlegroup" in text and "battlegroup v2" not in text, text
