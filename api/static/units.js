@@ -5,6 +5,7 @@ import { renderMap, sideColours } from "./board.js";
 import { cardsLine } from "./cards.js";
 import { $, h } from "./dom.js";
 import { actionBlock } from "./play.js";
+import { hexWords } from "./places.js";
 
 export function renderBoard(table) {
   const opts = {
@@ -72,7 +73,7 @@ export function renderUnits(table) {
       u.steps !== null ? `${u.steps} steps` : null,
       c.must_split ? null : c.current_die ? `morale ${c.current_die}${c.base_die && c.base_die !== c.current_die ? ` (base ${c.base_die})` : ""}` : (u.morale_die ? `morale ${u.morale_die}` : null),
       u.qv !== null ? `QV ${u.qv}` : null, u.lv !== null ? `LV ${u.lv}` : null, u.q !== null ? `Q ${u.q}` : null,
-      where(u.position),
+      where(table, u.position),
     ].filter(Boolean);
     return h("li", { class: `unit-card${table.selected === u.id ? " selected" : ""}`, id: `unit-${u.id}`, "data-unit": u.id, style: `border-left-color:${colours[u.side]}` },
       h("div", { class: "unit-title" }, h("strong", {}, u.name), h("span", { class: "meta" }, ` ${table.sideName(u.side)} · ${u.kind}`)),
@@ -99,9 +100,9 @@ function unitActions(table, u) {
   return h("div", { class: "unit-actions row" }, actions.map((a) => actionBlock(table, a, where, mine)));
 }
 
-function where(position) {
+function where(table, position) {
   if (!position) return null;
-  if (position.hex) return `hex ${position.hex}`;
+  if (position.hex) return hexWords(table.board, position.hex);
   if (position.box) return `in the ${position.box} box`;
   return `at ${position.x}, ${position.y}`;
 }

@@ -111,3 +111,13 @@ def test_the_report_names_the_game_by_its_title_without_a_version() -> None:
     assert made.ruleset == "Battlegroup"
     text = report.markdown(made)
     assert "- Game: Battlegroup" in text and "battlegroup v2" not in text, text
+
+
+def test_a_tracks_values_that_are_sides_are_offered_by_the_sides_names() -> None:
+    """Hold the Towns' "Control of Kell" offers North and South, not "north" (issue 39)."""
+    from domain.legal.records import _values
+
+    state = MatchState(ruleset="hold-the-towns", ruleset_version=1, scenario="x",
+                       sides=SIDES, options=OPTIONS, turn=TurnMarker(turn=1, step="a"))
+    [given, *_] = _values(["none", "north", "allied"], None, state)
+    assert [v.label for v in given.values or ()] == ["none", "Northern Column", "Second Army"]
