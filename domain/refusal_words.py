@@ -61,7 +61,8 @@ def _who(allowed: list[str] | None, state: MatchState) -> str:
 def for_players(error: DomainError, state: MatchState,
                 sequence: SequenceOfPlay | None = None) -> str:
     """The refusal as one sentence for the players at the table: what it is about (the
-    step's title where the sequence refused it), the refusal in words, and what to do."""
+    step's title where the sequence refused it), the refusal in words with the game's rule
+    by its reference ("(NO-2)"), and what to do."""
     said = RULE_ID.sub("", in_words(error.detail, state, sequence)).strip().rstrip(".")
     said = said[:1].upper() + said[1:]
     who = _who(error.allowed, state)
@@ -83,4 +84,6 @@ def for_players(error: DomainError, state: MatchState,
         todo = ""
     if "referee" in said and "referee" in todo:  # the refusal says it already
         todo = ""
-    return f"{said}. {todo}".strip()
+    # the game's rule by its reference, to look up in the rulebook (not the service's own)
+    ref = f" ({error.rule})" if error.rule and not error.rule.startswith("core-") else ""
+    return f"{said}{ref}. {todo}".strip()

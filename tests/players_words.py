@@ -1,7 +1,12 @@
 """What a player must never read (issue 26, item 3), shared by the browser walk of the pages
 and the walk of each demo's legal answers: an id of the match's own (a unit, card,
 battlegroup or track), a dotted name, a version, the engine's "advance", a rule-engine
-state; a field that asks for an id; an example that looks filled in."""
+state; a field that asks for an id; an example that looks filled in.
+
+And (issue 39) the scan of every screen a browser test saves (`scan_screen`, called by the
+`screenshots` fixture of tests/e2e/conftest.py): no unit, card, battlegroup or side id where
+a name exists and no named hex without its name (the match's ids and names read from the
+API), no event type name, no `vN`, no Python exception text."""
 
 from __future__ import annotations
 
@@ -163,8 +168,9 @@ def scan_screen(page: Any) -> list[str]:
         if token:
             base = page.url.split("/play/")[0]
             auth = {"Authorization": f"Bearer {token}"}
-            board = httpx.get(f"{base}/api/matches/{match}/board", headers=auth).json()
-            about = httpx.get(f"{base}/api/matches/{match}", headers=auth).json()
+            board = httpx.get(f"{base}/api/matches/{match}/board", headers=auth,
+                              timeout=30).json()
+            about = httpx.get(f"{base}/api/matches/{match}", headers=auth, timeout=30).json()
             named = match_ids(board, about["sides"])
             typed = tuple(s["player"] for s in about["seats"] if s.get("player"))
     return screen_wrong(texts, named, event_types(), typed)

@@ -8,7 +8,9 @@ battlegroup or track, compared with the match's ids), a dotted name, a version, 
 
 One pass per game: the table as the referee, then as each side (Acting as), and the join
 page of one of its seats. The log, the disputes and the undo panel say events and rulings,
-whose words are their own tests'."""
+whose words are their own tests'. (Every screen any browser test saves is also scanned by
+the `screenshots` fixture: tests/players_words.py `scan_screen`.) A refusal's notice is one
+sentence for the players, and a long notice takes one line with "more"."""
 
 from __future__ import annotations
 
@@ -180,7 +182,8 @@ def test_a_refusal_and_a_long_notice_are_one_line_in_the_players_words(
     said = notice.inner_text()
     assert "error" in (notice.get_attribute("class") or "")
     assert said.endswith("Wait for them, or ask the referee."), said
-    assert re.match(r"In [A-Z]\w+.* only Second Army moves the turn marker on\.", said), said
+    assert re.match(r"In [A-Z]\w+.* only Second Army moves the turn marker on( \(NO-\d+\))?\. ",
+                    said), said
     assert not re.search(r"'|\bstep '|\bseat\b|\ballied\b|/", said), said
     page.evaluate("window.scrollTo(0, 0)")
     phone.screen("refusal")

@@ -21,7 +21,9 @@ def test_a_refused_move_on_is_said_for_the_players(client: TestClient) -> None:
     title = m.get("/board")["turn"]["sequence_titles"][m.get("/board")["turn"]["sequence"].index(
         "activation/activate")].split(": ")[-1]
     # the step's title, not its path; who moves on, by name; what to do
-    assert said == (f"In {title} only {names[active]} moves the turn marker on. "
+    rule = refused["rule"]
+    ref = "" if rule.startswith("core-") else f" ({rule})"  # the game's rule, to look up
+    assert said == (f"In {title} only {names[active]} moves the turn marker on{ref}. "
                     "Wait for them, or ask the referee."), said
     assert "'" not in said and "/" not in said and " seat" not in said, said
     assert not re.search(rf"\b({'|'.join(names)})\b", said), said  # no side id
