@@ -127,8 +127,10 @@ def screen_wrong(texts: list[str], named: dict[str, str], events: set[str],
     bad = []
     hexes = {k: v for k, v in named.items() if re.fullmatch(r"\d{3,4}", k)}
     ids = {k: v for k, v in named.items() if k not in hexes}
-    pattern = re.compile(r"(?<![\w/.:-])(" + "|".join(
-        re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w/-])") if ids else None
+    # (an id inside an address or a longer name stays: "red@example.org", "red-team")
+    pattern = re.compile(r"(?<![\w/.:@-])(" + "|".join(
+        re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w/@-]|\.\w)"
+    ) if ids else None
     for text in dict.fromkeys(texts):
         for words in typed:
             text = text.replace(words, "…")

@@ -90,6 +90,7 @@ def test_the_screen_scan_finds_what_a_player_must_never_read() -> None:
         "Northern Column drew 1 card: Ambush.", "combat at 1405 (Caen): 2:1",
         "Player north joined as Northern Column.",  # a name the player typed
         "North wind", "the receiver's certificate is not valid",
+        "A code is on its way to north@example.org: type it below to confirm.",
     ], named, events, typed=("Player north",)) == []
 
 
