@@ -1,6 +1,8 @@
 """Errors as RFC 9457 problem details (`application/problem+json`).
 
-Every refusal names its `rule` and, where it helps, what is `allowed`. A request that fails
+Every refusal names its `rule` and, where it helps, what is `allowed`; a refused action
+also carries `said`: the refusal as one sentence for the players (names for ids, the step's
+title, what to do), which the table page shows. A request that fails
 never appended anything: the domain raises before the save.
 """
 
@@ -35,6 +37,7 @@ class Problem(BaseModel):
     instance: str = ""
     rule: str | None = None
     allowed: list[str] | None = None
+    said: str | None = None  # a refused action, as one sentence for the players at a table
 
 
 def _documented(title: str) -> dict[str, Any]:
@@ -147,7 +150,8 @@ class PreconditionFailed(DomainError):
 def domain_problem(exc: DomainError, path: str) -> JSONResponse:
     """The problem detail of a domain error (a 401 names the bearer scheme)."""
     response = problem(exc.status, exc.title, exc.detail, code=_kebab(exc.code),
-                       instance=path, rule=exc.rule, allowed=exc.allowed)
+                       instance=path, rule=exc.rule, allowed=exc.allowed,
+                       said=getattr(exc, "said", None))
     if exc.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="battlelog"'
     retry = getattr(exc, "retry_after", None)

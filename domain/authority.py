@@ -243,8 +243,8 @@ def check_acting(sequence: SequenceOfPlay, state: MatchState, actor: str, kind: 
     if actor in state.turn.done:
         raise _done(sequence, state, actor, step)
     raise NotYourTurn(
-        f"in step '{state.turn.step}' only the {step.acting} seat acts"
-        + (f" ({', '.join(allowed)})" if allowed else ""),
+        f"in step '{state.turn.step}' only "
+        + (" or ".join(allowed) if allowed else f"the {step.acting} seat") + " acts",
         rule=step.rule or "core-sequence", allowed=[*allowed, REFEREE])
 
 
@@ -269,8 +269,9 @@ def check_advance(sequence: SequenceOfPlay, state: MatchState, actor: str) -> No
     if actor not in allowed:
         mover = step.advanced_by or step.acting
         raise NotYourTurn(
-            f"in step '{state.turn.step}' only the {mover} seat moves the turn marker on"
-            + (f" ({', '.join(allowed[:-1])})" if allowed[:-1] else ""),
+            f"in step '{state.turn.step}' only "
+            + (" or ".join(allowed[:-1]) if allowed[:-1] else f"the {mover} seat")
+            + " moves the turn marker on",
             rule=step.rule or "core-sequence", allowed=allowed)
 
 

@@ -147,7 +147,12 @@ def named(state: MatchState, option: str, key: str) -> str:
     """What the scenario calls `key` by its option `option` (`card_names`: a card's title,
     `battlegroup_names`: a battlegroup's); else a key that reads as an id in words (`red-1` ->
     `Red 1`), and any other as it is (`Dig in`, `CARD-JACK`)."""
-    names = state.options.get(option)
+    return named_by(state.options, option, key)
+
+
+def named_by(options: Mapping[str, Any], option: str, key: str) -> str:
+    """`named`, from the scenario's options (the log's sentences hold those, not a state)."""
+    names = options.get(option)
     if isinstance(names, dict) and key in names:
         return str(names[key])
     if re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", key):

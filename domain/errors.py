@@ -14,6 +14,9 @@ class DomainError(Exception):
         self.detail = detail
         self.rule = rule
         self.allowed = allowed
+        # the refusal as one sentence for the players at the table (domain.refusal_words
+        # `for_players`), where the application could say it
+        self.said: str | None = None
 
     @property
     def code(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -20,9 +21,10 @@ from typing import Any
 import orjson
 
 from projections.egress import MAX_URL, Egress, EgressConfig, Refused, parse_ports
-from projections.notify_words import OUTCOME, SENTENCE, plain
+from projections.notify_words import OUTCOME, SENTENCE, failure, plain
 
 __all__ = ["MAX_URL", "Answer", "Channels", "Refused", "SmtpConfig", "check_url"]
+log = logging.getLogger("battlelog.notify")
 
 
 def check_url(url: str, egress: Egress) -> str:
@@ -97,11 +99,13 @@ class Channels:
                 return self.email(reg, delivery_id, payload, start)
             if kind == "push":
                 return self.push(reg, payload, start)
-            return _timed(start, error=f"unknown kind {kind!r}")
+            return _timed(start, error="this kind of notice is not sent by this server")
         except Refused as refused:
             return _timed(start, error=f"refused: {refused}")
         except Exception as error:  # noqa: BLE001 - any failure is an attempt's answer
-            return _timed(start, error=f"{type(error).__name__}: {error}")
+            # in words for the players (notify_words.failure); the exception to the log
+            log.info("a %s notice could not be sent: %s: %s", kind, type(error).__name__, error)
+            return _timed(start, error=failure(error))
 
     def webhook(self, reg: Any, delivery_id: str, payload: dict[str, Any],
                 start: float) -> Answer:
@@ -121,7 +125,7 @@ class Channels:
         import aiosmtplib
 
         if not self.smtp.on:
-            return _timed(start, error="e-mail is off (no BATTLELOG_SMTP_HOST/FROM set)")
+            return _timed(start, error="e-mail is off on this server")
         message = EmailMessage()
         message["From"] = self.smtp.sender
         message["To"] = reg.target
@@ -144,7 +148,7 @@ class Channels:
 
         target = self.egress.target(reg.target)  # resolved and checked once, used below
         if self.vapid is None:
-            return _timed(start, error="no VAPID key")
+            return _timed(start, error="Web Push is off on this server")
         data = orjson.dumps({**payload, "title": subject(payload), "body": text(payload),
                              "url": payload.get("link")})
         pusher = WebPusher({"endpoint": reg.target,

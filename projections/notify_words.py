@@ -53,3 +53,51 @@ def plain(value: object, most: int = NAME) -> str:
     if len(text) > most:
         text = text[:max(0, most - 1)].rstrip() + "…"
     return text
+
+
+# ---- a failed delivery in words -----------------------------------------------------------
+
+# What failed, from the exception's type (and its causes'), or its reason's words: the first
+# that fits says it. A player reads these in the Turn notices panel; the exception itself
+# goes to the service's log only.
+_FAILURES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
+    (("SSLCertVerificationError",), ("CERTIFICATE_VERIFY_FAILED", "certificate verify"),
+     "the receiver's certificate is not valid"),
+    (("SSLError",), ("[SSL", "SSL:", "TLS"), "the secure connection to the receiver failed"),
+    (("TimeoutError", "TimeoutException", "ConnectTimeout", "ReadTimeout", "WriteTimeout",
+      "PoolTimeout", "SMTPTimeoutError", "timeout"), ("timed out", "Timeout"),
+     "the receiver did not answer in time"),
+    (("ConnectionRefusedError",), ("Connection refused", "refused the connection"),
+     "the receiver refused the connection"),
+    (("gaierror",), ("Name or service not known", "nodename nor servname",
+                     "Temporary failure in name resolution"),
+     "the receiver's name could not be found"),
+    (("ConnectionResetError", "RemoteProtocolError", "SMTPServerDisconnected"),
+     ("Connection reset", "Server disconnected"), "the receiver closed the connection"),
+    (("SMTPAuthenticationError",), (), "the mail server refused this server's login"),
+    (("SMTPRecipientsRefused",), (), "the mail server refused the address"),
+    (("ConnectError", "SMTPConnectError", "OSError"), (), "the receiver could not be reached"),
+)
+FAILED = "something failed on the way"
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    at: BaseException | None = error
+    while at is not None and at not in seen and len(seen) < 8:
+        seen.append(at)
+        at = at.__cause__ or at.__context__
+    return seen
+
+
+def failure(error: BaseException) -> str:
+    """Why a notice could not be sent, in words ("the receiver's certificate is not
+    valid"), from the exception's type, its causes' types and their reasons; never the
+    exception's own text."""
+    chain = _chain(error)
+    types = {t.__name__ for e in chain for t in type(e).__mro__}
+    text = " ".join(str(e) for e in chain)
+    for names, reasons, said in _FAILURES:
+        if types & set(names) or any(r in text for r in reasons):
+            return said
+    return FAILED

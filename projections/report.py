@@ -129,7 +129,7 @@ def build(events: Iterable[ev.Event], viewer: str = "",
         for face in roll.faces:
             histograms[f"d{roll.sides}"][face] += 1
     return Report(
-        title=created.scenario, ruleset=f"{created.ruleset} v{created.ruleset_version}",
+        title=created.scenario, ruleset=narrator.names.game(created),
         sides=[(s.id, s.name) for s in state.sides], outcome=state.outcome,
         turns=[summaries[t] for t in sorted(summaries)],
         vp_by_turn={s: [snap.vp[s].points for snap in snapshots] for s in sides},
@@ -222,7 +222,7 @@ def markdown(report: Report) -> str:
     q = markdown_text
     sides = ", ".join(q(name) for _, name in report.sides)
     parts = [f"# After-action report: {q(report.title)}", "",
-             f"- Ruleset: {q(report.ruleset)}", f"- Sides: {sides}",
+             f"- Game: {q(report.ruleset)}", f"- Sides: {sides}",
              f"- Outcome: {_outcome(report, q)}", "", "## Turn by turn", "",
              *(item for line, said in _turn_lines(report, q)
                for item in (f"- {line}", *(f"  - {x}" for x in said))),
@@ -261,7 +261,7 @@ def html(report: Report) -> str:
             f"<title>After-action report: {title}</title><style>"
             f"{STYLE}</style></head><body>"
             f"<h1>After-action report: {title}</h1><ul>"
-            f"<li>Ruleset: {q(report.ruleset)}</li><li>Sides: {sides}</li>"
+            f"<li>Game: {q(report.ruleset)}</li><li>Sides: {sides}</li>"
             f"<li>Outcome: {_outcome(report, q)}</li></ul>"
             f"<h2>Turn by turn</h2><ul>{turns()}</ul>"
             f"<h2>Disputes and rulings</h2><ul>{items(_dispute_lines(report, q) or ['none'])}"

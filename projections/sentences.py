@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import events as ev
+from domain.context import named_by
 from domain.errors import InvalidAction
+from domain.places import hex_label, with_hex_names
 from domain.rulesets import get_ruleset
 from domain.rulesets.base import Ruleset
 from domain.sequence import SequenceOfPlay
@@ -31,17 +33,20 @@ from projections.sentences_records import Lookup, RecordSentences
 from projections.sentences_titles import markers, markers_gone, part, ruleset_of, status, track
 
 RULES_TEXT = re.compile(r"[A-Z]{2,3}-\d")  # a text the rules made starts with its rule id
+NUMBERS = re.compile(r"\[(-?\d+(?:, -?\d+)*)\]")  # a list of numbers a rule wrote: [1, 4, 4]
 
 
 def words(text: str) -> str:
     return text.replace("_", " ")
 
 
-def where(position: Position | None) -> str:
+def where(position: Position | None, options: dict[str, Any] | None = None) -> str:
+    """A place in words: "hex 1405 (Caen)" (its name from the scenario, `domain.places`),
+    "the reserve box", "12, 4" on an open table."""
     if position is None:
         return "off the table"
     if position.hex is not None:
-        return f"hex {position.hex}"
+        return f"hex {hex_label(position.hex, options or {})}"
     if position.box is not None:
         return f"the {words(position.box)} box"
     return f"{position.x:g}, {position.y:g}"
@@ -87,6 +92,15 @@ class Names:
             self.units.update(new)
             self._pattern = None
 
+    def game(self, created: ev.MatchCreated) -> str:
+        """The game's title ("Hold the Towns"), never its id and version; a ruleset this
+        service does not know, by its id in words."""
+        try:
+            title = get_ruleset(created.ruleset, created.options, created.ruleset_hash).title
+        except InvalidAction:
+            title = ""
+        return title or created.ruleset.replace("-", " ").replace("_", " ").title()
+
     def side(self, side: str | None) -> str:
         return self.sides.get(side or "", side or "nobody")
 
@@ -101,6 +115,18 @@ class Names:
 
     def unit(self, unit: str | None) -> str:
         return self.units.get(unit or "", unit or "no unit")
+
+    def card(self, card: str) -> str:
+        """A card by its title (the scenario's `card_names`, `domain.context.named`)."""
+        return named_by(self.options, "card_names", card)
+
+    def group(self, group: str) -> str:
+        """A battlegroup by the scenario's name for it (`battlegroup_names`), else the name
+        of the unit it is named after (a leader's id), else in words."""
+        names = self.options.get("battlegroup_names")
+        if group in self.units and not (isinstance(names, dict) and group in names):
+            return f"the battlegroup {self.units[group]}"
+        return named_by(self.options, "battlegroup_names", group)
 
     def units_of(self, ids: Iterable[str]) -> str:
         return listing(self.unit(u) for u in ids)
@@ -132,13 +158,21 @@ class Names:
                                                                        **self.units}, p),
                      lambda n: self.text(words(n).replace(".", " "), sides=True))
 
+    def place(self, position: Position | None) -> str:
+        """A unit's place in words, a hex with its name (`where`)."""
+        return where(position, self.options)
+
     def text(self, text: str, sides: bool | None = None) -> str:
-        """A text with unit ids (and, in a text of the rules', side ids) said as names; an
-        id inside a longer word stays as it is. `sides`: whether side ids are said as names
+        """A text with unit ids (and, in a text of the rules', side ids) said as names and
+        named hexes with their names ("1405 (Caen)", `domain.places`); an
+        id inside a longer word stays as it is; a list of numbers in brackets, in words ("1, 4
+        and 4"). `sides`: whether side ids are said as names
         too; by default only in a text the rules made (`WC-3 unit morale of ...`): a side's
         id is often a word (`red`, `allies`) a player may write in a text of their own."""
         if sides is None:
             sides = RULES_TEXT.match(text) is not None
+        text = with_hex_names(text, self.options)
+        text = NUMBERS.sub(lambda m: listing(m[1].split(", ")), text)  # "1, 4 and 4"
         table = {**self.units, **self.sides} if sides else dict(self.units)
         if not table:
             return text
@@ -199,10 +233,7 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
         return str(say(e, who, hidden))
 
     def _say_MatchCreated(self, e: ev.MatchCreated, who: str, hidden: set[str]) -> str:
-        try:
-            game = get_ruleset(e.ruleset, e.options, e.ruleset_hash).title or e.ruleset
-        except InvalidAction:
-            game = e.ruleset.replace("-", " ").title()
+        game = self.names.game(e)
         fork = " as a what-if copy of another match" if e.forked_from else ""
         return (f"{who} set up {e.scenario} ({game}){fork}: "
                 f"{listing((s.name for s in e.sides), 'against')}.")
@@ -227,11 +258,11 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
 
     def _say_UnitDeployed(self, e: ev.UnitDeployed, who: str, hidden: set[str]) -> str:
         u = e.unit
-        return f"{who} deployed {u.name} ({self.names.side(u.side)}) at {where(u.position)}."
+        return f"{who} deployed {u.name} ({self.names.side(u.side)}) at {self.names.place(u.position)}."
 
     def _say_UnitMoved(self, e: ev.UnitMoved, who: str, hidden: set[str]) -> str:
-        origin = f" from {where(e.origin)}" if e.origin is not None else ""
-        return f"{who} moved {self.names.unit(e.unit_id)}{origin} to {where(e.to)}."
+        origin = f" from {self.names.place(e.origin)}" if e.origin is not None else ""
+        return f"{who} moved {self.names.unit(e.unit_id)}{origin} to {self.names.place(e.to)}."
 
     def _say_UnitStatusChanged(self, e: ev.UnitStatusChanged, who: str,
                                hidden: set[str]) -> str:
@@ -315,7 +346,7 @@ class Narrator(DiceSentences, RecordSentences, ClockSentences):
             return f"{side} activated {self.names.units_of(e.unit_ids)} (wing {e.group[5:]})."
         if e.group:
             rest = [u for u in e.unit_ids if u != e.group]
-            return (f"{side} activated the battlegroup {self.names.unit(e.group)}"
+            return (f"{side} activated {self.names.group(e.group)}"
                     + (f": {self.names.units_of(rest)}" if rest else "") + ".")
         return f"{side} activated {self.names.units_of(e.unit_ids)}."
 

@@ -70,6 +70,8 @@ class DiceNames(Protocol):
 
     def sides_of(self, ids: Iterable[str]) -> str: ...
 
+    def card(self, card: str) -> str: ...
+
     def text(self, text: str, sides: bool | None = None) -> str: ...
 
 
@@ -170,7 +172,7 @@ class DiceSentences:
         cards = plural(e.count, "card")
         if "cards" in hidden or not e.cards:
             return f"{side} {verb} {cards}."
-        return f"{side} {verb} {cards}: {listing(e.cards)}."
+        return f"{side} {verb} {cards}: {listing(self.names.card(c) for c in e.cards)}."
 
     def _say_CardsDrawn(self, e: ev.CardsDrawn, who: str, hidden: set[str]) -> str:
         return self._cards(e, "drew", hidden)
@@ -179,7 +181,7 @@ class DiceSentences:
         return self._cards(e, "discarded", hidden)
 
     def _say_CardPlayed(self, e: ev.CardPlayed, who: str, hidden: set[str]) -> str:
-        return f"{self.names.side(e.side)} played {e.card}."
+        return f"{self.names.side(e.side)} played {self.names.card(e.card)}."
 
     def _say_DeckShuffled(self, e: ev.DeckShuffled, who: str, hidden: set[str]) -> str:
         return (f"{who} shuffled every card of {self.names.side(e.side)} into a new deck "

@@ -24,9 +24,12 @@ export class ApiError extends Error {
     return this.explainedAs();
   }
 
-  /** The message with what is allowed in the players' words: a seat by `name(seat)` (a
+  /** The message: a refused action's `said` (the players' sentence), else the detail with
+   *  what is allowed in the players' words: a seat by `name(seat)` (a
    *  side's name), the referee as "the referee", an action's type with spaces. */
   explainedAs(name = (x) => x) {
+    // a refused action: the service's sentence for the players (names, the step, what to do)
+    if (typeof this.problem.said === "string" && this.problem.said) return this.problem.said;
     const rule = ruleRef(this.problem.rule);
     const said = (x) => (x === "referee" ? "the referee" : String(name(x)).replaceAll("_", " "));
     const allowed = this.problem.allowed ? ` Allowed: ${[].concat(this.problem.allowed).map(said).join(", ")}.` : "";

@@ -13,7 +13,8 @@ function faces(roll, words) {
     roll.dice.map((d) => h("span", { class: "die" }, d)));
 }
 
-/** The sentence the log gives the event at `version`, if the page holds it. */
+/** The sentence the log gives the event at `version`, if the page holds it (a roll older
+ *  than the page's log is said by who rolled what, never by its purpose's ids). */
 function said(table, version) {
   return table.log?.find((e) => e.version === version)?.said || null;
 }
@@ -37,7 +38,7 @@ export function renderDice(table) {
     const words = said(table, table.lastRoll.version);
     out.push(h("div", { class: "last-roll", id: "last-roll" },
       h("span", { class: "label" }, "Your roll: "), faces(table.lastRoll, words),
-      h("p", { class: "said" }, words || table.lastRoll.purpose || "")));
+      h("p", { class: "said" }, words || table.lastRoll.said || "")));
   }
   if (table.canAct) {
     // the game's dice, one tap each (the service's dice), from the legal answer's free roll:
@@ -72,7 +73,7 @@ export function renderDice(table) {
   if (recent.length) {
     out.push(h("ul", { class: "rolls words", "aria-label": "Recent rolls" }, recent.map((r) => {
       const words = said(table, r.version);
-      return h("li", {}, faces(r, words), h("span", { class: "said" }, ` ${words || `${table.seatName(r.roller)}: ${r.purpose}`}`));
+      return h("li", {}, faces(r, words), h("span", { class: "said" }, ` ${words || `${table.seatName(r.roller)} rolled ${r.notation}.`}`));
     })));
   }
   return out;

@@ -33,16 +33,34 @@ export const $ = (selector, root = document) => root.querySelector(selector);
 let noticeTimer = null;
 
 /** Tell the user something: a text, or an error (an API error names the rule). Errors are
- *  announced at once by screen readers. */
+ *  announced at once by screen readers. The notice takes one line at the top of the page;
+ *  a longer one ends its line with "more", which shows it whole (and "less" folds it
+ *  again): an outcome of many sentences never covers the table. It stays long enough to
+ *  read it whole (60 ms a character); opened, until it is folded or another notice comes. */
 export function notice(message, kind = "error") {
   const box = $("#notice");
-  box.textContent = message instanceof Error ? message.explained || message.message : message;
+  const text = message instanceof Error ? message.explained || message.message : message;
+  const line = h("span", { class: "notice-text" }, text);
+  box.replaceChildren(line);
   box.className = `notice ${kind}`;
   box.hidden = false;
   clearTimeout(noticeTimer);
-  // long enough to read: an outcome of a few sentences stays a while (60 ms a character)
-  const reading = Math.max(kind === "error" ? 12000 : 5000, 60 * box.textContent.length);
-  noticeTimer = setTimeout(() => { box.hidden = true; }, reading);
+  const reading = Math.max(kind === "error" ? 12000 : 5000, 60 * String(text).length);
+  const hide = (after) => { clearTimeout(noticeTimer); noticeTimer = setTimeout(() => { box.hidden = true; }, after); };
+  hide(reading);
+  if (line.scrollWidth <= line.clientWidth + 1) return;  // it fits on its line
+  // (the button's words are drawn by CSS, so the notice's text stays the message itself)
+  const more = h("button", {
+    type: "button", class: "notice-more", "aria-expanded": "false", "aria-label": "Show the whole notice",
+    onclick: () => {
+      const open = !box.classList.contains("open");
+      box.classList.toggle("open", open);
+      more.setAttribute("aria-expanded", String(open));
+      more.setAttribute("aria-label", open ? "Fold the notice to one line" : "Show the whole notice");
+      if (open) clearTimeout(noticeTimer); else hide(reading);
+    },
+  });
+  box.append(more);
 }
 
 /** Save a Blob as a file. */

@@ -26,10 +26,19 @@ export function attemptWords(attempt, kind) {
   const at = clock(attempt.at);
   const code = attempt.status_code;
   if (attempt.error === "refused: over budget") return `${at}: ${what} was not sent: this match has sent as many notices as it may for now.`;
-  if (attempt.error) return `${at}: ${what} could not be sent: ${attempt.error}.`;
+  if (attempt.error) return `${at}: ${what} could not be sent: ${failureWords(attempt.error)}.`;
   if (kind === "email" && code === 250) return `${at}: ${what} was handed to the mail server.`;
   if (code >= 200 && code < 300) return `${at}: ${what} was delivered (answer ${code}).`;
   return `${at}: ${what} was not taken: the receiver answered ${code}; it is tried again later.`;
+}
+
+/** Why an attempt failed, as the service recorded it in words (projections/notify_words.py);
+ *  a refusal of the address by the service's own checks says what it would take; an
+ *  attempt recorded before the words were (an exception's text) says only that it failed. */
+function failureWords(error) {
+  if (error.startsWith("refused: ")) return `this server does not send notices there: it takes ${error.slice(9)}`;
+  if (/\b[A-Z]\w*(Error|Exception)\b|\[SSL|\[Errno/.test(error)) return "something failed on the way";
+  return error;
 }
 
 function targetWords(reg) {

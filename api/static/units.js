@@ -6,6 +6,7 @@ import { cardsLine } from "./cards.js";
 import { $, h } from "./dom.js";
 import { kindWords, markerName, statusName, unitFacts } from "./facts.js";
 import { actionBlock } from "./play.js";
+import { hexWords } from "./places.js";
 
 export function renderBoard(table) {
   const opts = {
@@ -68,7 +69,7 @@ export function renderUnits(table) {
   return h("ul", { class: "units" }, table.board.units.map((u) => {
     const c = u.computed || {};
     const markers = Object.entries(u.markers || {});
-    const facts = [...unitFacts(u, table.board), where(u.position)].filter(Boolean);
+    const facts = [...unitFacts(u, table.board), where(table, u.position)].filter(Boolean);
     return h("li", { class: `unit-card${table.selected === u.id ? " selected" : ""}`, id: `unit-${u.id}`, "data-unit": u.id, style: `border-left-color:${colours[u.side]}` },
       h("div", { class: "unit-title" }, h("strong", {}, u.name), h("span", { class: "meta" }, ` ${table.sideName(u.side)} · ${kindWords(u, table.board)}`)),
       h("p", { class: "facts" }, facts.join(" · ")),
@@ -94,15 +95,16 @@ function unitActions(table, u) {
   return h("div", { class: "unit-actions row" }, actions.map((a) => actionBlock(table, a, where, mine)));
 }
 
-function where(position) {
+function where(table, position) {
   if (!position) return null;
-  if (position.hex) return `hex ${position.hex}`;
+  if (position.hex) return hexWords(table.board, position.hex);
   if (position.box) return `in the ${position.box} box`;
   return `at ${position.x}, ${position.y}`;
 }
 
 /** A track's value in words: a number or a word as it is, a list or a table by its names. */
 function trackValue(table, v) {
+  if (typeof v === "string") return table.sideName(v);  // a side holds it: its name
   if (v === null || typeof v !== "object") return String(v);
   if (Array.isArray(v)) return v.map((x) => trackValue(table, x)).join(", ");
   return Object.entries(v).map(([k, x]) => `${table.sideName(k)}: ${trackValue(table, x)}`).join("; ");

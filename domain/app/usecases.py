@@ -57,6 +57,7 @@ from domain.history import (
 from domain.integrity import GENESIS, chained, salted
 from domain.interchange import UNKNOWN_SEED
 from domain.legal import pass_answers
+from domain.refusal_words import for_players
 from domain.rulefiles.cost import budgeted
 from domain.rulesets import get_ruleset
 from domain.state import Side
@@ -322,7 +323,11 @@ class MatchUseCases(MatchLog):
             now=self.clock(), dice=self._dice(match_id, head), roll_index=head.server_rolls,
         )
         with budgeted():  # a ruleset file's readings: one budget for the whole action
-            events = make(head, context)
+            try:
+                events = make(head, context)
+            except DomainError as refused:
+                _said_for_players(refused, head)
+                raise
         if any(isinstance(e, ev.MatchEnded) for e in events):
             events.append(self._reveal(head, context, len(events)))
         if any(isinstance(e, ev.MatchReopened) for e in events):
@@ -392,3 +397,13 @@ class MatchUseCases(MatchLog):
 
         return self._execute(match_id, revealed, actor=actor, token=token)
 
+
+def _said_for_players(refused: DomainError, head: Frame) -> None:
+    """The refusal as the table page says it (`domain.refusal_words.for_players`), set as
+    its `said` (served beside `detail`, api.problems); the refusal stands if it cannot."""
+    state = head.state
+    try:
+        sequence = get_ruleset(state.ruleset, state.options, state.ruleset_hash).sequence
+    except DomainError:
+        sequence = None
+    refused.said = for_players(refused, state, sequence)

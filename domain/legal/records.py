@@ -15,6 +15,7 @@ from domain.legal.words import side_name, track_title, words
 from domain.owed import owed_by
 from domain.refusal_words import in_words
 from domain.rulesets.base import TrackValues
+from domain.state import MatchState
 
 MAX_VP = 10_000
 
@@ -91,7 +92,7 @@ def set_track(p: Probe) -> Offers:
             yield "set_track", [Candidate(label=track_title(p.ruleset, name, p.state),
                                           body={"type": "set_track", "name": name},
                                           inputs=(given,), family="value")
-                                for given in _values(values, p.state.tracks.get(name))]
+                                for given in _values(values, p.state.tracks.get(name), p.state)]
         if "*" in pattern:
             said = [pattern.replace("*", part) for part in _parts(p, pattern)]
             which = one_of("name", "Which one", [(name, track_title(p.ruleset, name, p.state))
@@ -102,7 +103,7 @@ def set_track(p: Probe) -> Offers:
             yield "set_track", [Candidate(
                 label=track_title(p.ruleset, pattern.replace("*", "…")),
                 body={"type": "set_track"}, family="value", inputs=(which, given))
-                for given in _values(values, None)]
+                for given in _values(values, None, p.state)]
 
 
 def _parts(p: Probe, pattern: str) -> list[str]:
@@ -121,14 +122,18 @@ def _parts(p: Probe, pattern: str) -> list[str]:
     return [side, *(u.id for u in units if u.id in named)]
 
 
-def _values(values: TrackValues, current: object) -> list[Input]:
+def _values(values: TrackValues, current: object, state: MatchState) -> list[Input]:
     """The track's value input, once for each example worth trying (the first accepted is
-    offered): the current value, else each value in turn."""
+    offered): the current value, else each value in turn; a side's id by the side's name
+    ("north" -> "North")."""
+    sides = set(state.side_ids())
     if isinstance(values, range):
         start = current if isinstance(current, int) and current in values else values.start
         return [number("value", "Value", values.start, values.stop - 1, required=True,
                        example=start)]
-    listed = one_of("value", "Value", [(v, words(str(v))) for v in values], required=True)
+    listed = one_of("value", "Value", [
+        (v, side_name(state, str(v)) if str(v) in sides else words(str(v))) for v in values],
+        required=True)
     return [listed.model_copy(update={"example": v}) for v in values]
 
 

@@ -19,6 +19,8 @@ import leaks
 import pytest
 from table_steps import policed_contexts
 
+from tests.players_words import scan_screen
+
 ROOT = Path(__file__).resolve().parents[2]
 Serve = Callable[[Path], AbstractContextManager[str]]
 
@@ -175,13 +177,17 @@ def browser(request: pytest.FixtureRequest,
 
 @pytest.fixture
 def screenshots(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
-    """`shot(page, name)` saves a full-page PNG under test-artifacts/<test>/ (kept by CI)."""
+    """`shot(page, name)` saves a full-page PNG under test-artifacts/<test>/ (kept by CI),
+    and scans the screen's words (tests/players_words.py `scan_screen`): a screen that shows
+    an id where a name exists, an event type, a version or exception text fails the test."""
     folder = ARTIFACTS / request.node.name
     folder.mkdir(parents=True, exist_ok=True)
 
     def shot(page: Any, name: str) -> Path:
         path = folder / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
+        bad = scan_screen(page)
+        assert bad == [], f"screen {name} is not in the players' words:\n" + "\n".join(bad)
         return path
 
     return shot

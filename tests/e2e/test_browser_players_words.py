@@ -8,7 +8,9 @@ battlegroup or track, compared with the match's ids), a dotted name, a version, 
 
 One pass per game: the table as the referee, then as each side (Acting as), and the join
 page of one of its seats. The log, the disputes and the undo panel say events and rulings,
-whose words are their own tests'."""
+whose words are their own tests'. (Every screen any browser test saves is also scanned by
+the `screenshots` fixture: tests/players_words.py `scan_screen`.) A refusal's notice is one
+sentence for the players, and a long notice takes one line with "more"."""
 
 from __future__ import annotations
 
@@ -148,4 +150,58 @@ def test_the_lobby_and_a_match_from_its_form_speak_the_players_words(
     phone.screen("deploy-form")
     bad = wrong(texts, _ids(server, match, auth))
     assert bad == [], "\n".join(bad)
+    phone.close()
+
+
+# a refusal, as the page's notice shows any refused action (table.js `post`: api.js, dom.js)
+REFUSE = """async ([match, token]) => {
+  const { api } = await import('/static/api.js');
+  const { notice } = await import('/static/dom.js');
+  try { await api(`/api/matches/${match}/actions`, { method: 'POST', token, body: { type: 'advance' } }); }
+  catch (error) { notice(error.explainedAs ? error.explainedAs((x) => x) : error); }
+}"""
+
+
+def test_a_refusal_and_a_long_notice_are_one_line_in_the_players_words(
+        browser: Any, server: str, screenshots: Shot) -> None:
+    """A refusal's notice (Normandy's German seat moving the marker on from the Allies' step)
+    is one sentence for the players: the step's title, who moves on by name, what to do; a
+    notice of eleven sentences takes one line with "more", which shows it whole."""
+    match = new_match(server, "normandy-demo")
+    phone = Phone(browser, server, "words-refusal-notice", screenshots)
+    phone.open(match, "german")
+    page = phone.page
+    phone.allow(403, f"/api/matches/{match['id']}/actions")
+    page.evaluate(REFUSE, [match["id"], match["seats"]["german"]])
+    # (the browser logs the expected 403 as a console error: only that one is dropped)
+    assert phone.errors == [("Failed to load resource: the server responded with a status "
+                             "of 403 (Forbidden)")], phone.errors
+    phone.errors.clear()
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    said = notice.inner_text()
+    assert "error" in (notice.get_attribute("class") or "")
+    assert said.endswith("Wait for them, or ask the referee."), said
+    assert re.match(r"In [A-Z]\w+.* only Second Army moves the turn marker on( \(NO-\d+\))?\. ",
+                    said), said
+    assert not re.search(r"'|\bstep '|\bseat\b|\ballied\b|/", said), said
+    page.evaluate("window.scrollTo(0, 0)")
+    phone.screen("refusal")
+    # eleven sentences: one line (with "more"), then whole on a tap, then one line again
+    long = " ".join(f"Sentence {i} of what the action did, with its roll and the rule's words."
+                    for i in range(1, 12))
+    page.evaluate("async (t) => (await import('/static/dom.js')).notice(t, 'ok')", long)
+    line = notice.bounding_box()
+    assert line is not None and line["height"] <= 60, line  # one line, not half the screen
+    assert notice.text_content() == long  # the whole notice is its text
+    more = notice.get_by_role("button", name="Show the whole notice")
+    phone.check_size(more, "more")
+    phone.screen("long-notice-folded")
+    more.click()
+    whole = notice.bounding_box()
+    assert whole is not None and whole["height"] > 3 * line["height"], whole
+    assert notice.get_by_role("button", name="Fold the notice to one line").is_visible()
+    phone.screen("long-notice-whole")
+    notice.get_by_role("button", name="Fold the notice to one line").click()
+    assert (notice.bounding_box() or {})["height"] <= 60
     phone.close()

@@ -1,0 +1,7 @@
+/** A hex in the players' words on the table page, as the service says it (domain/places.py):
+ *  its number and the scenario's name for it, "hex 1405 (Caen)". The names come from the
+ *  board's map (`map.cities`, named by the scenario's `city_names`). */
+export function hexWords(board, hex) {
+  const city = (board?.map?.cities || []).find((c) => c.hex === hex);
+  return city?.name ? `hex ${hex} (${city.name})` : `hex ${hex}`;
+}
