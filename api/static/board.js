@@ -10,6 +10,7 @@ import { h, s } from "./dom.js";
 import { counterLayer, kindLetters, markerLetters, NEUTRAL, shownStatuses, stackWords, stacksOf } from "./counters.js";
 import { HEX_ID, hexMap, svgPoint } from "./hexes.js";
 import { highlightsOf } from "./marks.js";
+import { hexNamed } from "./places.js";
 import { showSheet } from "./sheet.js";
 import { zoomable } from "./zoom.js";
 
@@ -111,7 +112,8 @@ function sheetOf(key, board, ctx) {
   const city = ctx.cities[key];
   const markers = Object.entries(board.location_markers?.[key] || {}).filter(([, n]) => n);
   if (!stack && !city && !markers.length) return null;
-  const hexWords = HEX_ID.test(key) ? `${city ? `${city.name || "City"} (hex ${key})` : `Hex ${key}`}` : null;
+  const said = HEX_ID.test(key) ? hexNamed(key, city?.name) : null;  // "Hex 1406 (Caen)"
+  const hexWords = said ? said[0].toUpperCase() + said.slice(1) : null;
   const units = stack?.units || [];
   const title = hexWords ? `${hexWords}: ${units.length} unit${units.length === 1 ? "" : "s"}` : `${stackWords(stack, ctx).split(":")[0]}`;
   const notes = [city ? `${city.name || "City"}, ${city.controlled_by ? `held by ${ctx.names[city.controlled_by] || city.controlled_by}` : "held by nobody"}.` : null,

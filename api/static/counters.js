@@ -8,6 +8,7 @@
 
 import { s } from "./dom.js";
 import { arrowLayer, highlightRing, unitAt } from "./marks.js";
+import { hexNamed } from "./places.js";
 
 export const NEUTRAL = "#4a4a55";
 // a status drawn on no counter: the usual state of a unit (ours: Normandy's "in supply" on
@@ -86,11 +87,10 @@ export function badges(markers, cx, cy, font, letters, named = false, statuses =
   }));
 }
 
-/** Where a unit stands, in words: "in Caen, hex 1406", "at 10, 12". */
+/** Where a unit stands, in words: "hex 1406 (Caen)", "at 10, 12". */
 export function placeOf(unit, cities) {
   const hex = unit.position?.hex;
-  const city = hex && cities[hex]?.name;
-  return hex ? (city ? `in ${city}, hex ${hex}` : `hex ${hex}`)
+  return hex ? hexNamed(hex, cities[hex]?.name)
     : unit.position?.box ? `${unit.position.box} box`
       : unit.position ? `at ${unit.position.x}, ${unit.position.y}` : "not placed";
 }

@@ -254,7 +254,7 @@ export async function checkExport(lines) {
     if (out.events === header.events && ANNOTATIONS.has(body.type)) { out.annotations += 1; continue; }
     if (body.version !== out.events + 1) {
       const later = Number.isInteger(body.version) && body.version > out.events + 1 && !ANNOTATIONS.has(body.type);
-      return fail(out.events + 1, "link", later ? `is missing: the line where it belongs holds event ${body.version} (${body.type})` : "is missing or out of order");
+      return fail(out.events + 1, "link", later ? `is missing: the line where it belongs holds event ${body.version}` : "is missing or out of order");
     }
     out.events += 1;
     if (body.prev_hash !== prev) return fail(body.version, "link", "does not follow the event before it: an event was removed, changed or moved");

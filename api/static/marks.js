@@ -5,6 +5,7 @@
 // while a player taps one in.
 
 import { s } from "./dom.js";
+import { hexNamed } from "./places.js";
 
 const INK = "#1b1b1f";  // the referee's marks
 const DRAWN = new Set(["arrow", "highlight"]);
@@ -30,7 +31,7 @@ export function unitAt(place, units) {
 export function placeWords(place, units, cities = {}) {
   const unit = unitAt(place, units);
   if (unit) return unit.name;
-  if (place.hex) return cities[place.hex]?.name ? `${cities[place.hex].name} (hex ${place.hex})` : `hex ${place.hex}`;
+  if (place.hex) return hexNamed(place.hex, cities[place.hex]?.name);
   return `the point ${place.x}, ${place.y}`;
 }
 

@@ -10,6 +10,7 @@ import { renderVP } from "./dice.js";
 import { $, h, panel } from "./dom.js";
 import { checkExport, notCheckedFully } from "./integrity.js";
 import { marksAt } from "./marks.js";
+import { hexWords } from "./places.js";
 import { applyPatch } from "./patch.js";
 import { chartFigures, chartsShown } from "./replay_charts.js";
 import { dataBlock } from "./replay_block.js";
@@ -161,7 +162,7 @@ function eventPanel() {
   ];
 }
 
-const placeWords = (p) => (p.hex ? `hex ${p.hex}` : `(${p.x}, ${p.y})`);
+const placeWords = (p) => (p.hex ? hexWords(view.board, p.hex) : `(${p.x}, ${p.y})`);
 const unitName = (id) => view.board.units.find((u) => u.id === id)?.name || id;
 
 /** The annotations at the version shown (a chapter over its range): what, by whom, for whom. */
