@@ -31,7 +31,7 @@ from tests.unit.differential import Copy, Twin, created, sequences, shipped, tal
 
 SEQUENCES = 100
 TRUNK_EVERY = 20
-TRUNK_MOVES = 120
+TRUNK_MOVES = 150
 BRANCH_MOVES = 5
 DEMO = "extended-sequence-demo"
 OPTIONS: dict[str, Any] = {"turns": 3, "radio_contact": 4, "q_roll_margin": 2}  # the demo's
