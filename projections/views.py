@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.authority import movers, seats, waiting_for
-from domain.context import REFEREE, card_title
+from domain.context import REFEREE, card_title, named
 from domain.duties import Owed
 from domain.events import sees_private
 from domain.history import UndoRequest
@@ -229,6 +229,10 @@ class BoardView(BaseModel):
         "a ruleset file's unit kinds, by id: each one's title and declared attributes"))
     marker_titles: dict[str, str] = Field(default_factory=dict, description=(
         "a ruleset file's titles of its marker kinds, by id"))
+    extra_words: dict[str, dict[str, str]] = Field(default_factory=dict, description=(
+        "the words for the ids units' attributes hold, by attribute then value: a unit's id "
+        "its name, a value the scenario names (option `<attribute>_names`, e.g. "
+        "`battlegroup_names`) that name"))
     status_titles: dict[str, str] = Field(default_factory=dict, description=(
         "a ruleset file's titles of its statuses, by id"))
     left_out: str | None = Field(default=None, description=(
@@ -376,8 +380,28 @@ def board_view(state: MatchState, viewer: str = "",
         unit_kinds=unit_kinds_view(ruleset),
         marker_titles=dict(titles(ruleset).markers),
         status_titles=dict(titles(ruleset).statuses),
+        extra_words=extra_words(state),
         left_out=extras.left_out,
     )
+
+
+def extra_words(state: MatchState) -> dict[str, dict[str, str]]:
+    """The words for the ids the units' attributes hold (`BoardView.extra_words`): a unit
+    named by another's attribute ("The unit it belongs to": its name), a battlegroup by the
+    scenario's name for it; values neither names are left out (said as they are)."""
+    out: dict[str, dict[str, str]] = {}
+    for unit in state.units.values():
+        for name, value in unit.extra.items():
+            if not isinstance(value, str):
+                continue
+            other = state.units.get(value)
+            names = state.options.get(f"{name}_names")
+            said = (other.name if other is not None
+                    else named(state, f"{name}_names", value) if isinstance(names, dict)
+                    and value in names else None)
+            if said is not None:
+                out.setdefault(name, {})[value] = said
+    return out
 
 
 def _cities(state: MatchState) -> list[City]:

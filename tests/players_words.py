@@ -66,8 +66,9 @@ def wrong(texts: list[str], ids: set[str]) -> list[str]:
 # ---- every screen: the scan a browser test runs on each screen it saves --------------------
 
 # The words a player reads on a screen: each visible block's text (outside the map's SVG,
-# whose hex numbers and labels are the map's own), and the accessible names, placeholders
-# and titles of what is visible.
+# whose hex numbers and labels are the map's own, and outside the log's "event as recorded",
+# the stored event's own fields shown on purpose for whoever checks it), and the accessible
+# names, placeholders and titles of what is visible.
 SCREEN = """() => {
   const out = [];
   const blocks = new Map();
@@ -75,7 +76,7 @@ SCREEN = """() => {
   const seen = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: false });
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const el = n.parentElement;
-    if (!el || el.closest('svg, script, style, template') || !seen(el)) continue;
+    if (!el || el.closest('svg, script, style, template, pre.recorded') || !seen(el)) continue;
     let block = el;
     while (block !== document.body && getComputedStyle(block).display.startsWith('inline'))
       block = block.parentElement;

@@ -13,7 +13,8 @@ function declared(u, board) {
   return Object.entries(attributes).map(([name, title]) => {
     const v = (u.extra || {})[name];
     if (v === undefined || v === null || v === "" || v === false) return null;
-    return v === true ? title : `${title} ${v}`;
+    // an id another unit or the scenario names (a battlegroup, the unit it belongs to): that name
+    return v === true ? title : `${title} ${board.extra_words?.[name]?.[v] ?? v}`;
   }).filter(Boolean);
 }
 

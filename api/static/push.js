@@ -9,6 +9,9 @@ import { api, devices } from "./api.js";
 import { h, notice } from "./dom.js";
 import { noticesPanel } from "./notices.js";
 
+// what the page says while the browser refuses notifications for it (read before any call)
+const REFUSED = "This browser refuses notifications for this page: allow them in its site settings (the sign before the address), then press again. Or give an e-mail address or a webhook below.";
+
 const HEARTBEAT_MS = 20000;
 const path = location.pathname.match(/^\/play\/([0-9a-f-]{36})$/);
 if (path) watch(path[1]);
@@ -52,8 +55,6 @@ function watch(id) {
   });
   document.addEventListener("visibilitychange", beat);
 }
-
-const REFUSED = "This browser refuses notifications for this page: allow them in its site settings (the sign before the address), then press again. Or give an e-mail address or a webhook below.";
 
 /** The button, a line under it that says what became of a press (the browser's refusal
  *  stays said there, not only in a passing notice), and, when this server sends no
