@@ -37,7 +37,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.commands import FEWEST_SIDES, MOST_SIDES, Command
-from domain.context import Emit
+from domain.context import REFEREE, Emit
 from domain.dice import DiceSpec, parse
 from domain.duties import EACH, Duty
 from domain.errors import InvalidAction
@@ -238,6 +238,12 @@ def initiative(bonus: Callable[[MatchState, str], int],
             raise InvalidAction(f"{rule}: the initiative is settled for this turn", rule=rule)
         groups = state.initiative_groups or (state.side_ids(),)
         rolling = [side for group in groups if len(group) > 1 for side in group]
+        if state.initiative_groups and emit.context.actor not in (*rolling, REFEREE):
+            # (ours) a re-roll is the tied sides' own: a side already ranked does not throw
+            # it for them (it ended their duty for them, BG-4 / WC-1)
+            raise InvalidAction(f"{reroll_rule}: only the tied sides re-roll the initiative "
+                                f"({', '.join(rolling)})", rule=reroll_rule,
+                                allowed=[*rolling, REFEREE])
         if command.source == "table" and (command.results is None
                                           or set(command.results) != set(rolling)):
             raise InvalidAction(f"{reroll_rule}: table dice are needed for exactly: "

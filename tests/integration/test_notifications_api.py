@@ -186,13 +186,16 @@ def test_a_notice_says_only_what_its_seat_may_see(client: TestClient,
                                                               "count": 2},
                         headers=auth(tokens["red"]))
     assert drawn.status_code == 201, drawn.text
+    from domain.context import named_by
     from domain.waiting import Waiting
 
     match_id = UUID(match)
     version = matches.head(match_id).version
     event = next(iter(matches.events_of(match_id, after=version - 1, upto=version)))
     outbox = client.app.state.notify.outbox
-    cards = list(event.cards)
+    created = next(iter(matches.events_of(match_id, upto=1)))
+    # the cards by their titles, as the notice says them (issue 39: no card ids in words)
+    cards = [named_by(created.options, "card_names", card) for card in event.cards]
     assert cards
     for_red = str(outbox.payload(match_id, version, Waiting(), "red", event))
     for_blue = str(outbox.payload(match_id, version, Waiting(), "blue", event))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -79,11 +80,14 @@ def secrets_of(m: Played, side: str) -> set[str]:
 
 def public_deck_lists(text: str, m: Played) -> str:
     """The file's text less the match's first event (the scenario's deck lists are public),
-    as the page's data writes it."""
+    as the page's data writes it, and less the viewer's own code (its modules, the same in
+    every file: a constant such as FACES_MOST is no card ACE)."""
     created = export(m, "referee").splitlines()[1]
     written = json.dumps(created, ensure_ascii=False)[1:-1].replace("<", "\\u003c")
     assert written in text
-    return text.replace(written, "")
+    code = re.compile(r'<script type="text/plain" data-module="[^"]+">.*?</script>', re.S)
+    assert code.search(text)
+    return code.sub("", text).replace(written, "")
 
 
 @pytest.mark.parametrize("game", sorted(PLAYED))

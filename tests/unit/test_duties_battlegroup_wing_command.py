@@ -98,3 +98,22 @@ def test_wing_command_owes_the_initiative_then_morale_and_recovery_by_the_phasin
     for piece in owing:
         m.act(side, {"type": "rule_roll", "roll": "disruption_recovery", "unit_id": piece})
     assert seen(m) == []
+
+
+def test_only_the_tied_sides_re_roll_the_initiative() -> None:
+    """(ours) BG-4: the re-roll is the tied sides' own; a side already ranked may not throw it
+    for them (it ended their duty for them: found by test_demo_duties)."""
+    for south, west in ((s, w) for s in range(1, 6) for w in range(1, 6)):
+        m = Match("battlegroup-demo")
+        m.act("referee", {"type": "roll_initiative", "source": "table",
+                          "results": {"north": 6, "south": south, "west": west}})
+        if [set(g) for g in m.state.initiative_groups if len(g) > 1] == [{"south", "west"}]:
+            break
+    else:
+        pytest.fail("no table dice tie south and west alone")
+    with pytest.raises(DomainError) as refused:
+        m.act("north", {"type": "roll_initiative"})
+    assert refused.value.rule == "BG-4"
+    assert {s for s, rule, _ in seen(m) if rule == "BG-4"} == {"south", "west"}
+    m.act("west", {"type": "roll_initiative"})  # a tied side re-rolls for the tie
+    assert not [g for g in m.state.initiative_groups if len(g) > 1] or seen(m)
