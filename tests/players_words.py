@@ -156,9 +156,12 @@ def screen_wrong(texts: list[str], named: dict[str, str], events: set[str],
 def scan_screen(page: Any) -> list[str]:
     """The scan of one screen of the table page (`/play/<match>`): its words against the
     match's ids and names, read from the API with a seat's token the page holds. Other pages
-    (the lobby, the docs) have no match: only the event names, versions and exceptions."""
+    (the lobby) have no match: only the event names, versions and exceptions. The API's own
+    reference (/docs, /redoc) is for client authors, in the API's words: not scanned."""
     import httpx
 
+    if re.search(r"/(docs|redoc)(?:[/?#]|$)", page.url):
+        return []
     texts: list[str] = page.evaluate(SCREEN)
     found = re.search(r"/play/([^/#?]+)", page.url)
     named: dict[str, str] = {}

@@ -82,9 +82,21 @@ def place_markers(page: Any, unit_id: str, kind: str, count: int) -> None:
     card.get_by_role("button", name="Place a marker", exact=True).click()
     card.locator("summary", has_text="With more detail").click()
     card.locator("label.pick", has_text=kind).click()
-    card.get_by_label("How many").fill(str(count))
+    set_stepper(card, "How many", count)
     card.locator(".input-form button[type=submit]").click()
     acted(page)
+
+
+def set_stepper(where: Any, label: str, value: int) -> None:
+    """Tap a number's stepper (issue 39: numbers are tapped, never typed) to `value`."""
+    shown = where.locator("fieldset.stepper", has=where.page.locator("legend", has_text=label))
+    for _ in range(50):
+        now = shown.locator("output").inner_text().strip()
+        if now == str(value):
+            return
+        more = now in ("—", "") or int(now) < value
+        shown.get_by_role("button", name=f"{label}: {'one more' if more else 'one less'}").click()
+    raise AssertionError(f"the stepper {label} did not reach {value}")
 
 
 def join_link(page: Any, side: str) -> str:

@@ -85,7 +85,7 @@ def public_deck_lists(text: str, m: Played) -> str:
     created = export(m, "referee").splitlines()[1]
     written = json.dumps(created, ensure_ascii=False)[1:-1].replace("<", "\\u003c")
     assert written in text
-    code = re.compile(r'<script type="text/plain" data-module="[^"]+">.*?</script>', re.S)
+    code = re.compile(r'<script type="text/plain" data-module="[^"]+">.*?</script>', re.DOTALL)
     assert code.search(text)
     return code.sub("", text).replace(written, "")
 
