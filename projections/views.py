@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.authority import movers, seats, waiting_for
-from domain.context import REFEREE, card_title, named
+from domain.context import REFEREE, card_title
 from domain.duties import Owed
 from domain.events import sees_private
 from domain.history import UndoRequest
@@ -36,6 +36,7 @@ from domain.state import (
 )
 from domain.waiting import waiting_for_seats
 from projections.colours import side_colours
+from projections.unit_words import UnitKindView, extra_words, unit_kinds_view
 
 HEX_ID = re.compile(r"^(\d{2})(\d{2})$")  # a map hex: column and row, "1405"
 
@@ -188,24 +189,6 @@ def owed_view(state: MatchState, due: tuple[Owed, ...]) -> list[OwedView]:
                      done_by=list(o.done_by), units=list(o.units)) for o in due]
 
 
-class UnitKindView(BaseModel):
-    """A unit kind a ruleset file declares, in the file's words (docs/board.md, "Units")."""
-
-    title: str = Field(description="the kind's title (its id in words when the file gives none)")
-    attributes: dict[str, str] = Field(description=(
-        "the attributes it declares, in the file's order: name -> title; a unit's values are "
-        "its `extra`"))
-
-
-def unit_kinds_view(ruleset: Ruleset) -> dict[str, UnitKindView]:
-    """The unit kinds a ruleset file declares with attributes or a title (none for a game of
-    the service's own: its units' values are the view's own fields)."""
-    said = titles(ruleset)
-    return {kind: UnitKindView(title=said.kinds.get(kind, kind.replace("_", " ")),
-                               attributes=dict(said.attributes.get(kind, {})))
-            for kind in {*said.kinds, *said.attributes}}
-
-
 class BoardView(BaseModel):
     ruleset: str
     ruleset_title: str = ""  # the game's name (`Atomic Africa`)
@@ -351,6 +334,7 @@ def board_view(state: MatchState, viewer: str = "",
     what it left out) and one for the rest (past it, `WorkSpent`); `between` is called
     between readings now and then (the server lets other threads run)."""
     ruleset = get_ruleset(state.ruleset, state.options, state.ruleset_hash)
+    said = titles(ruleset)  # a ruleset file's words for its kinds, markers and statuses
     extras = _extras(state, ruleset, between)
     units = [UnitView(**dict(u), computed=extras.computed.get(u.id, {}))
              for u in state.units.values()]
@@ -377,31 +361,12 @@ def board_view(state: MatchState, viewer: str = "",
         map=map_view(state),
         waiting=waiting,
         owed=due,
-        unit_kinds=unit_kinds_view(ruleset),
-        marker_titles=dict(titles(ruleset).markers),
-        status_titles=dict(titles(ruleset).statuses),
+        unit_kinds=unit_kinds_view(said),
+        marker_titles=dict(said.markers),
+        status_titles=dict(said.statuses),
         extra_words=extra_words(state),
         left_out=extras.left_out,
     )
-
-
-def extra_words(state: MatchState) -> dict[str, dict[str, str]]:
-    """The words for the ids the units' attributes hold (`BoardView.extra_words`): a unit
-    named by another's attribute ("The unit it belongs to": its name), a battlegroup by the
-    scenario's name for it; values neither names are left out (said as they are)."""
-    out: dict[str, dict[str, str]] = {}
-    for unit in state.units.values():
-        for name, value in unit.extra.items():
-            if not isinstance(value, str):
-                continue
-            other = state.units.get(value)
-            names = state.options.get(f"{name}_names")
-            said = (other.name if other is not None
-                    else named(state, f"{name}_names", value) if isinstance(names, dict)
-                    and value in names else None)
-            if said is not None:
-                out.setdefault(name, {})[value] = said
-    return out
 
 
 def _cities(state: MatchState) -> list[City]:
